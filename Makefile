@@ -1,0 +1,120 @@
+# Makefile - builds, boots and tests pv386.
+#
+#   make [PARAVIRT=y|n]   build the kernel ELF (y: build/, n: build/nopv/)
+#   make iso              GRUB rescue ISO (normal boot + test-suite entry)
+#   make run              boot the ISO in QEMU, serial console on this terminal
+#   make run-bochs        boot the ISO in Bochs, serial console on this terminal
+#   make debug            QEMU paused with its gdb stub; gdb -x <build>/gdbinit
+#   make test             build both kernels and run the whole suite
+#   make clean
+#
+# PARAVIRT=y (default) routes every privileged operation through
+# struct paravirt_ops; PARAVIRT=n compiles the same wrappers to inline
+# instructions.  The two builds live in separate folders so both can exist.
+
+PARAVIRT ?= y
+HZ       ?= 100
+
+ifeq ($(PARAVIRT),y)
+BUILD    := build
+PVFLAGS  := -DCONFIG_PARAVIRT
+else ifeq ($(PARAVIRT),n)
+BUILD    := build/nopv
+PVFLAGS  :=
+else
+$(error PARAVIRT must be y or n)
+endif
+
+CC       := gcc
+LD       := ld
+# No libgcc: it assumes the stack calling convention, and -mregparm=3
+# changes that for every call, library calls included (see math64.h).
+CFLAGS   := -m32 -march=i386 -std=gnu11 -O2 -ffreestanding -fno-pic -fno-pie \
+	    -nostdlib -fno-stack-protector -fno-asynchronous-unwind-tables \
+	    -fno-omit-frame-pointer -mregparm=3 -mgeneral-regs-only \
+	    -fno-tree-loop-distribute-patterns \
+	    -Wall -Wextra -Werror -Iinclude -I$(BUILD)/include \
+	    $(PVFLAGS) -DHZ=$(HZ) -MMD -MP
+ASFLAGS  := $(filter-out -std=gnu11,$(CFLAGS)) -D__ASSEMBLY__
+
+SRCS     := $(wildcard boot/*.S arch/x86/*.c arch/x86/*.S kernel/*.c tests/kernel/*.c)
+SRCS     := $(filter-out arch/x86/asm-offsets.c,$(SRCS))
+OBJS     := $(patsubst %,$(BUILD)/obj/%.o,$(basename $(SRCS)))
+OFFSETS  := $(BUILD)/include/generated/asm-offsets.h
+KERNEL   := $(BUILD)/pv386.elf
+ISO      := $(BUILD)/pv386.iso
+TEST_ISO := $(BUILD)/pv386-test.iso
+
+QEMU       := qemu-system-i386
+QEMU_FLAGS := -m 128 -display none -no-reboot \
+	      -device isa-debug-exit,iobase=0xf4,iosize=1
+
+.PHONY: all iso run run-bochs debug test bench clean deps
+all: $(KERNEL)
+
+deps:
+	@tools/ensure-deps build
+
+# asm-offsets: compile to assembly, keep the "->NAME VALUE" markers.
+$(OFFSETS): arch/x86/asm-offsets.c $(wildcard include/asm/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MF /dev/null -S -o $@.s $<
+	@{ echo "/* generated from arch/x86/asm-offsets.c - do not edit */"; \
+	   sed -n 's/.*->\([A-Za-z_0-9]*\) \$$\{0,1\}\([0-9-]*\).*/#define \1 \2/p' $@.s; } > $@
+	@rm -f $@.s
+
+$(BUILD)/obj/%.o: %.c | $(OFFSETS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/obj/%.o: %.S $(OFFSETS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ASFLAGS) -c -o $@ $<
+
+$(KERNEL): $(OBJS) linker.ld
+	$(LD) -m elf_i386 -T linker.ld -o $@ $(OBJS)
+
+# Two ISOs with the same kernel: the normal one boots to the idle loop by
+# default; the test one boots its "test suite" entry without waiting.
+iso: $(ISO) $(TEST_ISO)
+
+$(ISO): $(KERNEL) boot/grub.cfg
+	@tools/ensure-deps iso
+	@rm -rf $(BUILD)/iso && mkdir -p $(BUILD)/iso/boot/grub
+	cp $(KERNEL) $(BUILD)/iso/boot/pv386.elf
+	cp boot/grub.cfg $(BUILD)/iso/boot/grub/grub.cfg
+	grub-mkrescue -o $@ $(BUILD)/iso 2>/dev/null
+
+$(TEST_ISO): $(KERNEL) boot/grub.cfg
+	@tools/ensure-deps iso
+	@rm -rf $(BUILD)/iso-test && mkdir -p $(BUILD)/iso-test/boot/grub
+	cp $(KERNEL) $(BUILD)/iso-test/boot/pv386.elf
+	sed -e 's/^set default=.*/set default=1/' -e 's/^set timeout=.*/set timeout=0/' \
+	    boot/grub.cfg > $(BUILD)/iso-test/boot/grub/grub.cfg
+	grub-mkrescue -o $@ $(BUILD)/iso-test 2>/dev/null
+
+run: $(ISO)
+	@tools/ensure-deps qemu
+	$(QEMU) $(QEMU_FLAGS) -cdrom $(ISO) -serial mon:stdio
+
+run-bochs: $(ISO)
+	@tools/ensure-deps bochs
+	tools/run-bochs --timeout 0 $(ISO) /dev/stdout
+
+debug: $(KERNEL)
+	@tools/ensure-deps qemu
+	@sed 's|@KERNEL@|$(abspath $(KERNEL))|' tools/gdbinit.in > $(BUILD)/gdbinit
+	@echo "QEMU is paused with its gdb stub on :1234. In another terminal:"
+	@echo "    gdb -x $(BUILD)/gdbinit"
+	$(QEMU) $(QEMU_FLAGS) -kernel $(KERNEL) -serial mon:stdio -s -S
+
+test:
+	@tools/ensure-deps all
+	$(MAKE) --no-print-directory PARAVIRT=y all iso
+	$(MAKE) --no-print-directory PARAVIRT=n all iso
+	tests/run
+
+clean:
+	rm -rf build
+
+-include $(OBJS:.o=.d)

@@ -1,0 +1,34 @@
+/*
+ * asm-offsets.c - turns C structure offsets into constants for assembly.
+ *
+ * Never linked.  The Makefile compiles it to assembly (-S) and picks out
+ * the "->NAME VALUE" markers that DEFINE leaves there, writing
+ * build/.../generated/asm-offsets.h.  This way entry code can say
+ * paravirt_ops+PV_iret and stay correct when the structure changes.
+ */
+#include <stddef.h>
+#include <asm/traps.h>
+#ifdef CONFIG_PARAVIRT
+#include <asm/paravirt.h>
+#endif
+
+#define DEFINE(sym, val) \
+	asm volatile("\n.ascii \"->" #sym " %c0\"" : : "i" (val))
+#define OFFSET(sym, str, mem)	DEFINE(sym, offsetof(struct str, mem))
+
+void asm_offsets(void);
+
+void asm_offsets(void)
+{
+#ifdef CONFIG_PARAVIRT
+	OFFSET(PV_irq_disable, paravirt_ops, irq_disable);
+	OFFSET(PV_irq_enable, paravirt_ops, irq_enable);
+	OFFSET(PV_halt, paravirt_ops, halt);
+	OFFSET(PV_read_cr0, paravirt_ops, read_cr0);
+	OFFSET(PV_iret, paravirt_ops, iret);
+	OFFSET(PV_irq_enable_sysexit, paravirt_ops, irq_enable_sysexit);
+#endif
+	OFFSET(PT_REGS_vector, pt_regs, vector);
+	OFFSET(PT_REGS_eip, pt_regs, eip);
+	DEFINE(PT_REGS_size, sizeof(struct pt_regs));
+}

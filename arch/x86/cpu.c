@@ -1,0 +1,129 @@
+/*
+ * cpu.c - identifies the boot CPU, from a 386 to a modern x86.
+ *
+ * Older CPUs cannot be asked: their generation shows in which EFLAGS
+ * bits can be changed.  AC (bit 18) is stuck at 0 on a 386; ID (bit 21)
+ * can be toggled only when the CPUID instruction exists.  The flags are
+ * read and written with save_fl/restore_fl, through paravirt_ops like
+ * every other privileged operation: what counts is the CPU as the
+ * running backend presents it.
+ */
+#include <kernel.h>
+#include <string.h>
+#include <asm/cpu.h>
+#include <asm/privileged.h>
+#include <asm/processor-flags.h>
+
+struct cpuinfo_x86 boot_cpu;
+
+/* Can this EFLAGS bit be flipped?  Put the old flags back either way. */
+static bool eflags_bit_toggles(unsigned long bit)
+{
+	unsigned long saved = raw_local_save_flags();
+	unsigned long flipped;
+
+	raw_local_irq_restore(saved ^ bit);
+	flipped = raw_local_save_flags();
+	raw_local_irq_restore(saved);
+	return ((flipped ^ saved) & bit) != 0;
+}
+
+static void cpu_read_vendor(void)
+{
+	u32 a, b, c, d;
+
+	cpuid(0, &a, &b, &c, &d);
+	boot_cpu.max_leaf = a;
+	memcpy(boot_cpu.vendor + 0, &b, 4);
+	memcpy(boot_cpu.vendor + 4, &d, 4);
+	memcpy(boot_cpu.vendor + 8, &c, 4);
+	boot_cpu.vendor[12] = '\0';
+}
+
+static void cpu_read_signature(void)
+{
+	u32 a, b, c, d;
+
+	if (boot_cpu.max_leaf < 1)
+		return;
+	cpuid(1, &a, &b, &c, &d);
+	boot_cpu.stepping = a & 0xf;
+	boot_cpu.model = (a >> 4) & 0xf;
+	boot_cpu.family = (a >> 8) & 0xf;
+	if (boot_cpu.family == 0xf)
+		boot_cpu.family += (a >> 20) & 0xff;
+	if (boot_cpu.family >= 6)
+		boot_cpu.model |= ((a >> 16) & 0xf) << 4;
+	boot_cpu.features = d;
+}
+
+/* The Pentium Pro reports SEP but has no working sysenter (Intel's
+ * documented rule: family 6, model < 3, stepping < 3). */
+static void cpu_apply_quirks(void)
+{
+	if (boot_cpu.family == 6 && boot_cpu.model < 3 && boot_cpu.stepping < 3)
+		boot_cpu.features &= ~(1u << X86_FEATURE_SEP);
+	boot_cpu.has_cr4 = boot_cpu.family >= 5 ||
+			   cpu_has(X86_FEATURE_VME) || cpu_has(X86_FEATURE_PSE) ||
+			   cpu_has(X86_FEATURE_DE);
+}
+
+static void cpu_read_brand(void)
+{
+	u32 a, b, c, d, leaf, *out = (u32 *)boot_cpu.name;
+	char *p;
+
+	cpuid(0x80000000, &a, &b, &c, &d);
+	if (a < 0x80000004 || a > 0x8000ffff)
+		return;
+	for (leaf = 0x80000002; leaf <= 0x80000004; leaf++, out += 4)
+		cpuid(leaf, &out[0], &out[1], &out[2], &out[3]);
+	boot_cpu.name[48] = '\0';
+	for (p = boot_cpu.name; *p == ' '; p++)
+		;
+	memmove(boot_cpu.name, p, strlen(p) + 1);	/* Intel pads on the left */
+}
+
+void cpu_detect(void)
+{
+	strlcpy(boot_cpu.vendor, "unknown", sizeof(boot_cpu.vendor));
+	if (!eflags_bit_toggles(X86_EFLAGS_AC)) {
+		boot_cpu.family = 3;
+	} else if (!eflags_bit_toggles(X86_EFLAGS_ID)) {
+		boot_cpu.family = 4;
+	} else {
+		boot_cpu.has_cpuid = true;
+		cpu_read_vendor();
+		cpu_read_signature();
+		cpu_read_brand();
+	}
+	cpu_apply_quirks();
+	if (!boot_cpu.name[0])
+		snprintf(boot_cpu.name, sizeof(boot_cpu.name), "%s class",
+			 boot_cpu.family == 3 ? "i386" : boot_cpu.family == 4 ? "i486" :
+			 boot_cpu.family == 5 ? "i586" : "i686");
+}
+
+static const char *const feature_names[32] = {
+	[X86_FEATURE_FPU] = "fpu", [X86_FEATURE_VME] = "vme",
+	[X86_FEATURE_DE] = "de", [X86_FEATURE_PSE] = "pse",
+	[X86_FEATURE_TSC] = "tsc", [X86_FEATURE_MSR] = "msr",
+	[X86_FEATURE_PAE] = "pae", [X86_FEATURE_CX8] = "cx8",
+	[X86_FEATURE_APIC] = "apic", [X86_FEATURE_SEP] = "sep",
+	[X86_FEATURE_PGE] = "pge", [X86_FEATURE_CMOV] = "cmov",
+	[X86_FEATURE_MMX] = "mmx", [X86_FEATURE_FXSR] = "fxsr",
+	[X86_FEATURE_SSE] = "sse", [X86_FEATURE_SSE2] = "sse2",
+};
+
+void cpu_print(void)
+{
+	unsigned int i;
+
+	printk("cpu: %s family %u model %u stepping %u, %s\n", boot_cpu.vendor,
+	       boot_cpu.family, boot_cpu.model, boot_cpu.stepping, boot_cpu.name);
+	printk("cpu: features:%s", boot_cpu.has_cpuid ? "" : " (no cpuid)");
+	for (i = 0; i < 32; i++)
+		if (cpu_has(i) && feature_names[i])
+			printk(" %s", feature_names[i]);
+	printk("\n");
+}

@@ -1,0 +1,79 @@
+/*
+ * dumpstack.c - prints CPU state for post-mortems: the registers of an
+ * interrupted context (show_regs), the registers where we are now
+ * (show_current_regs, for panic) and a frame-pointer backtrace.
+ *
+ * The kernel is built with frame pointers: each frame starts with the
+ * caller's EBP followed by the return address, and _start sets EBP to 0,
+ * which ends the chain.
+ */
+#include <kernel.h>
+#include <asm/privileged.h>
+#include <asm/traps.h>
+
+extern char boot_stack[], boot_stack_top[];
+
+void show_regs(const struct pt_regs *regs)
+{
+	bool user = (regs->cs & 3) != 0;
+
+	printk("  EIP: %04x:%08x  EFLAGS: %08x  error: %08x\n",
+	       regs->cs & 0xffff, regs->eip, regs->eflags, regs->error_code);
+	printk("  EAX: %08x EBX: %08x ECX: %08x EDX: %08x\n",
+	       regs->eax, regs->ebx, regs->ecx, regs->edx);
+	/* A kernel-mode frame has no saved ESP: the stack went on from it. */
+	printk("  ESI: %08x EDI: %08x EBP: %08x ESP: %08x\n",
+	       regs->esi, regs->edi, regs->ebp, user ? regs->esp : (u32)&regs->esp);
+	printk("  DS: %04x ES: %04x FS: %04x GS: %04x\n",
+	       regs->ds & 0xffff, regs->es & 0xffff, regs->fs & 0xffff,
+	       regs->gs & 0xffff);
+	printk("  CR0: %08lx CR2: %08lx CR3: %08lx CR4: %08lx\n",
+	       read_cr0(), read_cr2(), read_cr3(), read_cr4_safe());
+}
+
+static bool on_boot_stack(u32 addr)
+{
+	return addr >= (u32)boot_stack && addr + 8 <= (u32)boot_stack_top;
+}
+
+void show_backtrace(u32 ebp)
+{
+	int depth;
+
+	printk("  backtrace:");
+	for (depth = 0; depth < 16 && ebp && on_boot_stack(ebp); depth++) {
+		u32 *frame = (u32 *)ebp;
+		printk(" %08x", frame[1]);
+		ebp = frame[0];
+	}
+	printk("\n");
+}
+
+/*
+ * The caller-saved registers (EAX, ECX, EDX) mean nothing after a call,
+ * so the dump shows the callee-saved ones, the stack and the flags.
+ */
+void show_current_regs(void)
+{
+	struct pt_regs r = { 0 };
+
+	asm volatile("movl %%ebx, %0\n\t"
+		     "movl %%esi, %1\n\t"
+		     "movl %%edi, %2\n\t"
+		     "movl %%ebp, %3\n\t"
+		     "movl %%esp, %4"
+		     : "=m" (r.ebx), "=m" (r.esi), "=m" (r.edi), "=m" (r.ebp),
+		       "=m" (r.esp));
+	asm volatile("mov %%cs, %0" : "=r" (r.cs));
+	asm volatile("mov %%ds, %0" : "=r" (r.ds));
+	asm volatile("mov %%es, %0" : "=r" (r.es));
+	r.eip = (u32)__builtin_return_address(0);
+	r.eflags = raw_local_save_flags();
+	printk("  EIP: %08x (caller)  EFLAGS: %08x  CS: %04x DS: %04x ES: %04x\n",
+	       r.eip, r.eflags, r.cs & 0xffff, r.ds & 0xffff, r.es & 0xffff);
+	printk("  EBX: %08x ESI: %08x EDI: %08x EBP: %08x ESP: %08x\n",
+	       r.ebx, r.esi, r.edi, r.ebp, r.esp);
+	printk("  CR0: %08lx CR2: %08lx CR3: %08lx CR4: %08lx\n",
+	       read_cr0(), read_cr2(), read_cr3(), read_cr4_safe());
+	show_backtrace(r.ebp);
+}

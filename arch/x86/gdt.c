@@ -1,0 +1,84 @@
+/*
+ * gdt.c - the global descriptor table, the TSS and the LDT.
+ *
+ * pv386 uses flat segments (base 0, limit 4 GiB) for kernel and user code
+ * and data; segmentation exists only because x86 requires it.  Every
+ * descriptor is written, and every table loaded, through paravirt_ops:
+ * a hypervisor backend may need to check or translate them.
+ */
+#include <kernel.h>
+#include <string.h>
+#include <asm/desc.h>
+#include <asm/privileged.h>
+
+u64 gdt_table[GDT_ENTRIES] __attribute__((aligned(8)));
+u64 ldt_table[LDT_ENTRIES] __attribute__((aligned(8)));
+struct tss kernel_tss;
+struct thread_struct init_thread;
+
+extern char boot_stack_top[];
+
+static u64 flat_segment(u8 dpl, u8 type)
+{
+	return pack_descriptor(0, 0xfffff,
+			       DESC_PRESENT | DESC_DPL(dpl) | DESC_CODE_DATA | type,
+			       DESC_FLAGS_4K32);
+}
+
+static void gdt_fill(void)
+{
+	write_gdt_entry(gdt_table, 0, 0);
+	write_gdt_entry(gdt_table, GDT_ENTRY_KERNEL_CS, flat_segment(0, DESC_CODE_R));
+	write_gdt_entry(gdt_table, GDT_ENTRY_KERNEL_DS, flat_segment(0, DESC_DATA_W));
+	write_gdt_entry(gdt_table, GDT_ENTRY_USER_CS, flat_segment(3, DESC_CODE_R));
+	write_gdt_entry(gdt_table, GDT_ENTRY_USER_DS, flat_segment(3, DESC_DATA_W));
+	write_gdt_entry(gdt_table, GDT_ENTRY_TSS,
+			pack_descriptor((u32)&kernel_tss, sizeof(kernel_tss) - 1,
+					DESC_PRESENT | DESC_TSS32, 0));
+	write_gdt_entry(gdt_table, GDT_ENTRY_LDT,
+			pack_descriptor((u32)ldt_table, sizeof(ldt_table) - 1,
+					DESC_PRESENT | DESC_LDT, 0));
+}
+
+/* A far jump is the only way to reload %cs; the data segment registers
+ * take the new selector directly.  None of this is privileged. */
+static void reload_segments(void)
+{
+	asm volatile("ljmp %0, $1f\n"
+		     "1:\n\t"
+		     "movl %1, %%eax\n\t"
+		     "movl %%eax, %%ds\n\t"
+		     "movl %%eax, %%es\n\t"
+		     "movl %%eax, %%ss\n\t"
+		     "xorl %%eax, %%eax\n\t"
+		     "movl %%eax, %%fs\n\t"
+		     "movl %%eax, %%gs"
+		     : : "i" (__KERNEL_CS), "i" (__KERNEL_DS) : "eax", "memory");
+}
+
+static void tss_init(void)
+{
+	memset(&kernel_tss, 0, sizeof(kernel_tss));
+	kernel_tss.ss0 = __KERNEL_DS;
+	kernel_tss.esp0 = (u32)boot_stack_top;
+	/* An I/O bitmap offset past the limit means "no bitmap": user-mode
+	 * port access is then decided by IOPL alone. */
+	kernel_tss.iomap_base = sizeof(kernel_tss);
+	init_thread.esp0 = kernel_tss.esp0;
+}
+
+void gdt_init(void)
+{
+	struct desc_ptr gdtr = {
+		.size = sizeof(gdt_table) - 1,
+		.address = (u32)gdt_table,
+	};
+
+	tss_init();
+	gdt_fill();
+	load_gdt(&gdtr);
+	reload_segments();
+	load_tr_desc();
+	load_ldt_desc();
+	load_TLS(&init_thread, 0);
+}

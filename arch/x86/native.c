@@ -1,0 +1,70 @@
+/*
+ * native.c - the native backend: paravirt_ops filled with the real
+ * instructions, for pv386 running on bare hardware (or a full emulator).
+ *
+ * The instructions themselves are the native_* inline functions of
+ * asm/native.h; taking their addresses here makes the compiler emit each
+ * one out of line, under its own native_* name.  iret and sysexit need an
+ * interrupt frame, so they are in native_entry.S.
+ *
+ * The table is initialised statically, so it already works when the boot
+ * code first jumps into C.  A later backend replaces it at boot.
+ */
+#define PV386_NATIVE_BACKEND
+#include <asm/native.h>
+#include <asm/paravirt.h>
+
+void native_iret(void);
+void native_irq_enable_sysexit(void);
+
+struct paravirt_ops paravirt_ops = {
+	.name			= "native",
+	.kernel_rpl		= 0,
+
+	.cpuid			= native_cpuid,
+	.get_debugreg		= native_get_debugreg,
+	.set_debugreg		= native_set_debugreg,
+	.sync_core		= native_sync_core,
+	.clts			= native_clts,
+
+	.read_cr0		= native_read_cr0,
+	.write_cr0		= native_write_cr0,
+	.read_cr2		= native_read_cr2,
+	.write_cr2		= native_write_cr2,
+	.read_cr3		= native_read_cr3,
+	.write_cr3		= native_write_cr3,
+	.read_cr4_safe		= native_read_cr4_safe,
+	.read_cr4		= native_read_cr4,
+	.write_cr4		= native_write_cr4,
+
+	.save_fl		= native_save_fl,
+	.restore_fl		= native_restore_fl,
+	.save_fl_irq_disable	= native_save_fl_irq_disable,
+	.irq_disable		= native_irq_disable,
+	.irq_enable		= native_irq_enable,
+	.safe_halt		= native_safe_halt,
+	.halt			= native_halt,
+	.wbinvd			= native_wbinvd,
+
+	.read_msr		= native_read_msr,
+	.write_msr		= native_write_msr,
+	.read_tsc		= native_read_tsc,
+	.read_pmc		= native_read_pmc,
+
+	.load_tr_desc		= native_load_tr_desc,
+	.load_ldt_desc		= native_load_ldt_desc,
+	.load_gdt		= native_load_gdt,
+	.load_idt		= native_load_idt,
+	.store_gdt		= native_store_gdt,
+	.store_idt		= native_store_idt,
+	.store_tr		= native_store_tr,
+	.load_tls		= native_load_tls,
+	.write_ldt_entry	= native_write_ldt_entry,
+	.write_gdt_entry	= native_write_gdt_entry,
+	.write_idt_entry	= native_write_idt_entry,
+
+	.set_iopl_mask		= native_set_iopl_mask,
+
+	.irq_enable_sysexit	= native_irq_enable_sysexit,
+	.iret			= native_iret,
+};

@@ -1,0 +1,56 @@
+/*
+ * timer.c - the periodic tick: PIT channel 0 as a rate generator on IRQ 0.
+ *
+ * The tick rate is HZ (100 unless built otherwise), or the hz= boot option.
+ */
+#include <kernel.h>
+#include <cmdline.h>
+#include <asm/io.h>
+#include <asm/irq.h>
+#include <asm/timer.h>
+
+#define PIT_CH0		0x40
+#define PIT_CMD		0x43
+#define PIT_MODE2	0x34	/* channel 0, lobyte/hibyte, rate generator */
+
+static volatile unsigned long ticks;
+static unsigned int hz = HZ;
+
+static int parse_hz(const char *value)
+{
+	unsigned long v;
+
+	/* Below 19 Hz the divisor no longer fits the PIT's 16 bits. */
+	if (!value || parse_ulong(value, &v) || v < 19 || v > 10000)
+		return -EINVAL;
+	hz = v;
+	return 0;
+}
+boot_option("hz", parse_hz, "timer ticks per second (19-10000)");
+
+static void timer_interrupt(struct pt_regs *regs)
+{
+	(void)regs;
+	ticks++;
+}
+
+unsigned long timer_ticks(void)
+{
+	return ticks;
+}
+
+unsigned int timer_hz(void)
+{
+	return hz;
+}
+
+void timer_init(void)
+{
+	u16 divisor = (PIT_HZ + hz / 2) / hz;
+
+	outb(PIT_CMD, PIT_MODE2);
+	outb(PIT_CH0, divisor & 0xff);
+	outb(PIT_CH0, divisor >> 8);
+	request_irq(IRQ_TIMER, timer_interrupt);
+	printk("timer: PIT at %u Hz (divisor %u)\n", hz, divisor);
+}

@@ -1,0 +1,120 @@
+/*
+ * traps.c - the IDT and what happens on each CPU exception.
+ *
+ * entry.S saves the registers and calls trap_dispatch().  Vectors 32-47
+ * are the PIC's IRQs and go to irq_dispatch(); the rest of the vectors
+ * above 31 are unused and only reported.  For an exception in the kernel:
+ *   - an instruction with an exception-table entry continues at its fixup
+ *     (this is how rdmsr_safe survives a missing MSR);
+ *   - a breakpoint or debug trap is reported and execution goes on;
+ *   - anything else is a kernel bug: name it, dump the registers, panic.
+ */
+#include <kernel.h>
+#include <asm/desc.h>
+#include <asm/extable.h>
+#include <asm/irq.h>
+#include <asm/privileged.h>
+#include <asm/traps.h>
+
+u64 idt_table[NR_VECTORS] __attribute__((aligned(8)));
+
+static unsigned long trap_counts[FIRST_EXTERNAL_VECTOR];
+
+static const char *const exception_names[FIRST_EXTERNAL_VECTOR] = {
+	"divide error", "debug", "NMI", "breakpoint", "overflow",
+	"bound range exceeded", "invalid opcode", "device not available",
+	"double fault", "coprocessor segment overrun", "invalid TSS",
+	"segment not present", "stack-segment fault", "general protection",
+	"page fault", "reserved (15)", "x87 floating-point error",
+	"alignment check", "machine check", "SIMD floating-point",
+	"virtualization", "control protection", "reserved (22)",
+	"reserved (23)", "reserved (24)", "reserved (25)", "reserved (26)",
+	"reserved (27)", "hypervisor injection", "VMM communication",
+	"security", "reserved (31)",
+};
+
+const char *trap_name(unsigned int vector)
+{
+	if (vector < FIRST_EXTERNAL_VECTOR)
+		return exception_names[vector];
+	return vector < FIRST_EXTERNAL_VECTOR + NR_IRQS ? "IRQ" : "unused vector";
+}
+
+unsigned long trap_count(unsigned int vector)
+{
+	return vector < FIRST_EXTERNAL_VECTOR ? trap_counts[vector] : 0;
+}
+
+static bool from_user_mode(const struct pt_regs *regs)
+{
+	return (regs->cs & 3) != 0;
+}
+
+static void __noreturn die(struct pt_regs *regs)
+{
+	unsigned int v = regs->vector;
+
+	printk("\ntrap: %s (#%u) at %08x", trap_name(v), v, regs->eip);
+	if (v == X86_TRAP_PF)
+		printk(", address %08lx (%s, %s%s)", read_cr2(),
+		       regs->error_code & 1 ? "protection" : "not present",
+		       regs->error_code & 2 ? "write" : "read",
+		       regs->error_code & 4 ? ", user" : "");
+	printk("\n");
+	show_regs(regs);
+	show_backtrace(regs->ebp);
+	panic("unhandled %s in %s mode", trap_name(v),
+	      from_user_mode(regs) ? "user" : "kernel");
+}
+
+static bool fixup_exception(struct pt_regs *regs)
+{
+	const struct exception_table_entry *e = search_exception_tables(regs->eip);
+
+	if (!e)
+		return false;
+	regs->eip = e->fixup;
+	return true;
+}
+
+static void handle_exception(struct pt_regs *regs)
+{
+	unsigned int v = regs->vector;
+
+	trap_counts[v]++;
+	if (!from_user_mode(regs) && fixup_exception(regs))
+		return;
+	if (v == X86_TRAP_BP || v == X86_TRAP_DB) {
+		/* int3 leaves EIP after itself; resuming is harmless. */
+		printk("trap: %s at %08x, continuing\n", trap_name(v), regs->eip);
+		return;
+	}
+	die(regs);
+}
+
+void trap_dispatch(struct pt_regs *regs)
+{
+	unsigned int v = regs->vector;
+
+	if (v < FIRST_EXTERNAL_VECTOR)
+		handle_exception(regs);
+	else if (v < FIRST_EXTERNAL_VECTOR + NR_IRQS)
+		irq_dispatch(regs, v - FIRST_EXTERNAL_VECTOR);
+	else
+		printk("trap: unexpected interrupt on vector %u\n", v);
+}
+
+void trap_init(void)
+{
+	struct desc_ptr idtr = {
+		.size = sizeof(idt_table) - 1,
+		.address = (u32)idt_table,
+	};
+	unsigned int v;
+
+	for (v = 0; v < NR_VECTORS; v++)
+		write_idt_entry(idt_table, v,
+				pack_gate(trap_stubs[v], __KERNEL_CS,
+					  DESC_PRESENT | DESC_DPL(0) | DESC_INTR_GATE));
+	load_idt(&idtr);
+}

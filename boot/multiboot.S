@@ -1,0 +1,59 @@
+/*
+ * multiboot.S - where pv386 starts: the Multiboot v1 header that GRUB and
+ * QEMU's -kernel look for, and the first instructions after it.
+ *
+ * The loader jumps to _start in 32-bit protected mode with paging off,
+ * EAX = 0x2BADB002 and EBX = the physical address of the Multiboot info.
+ * Nothing else is promised: no stack, maybe no valid GDTR.  So _start only
+ * sets up a stack, checks the magic and calls kmain(info); the first
+ * thing kmain does with segments is load pv386's own GDT (gdt_init).
+ */
+#include <asm/privileged.h>
+
+#define MULTIBOOT_MAGIC		0x1BADB002
+#define MULTIBOOT_BOOT_MAGIC	0x2BADB002	/* what the loader puts in EAX */
+#define MULTIBOOT_PAGE_ALIGN	(1 << 0)	/* modules on 4 KiB boundaries */
+#define MULTIBOOT_MEMORY_INFO	(1 << 1)	/* please fill mem_lower/upper, mmap */
+#define MULTIBOOT_FLAGS		(MULTIBOOT_PAGE_ALIGN | MULTIBOOT_MEMORY_INFO)
+
+/* linker.ld places this section first, well inside the first 8 KiB. */
+	.section .multiboot, "a"
+	.balign 4
+	.long MULTIBOOT_MAGIC
+	.long MULTIBOOT_FLAGS
+	.long -(MULTIBOOT_MAGIC + MULTIBOOT_FLAGS)
+
+	.section .bss
+	.balign 16
+	.globl boot_stack, boot_stack_top
+boot_stack:
+	.skip 16384
+boot_stack_top:
+
+	.text
+	.globl _start
+	.type _start, @function
+_start:
+	/* Loaders zero .bss for an ELF kernel; do it anyway, so a loader
+	 * that does not cannot leave stale data behind.  EAX, EBX survive. */
+	cld
+	movl $__bss_start, %edi
+	movl $__bss_end, %ecx
+	subl %edi, %ecx
+	movl %eax, %edx
+	xorl %eax, %eax
+	rep stosb
+	movl %edx, %eax
+	movl $boot_stack_top, %esp
+	xorl %ebp, %ebp			/* ends frame-pointer backtraces here */
+	DISABLE_INTERRUPTS		/* the loader promises IF=0; be sure */
+	cmpl $MULTIBOOT_BOOT_MAGIC, %eax
+	jne 1f
+	movl %ebx, %eax			/* kmain(info): regparm, first arg in EAX */
+	call kmain
+	jmp 2f
+1:	call boot_bad_magic		/* EAX still holds the wrong magic */
+2:	DISABLE_INTERRUPTS		/* neither returns; if one did, stop here */
+	HALT
+	jmp 2b
+	.size _start, . - _start

@@ -1,0 +1,53 @@
+/*
+ * asm/cpu.h - what the boot CPU is and what it can do.
+ *
+ * arch/x86/cpu.c fills boot_cpu once at boot; everything else asks
+ * cpu_has() instead of probing again.  CPU generations are told apart
+ * in that one file.
+ */
+#ifndef ASM_CPU_H
+#define ASM_CPU_H
+
+#include <types.h>
+
+/* CPUID leaf 1, EDX bits. */
+#define X86_FEATURE_FPU		0
+#define X86_FEATURE_VME		1
+#define X86_FEATURE_DE		2
+#define X86_FEATURE_PSE		3
+#define X86_FEATURE_TSC		4
+#define X86_FEATURE_MSR		5
+#define X86_FEATURE_PAE		6
+#define X86_FEATURE_CX8		8
+#define X86_FEATURE_APIC	9
+#define X86_FEATURE_SEP		11	/* sysenter/sysexit */
+#define X86_FEATURE_PGE		13
+#define X86_FEATURE_CMOV	15
+#define X86_FEATURE_MMX		23
+#define X86_FEATURE_FXSR	24
+#define X86_FEATURE_SSE		25
+#define X86_FEATURE_SSE2	26
+
+struct cpuinfo_x86 {
+	u8 family;		/* 3 = 386, 4 = 486, 5 = Pentium, 6 = P6 ... */
+	u8 model;
+	u8 stepping;
+	bool has_cpuid;
+	bool has_cr4;		/* Pentium and later (and some late 486s) */
+	u32 max_leaf;		/* highest standard CPUID leaf */
+	u32 features;		/* CPUID.1:EDX, minus features known broken */
+	char vendor[13];	/* "GenuineIntel", or "unknown" without CPUID */
+	char name[49];		/* brand string, or a name built from family */
+};
+
+extern struct cpuinfo_x86 boot_cpu;
+
+void cpu_detect(void);
+void cpu_print(void);
+
+static inline bool cpu_has(unsigned int feature)
+{
+	return (boot_cpu.features >> feature) & 1;
+}
+
+#endif

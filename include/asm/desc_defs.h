@@ -1,0 +1,62 @@
+/*
+ * asm/desc_defs.h - the shapes of x86 descriptors and descriptor-table
+ * pointers, and helpers that pack them.
+ *
+ * A segment or gate descriptor is 8 bytes; we keep it as a u64 so that the
+ * paravirt_ops write_*_entry ops can take it by value, as in the 2006 patch.
+ */
+#ifndef ASM_DESC_DEFS_H
+#define ASM_DESC_DEFS_H
+
+#include <types.h>
+#include <asm/segment.h>
+
+/* The 6-byte operand of lgdt/lidt/sgdt/sidt. */
+struct desc_ptr {
+	u16 size;		/* limit: table size in bytes minus one */
+	u32 address;
+} __packed;
+
+/* Access byte bits of a descriptor. */
+#define DESC_PRESENT	0x80
+#define DESC_DPL(n)	((n) << 5)
+#define DESC_CODE_DATA	0x10	/* S bit: code/data rather than system */
+#define DESC_CODE_R	0x0a	/* execute/read code */
+#define DESC_DATA_W	0x02	/* read/write data */
+#define DESC_TSS32	0x09	/* available 32-bit TSS */
+#define DESC_LDT	0x02
+#define DESC_INTR_GATE	0x0e	/* 32-bit interrupt gate: clears IF on entry */
+
+/* Flags nibble: 4 KiB granularity and 32-bit default operand size. */
+#define DESC_FLAGS_4K32	0xc
+
+/* Pack base, limit (20 bits), access byte and flags nibble into a descriptor. */
+static inline u64 pack_descriptor(u32 base, u32 limit, u8 access, u8 flags)
+{
+	u32 lo = (limit & 0xffff) | (base << 16);
+	u32 hi = ((base >> 16) & 0xff) | ((u32)access << 8) |
+		 (limit & 0xf0000) | ((u32)(flags & 0xf) << 20) |
+		 (base & 0xff000000);
+	return ((u64)hi << 32) | lo;
+}
+
+/* Pack a gate: handler offset, code selector and type/DPL byte. */
+static inline u64 pack_gate(u32 offset, u16 selector, u8 access)
+{
+	u32 lo = (offset & 0xffff) | ((u32)selector << 16);
+	u32 hi = (offset & 0xffff0000) | ((u32)access << 8);
+	return ((u64)hi << 32) | lo;
+}
+
+static inline u32 descriptor_base(u64 d)
+{
+	return (u32)((d >> 16) & 0xffffff) | (u32)((d >> 32) & 0xff000000);
+}
+
+/* The per-thread state the CPU's descriptor tables reflect (load_tls). */
+struct thread_struct {
+	u64 tls_array[GDT_ENTRY_TLS_ENTRIES];
+	u32 esp0;		/* kernel stack top, copied into the TSS */
+};
+
+#endif

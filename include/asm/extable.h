@@ -1,0 +1,44 @@
+/*
+ * asm/extable.h - the exception table: "if the instruction at A faults,
+ * continue at B instead of dying".
+ *
+ * Each entry is two addresses placed in the __ex_table section by the
+ * assembler, so the table is complete at link time and works from the
+ * first instruction of C: nothing registers it.  The trap handler
+ * (arch/x86/traps.c) looks up the faulting EIP before treating a kernel
+ * fault as fatal.  This is how native_read_msr returns -EFAULT for an
+ * MSR the CPU does not have, instead of crashing.
+ */
+#ifndef ASM_EXTABLE_H
+#define ASM_EXTABLE_H
+
+#ifdef __ASSEMBLER__
+
+/* In .S files: _ASM_EXTABLE faulting_label, fixup_label */
+.macro _ASM_EXTABLE from, to
+	.pushsection __ex_table, "a"
+	.balign 4
+	.long \from, \to
+	.popsection
+.endm
+
+#else
+
+#include <types.h>
+
+/* For inline asm: a string that records one entry. */
+#define _ASM_EXTABLE(from, to)				\
+	".pushsection __ex_table, \"a\"\n\t"		\
+	".balign 4\n\t"					\
+	".long " #from ", " #to "\n\t"			\
+	".popsection\n\t"
+
+struct exception_table_entry {
+	unsigned long insn;	/* address of the instruction that may fault */
+	unsigned long fixup;	/* where to continue if it does */
+};
+
+const struct exception_table_entry *search_exception_tables(unsigned long addr);
+
+#endif
+#endif

@@ -1,0 +1,18 @@
+/*
+ * asm/machine.h - stopping the machine: halting for good, or leaving an
+ * emulator with a status a test harness can read.
+ */
+#ifndef ASM_MACHINE_H
+#define ASM_MACHINE_H
+
+#include <types.h>
+
+/* Values written to QEMU's isa-debug-exit port; QEMU exits with
+ * (value << 1) | 1, so these become exit statuses 33 and 35. */
+#define EMU_EXIT_PASS	0x10
+#define EMU_EXIT_FAIL	0x11
+
+void machine_halt(void) __noreturn;
+void emulator_exit(u8 value);
+
+#endif

@@ -1,0 +1,150 @@
+/*
+ * asm/privileged.h - the only way the kernel performs a privileged
+ * operation: read_cr0(), raw_local_irq_disable(), rdmsr_safe(), load_gdt()...
+ *
+ * Each wrapper calls PVOP(name):
+ *   PARAVIRT=y  ->  paravirt_ops.name, an indirect call through the table;
+ *   PARAVIRT=n  ->  native_name from asm/native.h, inlined in place.
+ * So both kernels are built from the same source, and the difference in
+ * cost between them is exactly the indirection.  The assembly macros at the
+ * end (INTERRUPT_RETURN, DISABLE_INTERRUPTS, ...) do the same for the
+ * entry code.
+ */
+#ifndef ASM_PRIVILEGED_H
+#define ASM_PRIVILEGED_H
+
+#ifdef CONFIG_PARAVIRT
+#include <asm/paravirt.h>
+#define PVOP(op)	paravirt_ops.op
+#else
+#include <asm/native.h>
+#define PVOP(op)	native_##op
+#endif
+
+#ifndef __ASSEMBLER__
+
+#include <types.h>
+#include <asm/desc_defs.h>
+
+/* ---- interrupt flag ---- */
+static inline void raw_local_irq_disable(void)	{ PVOP(irq_disable)(); }
+static inline void raw_local_irq_enable(void)	{ PVOP(irq_enable)(); }
+static inline unsigned long raw_local_save_flags(void)	{ return PVOP(save_fl)(); }
+static inline void raw_local_irq_restore(unsigned long f) { PVOP(restore_fl)(f); }
+static inline unsigned long raw_local_irq_save(void)	{ return PVOP(save_fl_irq_disable)(); }
+static inline void raw_safe_halt(void)		{ PVOP(safe_halt)(); }
+static inline void halt(void)			{ PVOP(halt)(); }
+
+/* ---- control and debug registers ---- */
+static inline unsigned long read_cr0(void)	{ return PVOP(read_cr0)(); }
+static inline void write_cr0(unsigned long v)	{ PVOP(write_cr0)(v); }
+static inline unsigned long read_cr2(void)	{ return PVOP(read_cr2)(); }
+static inline void write_cr2(unsigned long v)	{ PVOP(write_cr2)(v); }
+static inline unsigned long read_cr3(void)	{ return PVOP(read_cr3)(); }
+static inline void write_cr3(unsigned long v)	{ PVOP(write_cr3)(v); }
+static inline unsigned long read_cr4(void)	{ return PVOP(read_cr4)(); }
+static inline unsigned long read_cr4_safe(void)	{ return PVOP(read_cr4_safe)(); }
+static inline void write_cr4(unsigned long v)	{ PVOP(write_cr4)(v); }
+static inline void clts(void)			{ PVOP(clts)(); }
+static inline unsigned long get_debugreg(int r)	{ return PVOP(get_debugreg)(r); }
+static inline void set_debugreg(int r, unsigned long v) { PVOP(set_debugreg)(r, v); }
+
+/* ---- processor ---- */
+static inline void sync_core(void)		{ PVOP(sync_core)(); }
+static inline void wbinvd(void)			{ PVOP(wbinvd)(); }
+
+static inline void cpuid_count(u32 leaf, u32 sub, u32 *a, u32 *b, u32 *c, u32 *d)
+{
+	*a = leaf;
+	*c = sub;
+	PVOP(cpuid)(a, b, c, d);
+}
+
+static inline void cpuid(u32 leaf, u32 *a, u32 *b, u32 *c, u32 *d)
+{
+	cpuid_count(leaf, 0, a, b, c, d);
+}
+
+/* ---- MSRs and counters: 0 on success, -EFAULT if the CPU refused ---- */
+static inline int rdmsr_safe(u32 msr, u64 *val)
+{
+	int err;
+	*val = PVOP(read_msr)(msr, &err);
+	return err;
+}
+
+static inline int wrmsr_safe(u32 msr, u64 val)	{ return PVOP(write_msr)(msr, val); }
+static inline u64 read_tsc(void)		{ return PVOP(read_tsc)(); }
+
+static inline int rdpmc_safe(u32 counter, u64 *val)
+{
+	int err;
+	*val = PVOP(read_pmc)(counter, &err);
+	return err;
+}
+
+/* ---- descriptor tables ---- */
+static inline void load_gdt(const struct desc_ptr *d)	{ PVOP(load_gdt)(d); }
+static inline void load_idt(const struct desc_ptr *d)	{ PVOP(load_idt)(d); }
+static inline void store_gdt(struct desc_ptr *d)	{ PVOP(store_gdt)(d); }
+static inline void store_idt(struct desc_ptr *d)	{ PVOP(store_idt)(d); }
+static inline unsigned long store_tr(void)		{ return PVOP(store_tr)(); }
+static inline void load_tr_desc(void)			{ PVOP(load_tr_desc)(); }
+static inline void load_ldt_desc(void)			{ PVOP(load_ldt_desc)(); }
+
+static inline void load_TLS(const struct thread_struct *t, unsigned int cpu)
+{
+	PVOP(load_tls)(t, cpu);
+}
+
+static inline void write_gdt_entry(void *dt, int n, u64 d) { PVOP(write_gdt_entry)(dt, n, d); }
+static inline void write_ldt_entry(void *dt, int n, u64 d) { PVOP(write_ldt_entry)(dt, n, d); }
+static inline void write_idt_entry(void *dt, int n, u64 d) { PVOP(write_idt_entry)(dt, n, d); }
+
+static inline void set_iopl_mask(unsigned long mask)	{ PVOP(set_iopl_mask)(mask); }
+
+/* ---- which backend is running ---- */
+#ifdef CONFIG_PARAVIRT
+static inline const char *paravirt_backend_name(void)	{ return paravirt_ops.name; }
+static inline unsigned int get_kernel_rpl(void)	{ return paravirt_ops.kernel_rpl; }
+#else
+static inline const char *paravirt_backend_name(void)	{ return "inline (PARAVIRT=n)"; }
+static inline unsigned int get_kernel_rpl(void)	{ return 0; }
+#endif
+
+#else /* __ASSEMBLER__ */
+
+/*
+ * Entry-code macros.  The paravirt versions preserve every register but
+ * the result, because entry code calls them with live registers.
+ * INTERRUPT_RETURN uses a %cs: override: by then %ds may hold a user
+ * selector.  iret and sysexit are jumped to, with the frame on the stack.
+ */
+#ifdef CONFIG_PARAVIRT
+#include <generated/asm-offsets.h>
+
+#define INTERRUPT_RETURN	jmp *%cs:paravirt_ops+PV_iret
+#define ENABLE_INTERRUPTS_SYSEXIT jmp *%cs:paravirt_ops+PV_irq_enable_sysexit
+#define DISABLE_INTERRUPTS	pushl %eax; pushl %ecx; pushl %edx; \
+				call *paravirt_ops+PV_irq_disable; \
+				popl %edx; popl %ecx; popl %eax
+#define ENABLE_INTERRUPTS	pushl %eax; pushl %ecx; pushl %edx; \
+				call *paravirt_ops+PV_irq_enable; \
+				popl %edx; popl %ecx; popl %eax
+#define GET_CR0_INTO_EAX	pushl %ecx; pushl %edx; \
+				call *paravirt_ops+PV_read_cr0; \
+				popl %edx; popl %ecx
+#define HALT			pushl %eax; pushl %ecx; pushl %edx; \
+				call *paravirt_ops+PV_halt; \
+				popl %edx; popl %ecx; popl %eax
+#else
+#define INTERRUPT_RETURN	iret
+#define ENABLE_INTERRUPTS_SYSEXIT sti; sysexit
+#define DISABLE_INTERRUPTS	cli
+#define ENABLE_INTERRUPTS	sti
+#define GET_CR0_INTO_EAX	movl %cr0, %eax
+#define HALT			hlt
+#endif
+
+#endif /* __ASSEMBLER__ */
+#endif

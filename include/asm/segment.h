@@ -1,0 +1,29 @@
+/*
+ * asm/segment.h - the layout of pv386's GDT and the selectors built from it.
+ *
+ * Included from C and from assembly.  The order matches the order in which
+ * gdt.c fills the table; a selector is (index << 3) | RPL.
+ */
+#ifndef ASM_SEGMENT_H
+#define ASM_SEGMENT_H
+
+#define GDT_ENTRY_KERNEL_CS	1
+#define GDT_ENTRY_KERNEL_DS	2
+#define GDT_ENTRY_USER_CS	3
+#define GDT_ENTRY_USER_DS	4
+#define GDT_ENTRY_TSS		5
+#define GDT_ENTRY_LDT		6
+#define GDT_ENTRY_TLS_MIN	7	/* three thread-local slots, as in Linux */
+#define GDT_ENTRY_TLS_ENTRIES	3
+#define GDT_ENTRIES		(GDT_ENTRY_TLS_MIN + GDT_ENTRY_TLS_ENTRIES)
+
+#define __KERNEL_CS	(GDT_ENTRY_KERNEL_CS * 8)
+#define __KERNEL_DS	(GDT_ENTRY_KERNEL_DS * 8)
+#define __USER_CS	(GDT_ENTRY_USER_CS * 8 + 3)
+#define __USER_DS	(GDT_ENTRY_USER_DS * 8 + 3)
+#define __TSS_SEL	(GDT_ENTRY_TSS * 8)
+#define __LDT_SEL	(GDT_ENTRY_LDT * 8)
+
+#define LDT_ENTRIES	8	/* a small fixed LDT: enough to show how one works */
+
+#endif

@@ -1,0 +1,17 @@
+/*
+ * asm/timer.h - the system tick from the 8253/8254 PIT, channel 0.
+ */
+#ifndef ASM_TIMER_H
+#define ASM_TIMER_H
+
+#ifndef HZ
+#define HZ 100		/* default; `make HZ=...` or the hz= option changes it */
+#endif
+
+#define PIT_HZ	1193182	/* the PIT's input clock */
+
+void timer_init(void);
+unsigned long timer_ticks(void);
+unsigned int timer_hz(void);
+
+#endif

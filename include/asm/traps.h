@@ -1,0 +1,57 @@
+/*
+ * asm/traps.h - the saved CPU state of an interrupt or exception, and the
+ * interface between the entry code and the C handlers.
+ *
+ * struct pt_regs is laid out exactly as arch/x86/entry.S builds it on the
+ * stack: pushal, then the segment registers, then the vector and error
+ * code, then what the CPU pushed itself.
+ */
+#ifndef ASM_TRAPS_H
+#define ASM_TRAPS_H
+
+#include <types.h>
+
+struct pt_regs {
+	u32 edi, esi, ebp, esp_unused, ebx, edx, ecx, eax;	/* pushal */
+	u32 gs, fs, es, ds;	/* pushed as 32 bits; the upper half is junk */
+	u32 vector;		/* pushed by the stub for this vector */
+	u32 error_code;		/* by the CPU for some exceptions, else 0 */
+	u32 eip, cs, eflags;	/* the CPU's interrupt frame */
+	u32 esp, ss;		/* only present when coming from ring 3 */
+};
+
+/* CPU exception vectors. */
+#define X86_TRAP_DE	0	/* divide error */
+#define X86_TRAP_DB	1	/* debug */
+#define X86_TRAP_NMI	2
+#define X86_TRAP_BP	3	/* breakpoint (int3) */
+#define X86_TRAP_OF	4
+#define X86_TRAP_BR	5
+#define X86_TRAP_UD	6	/* invalid opcode */
+#define X86_TRAP_NM	7	/* device not available */
+#define X86_TRAP_DF	8
+#define X86_TRAP_TS	10
+#define X86_TRAP_NP	11
+#define X86_TRAP_SS	12
+#define X86_TRAP_GP	13	/* general protection */
+#define X86_TRAP_PF	14	/* page fault */
+#define X86_TRAP_MF	16
+#define X86_TRAP_AC	17
+#define X86_TRAP_MC	18
+#define X86_TRAP_XF	19
+
+#define FIRST_EXTERNAL_VECTOR	32	/* the PIC's IRQs are remapped here */
+#define NR_VECTORS		256
+
+void trap_init(void);
+void trap_dispatch(struct pt_regs *regs);
+void show_regs(const struct pt_regs *regs);		/* dumpstack.c */
+void show_current_regs(void);
+void show_backtrace(u32 ebp);
+unsigned long trap_count(unsigned int vector);
+const char *trap_name(unsigned int vector);
+
+/* Handlers for the 256 vectors, built by entry.S. */
+extern const u32 trap_stubs[NR_VECTORS];
+
+#endif

@@ -1,0 +1,33 @@
+/*
+ * cmdline.h - kernel command-line options.
+ *
+ * A file that wants an option declares it where it is used:
+ *
+ *     boot_option("hz", parse_hz, "timer ticks per second");
+ *
+ * The declaration lands in the .boot_options section; cmdline_parse()
+ * walks the command line from the boot loader and calls the handler of
+ * each option it finds, with the text after '=' (or NULL for a bare
+ * word).  Unknown options and rejected values are warned about, never
+ * fatal: a typo must not stop a machine from booting.
+ */
+#ifndef PV386_CMDLINE_H
+#define PV386_CMDLINE_H
+
+#include <types.h>
+
+struct boot_option {
+	const char *name;
+	int (*handler)(const char *value);	/* 0, or -EINVAL to reject */
+	const char *help;
+};
+
+#define boot_option(name, handler, help)				\
+	static const struct boot_option __boot_option_##handler	\
+	__section(".boot_options") __used __attribute__((aligned(4))) =	\
+		{ name, handler, help }
+
+void cmdline_parse(const char *cmdline);
+int parse_ulong(const char *s, unsigned long *out);
+
+#endif

@@ -1,0 +1,30 @@
+/*
+ * console.h - where printk's text goes.
+ *
+ * A console is anything that can show bytes: the serial port and the VGA
+ * text screen register one each at boot (console_init in main.c), and
+ * printk writes every message to all of them.
+ */
+#ifndef PV386_CONSOLE_H
+#define PV386_CONSOLE_H
+
+#include <types.h>
+
+struct console {
+	const char *name;
+	void (*write)(const char *s, size_t n);
+	struct console *next;
+};
+
+void register_console(struct console *con);
+
+void serial_init(void);
+void vga_init(void);
+
+/* Wait until the UART has sent everything written so far. */
+void serial_flush(void);
+
+/* Polled serial input, for a console that reads (later issues). */
+int serial_getc_nonblock(void);
+
+#endif

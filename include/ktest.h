@@ -1,0 +1,56 @@
+/*
+ * ktest.h - the in-kernel test suite.
+ *
+ * A test is a function declared with KTEST(name); it lands in the .ktests
+ * section and runs when the kernel is booted with the `test` option
+ * (`test=word` runs only the tests whose names contain word).  Each test
+ * prints one line, PASS, FAIL or SKIP, and the run ends with
+ *
+ *     ktest: N passed, M failed
+ *
+ * after which the kernel leaves the emulator with a pass or fail status.
+ */
+#ifndef PV386_KTEST_H
+#define PV386_KTEST_H
+
+#include <types.h>
+
+struct ktest_ctx {
+	const char *name;
+	int failures;
+	const char *skip_reason;
+};
+
+struct ktest {
+	const char *name;
+	void (*fn)(struct ktest_ctx *t);
+};
+
+#define KTEST(tname)							\
+	static void ktest_##tname(struct ktest_ctx *t);			\
+	static const struct ktest __ktest_##tname			\
+	__section(".ktests") __used __attribute__((aligned(4))) =	\
+		{ #tname, ktest_##tname };				\
+	static void ktest_##tname(struct ktest_ctx *t)
+
+/* Record a failure (and go on) unless cond holds. */
+#define KT_EXPECT(cond) \
+	ktest_expect(t, (cond), #cond, __FILE__, __LINE__)
+
+/* Like KT_EXPECT(a == b), but prints both values on failure. */
+#define KT_EXPECT_EQ(a, b) \
+	ktest_expect_eq(t, (u64)(a), (u64)(b), #a, #b, __FILE__, __LINE__)
+
+/* The test cannot run here (say why); it counts neither way. */
+#define KT_SKIP(reason) do { t->skip_reason = (reason); return; } while (0)
+
+void ktest_expect(struct ktest_ctx *t, bool ok, const char *what,
+		  const char *file, int line);
+void ktest_expect_eq(struct ktest_ctx *t, u64 a, u64 b, const char *as,
+		     const char *bs, const char *file, int line);
+
+bool ktest_requested(void);
+bool ktest_running(void);
+void ktest_run_all(void);
+
+#endif

@@ -1,0 +1,89 @@
+/*
+ * cmdline.c - splits the boot command line into options and hands each
+ * to the handler declared with boot_option().
+ *
+ * GRUB and QEMU pass the kernel's own path as the first word
+ * ("/boot/pv386.elf test"); a first word containing '/' is skipped.
+ */
+#include <kernel.h>
+#include <cmdline.h>
+#include <string.h>
+
+extern const struct boot_option __start_boot_options[];
+extern const struct boot_option __stop_boot_options[];
+
+/* Decimal or 0x-prefixed hexadecimal; 0 on success, -EINVAL otherwise. */
+int parse_ulong(const char *s, unsigned long *out)
+{
+	unsigned long v = 0;
+	unsigned int base = 10, d;
+
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		s += 2;
+	}
+	if (!*s)
+		return -EINVAL;
+	for (; *s; s++) {
+		if (*s >= '0' && *s <= '9')
+			d = *s - '0';
+		else if (base == 16 && (*s | 0x20) >= 'a' && (*s | 0x20) <= 'f')
+			d = (*s | 0x20) - 'a' + 10;
+		else
+			return -EINVAL;
+		v = v * base + d;
+	}
+	*out = v;
+	return 0;
+}
+
+static const struct boot_option *find_option(const char *name)
+{
+	const struct boot_option *opt;
+
+	for (opt = __start_boot_options; opt < __stop_boot_options; opt++)
+		if (!strcmp(opt->name, name))
+			return opt;
+	return NULL;
+}
+
+/* word is "name" or "name=value", already NUL-terminated. */
+static void apply_option(char *word)
+{
+	char *value = strstr(word, "=");
+	const struct boot_option *opt;
+
+	if (value)
+		*value++ = '\0';
+	opt = find_option(word);
+	if (!opt) {
+		printk("cmdline: unknown option '%s' ignored\n", word);
+		return;
+	}
+	if (opt->handler(value))
+		printk("cmdline: bad value '%s' for '%s' ignored (%s)\n",
+		       value ? value : "", word, opt->help);
+}
+
+void cmdline_parse(const char *cmdline)
+{
+	char buf[256], *p = buf, *word;
+	bool first = true;
+
+	if (strlcpy(buf, cmdline, sizeof(buf)) >= sizeof(buf))
+		printk("cmdline: longer than %u bytes, truncated\n", sizeof(buf) - 1);
+	for (;;) {
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			break;
+		word = p;
+		while (*p && *p != ' ')
+			p++;
+		if (*p)
+			*p++ = '\0';
+		if (!(first && strstr(word, "/")))
+			apply_option(word);
+		first = false;
+	}
+}

@@ -1,0 +1,98 @@
+/*
+ * ktest.c - runs the in-kernel tests (see ktest.h) and reports.
+ *
+ * The report is meant for machines as much as people: tests/run reads
+ * the PASS/FAIL/SKIP lines and the final count from the serial port, and
+ * QEMU's exit status says pass or fail even if the serial log is lost.
+ */
+#include <kernel.h>
+#include <cmdline.h>
+#include <ktest.h>
+#include <string.h>
+#include <asm/machine.h>
+
+extern const struct ktest __start_ktests[], __stop_ktests[];
+
+static bool requested;
+static bool running;
+static const char *filter;
+
+static int parse_test(const char *value)
+{
+	requested = true;
+	filter = value;
+	return 0;
+}
+boot_option("test", parse_test, "run the in-kernel tests (test=word: only matching)");
+
+bool ktest_requested(void)
+{
+	return requested;
+}
+
+bool ktest_running(void)
+{
+	return running;
+}
+
+void ktest_expect(struct ktest_ctx *t, bool ok, const char *what,
+		  const char *file, int line)
+{
+	if (ok)
+		return;
+	t->failures++;
+	printk("ktest:   %s:%d: expected %s\n", file, line, what);
+}
+
+void ktest_expect_eq(struct ktest_ctx *t, u64 a, u64 b, const char *as,
+		     const char *bs, const char *file, int line)
+{
+	if (a == b)
+		return;
+	t->failures++;
+	printk("ktest:   %s:%d: expected %s == %s, got 0x%llx and 0x%llx\n",
+	       file, line, as, bs, a, b);
+}
+
+/* Returns 1 for a pass, 0 for a failure, -1 for a skip. */
+static int run_one(const struct ktest *test)
+{
+	struct ktest_ctx ctx = { .name = test->name };
+
+	test->fn(&ctx);
+	if (ctx.failures) {
+		printk("ktest: FAIL %s\n", test->name);
+		return 0;
+	}
+	if (ctx.skip_reason) {
+		printk("ktest: SKIP %s: %s\n", test->name, ctx.skip_reason);
+		return -1;
+	}
+	printk("ktest: PASS %s\n", test->name);
+	return 1;
+}
+
+void ktest_run_all(void)
+{
+	const struct ktest *test;
+	int passed = 0, failed = 0, skipped = 0;
+
+	running = true;
+	printk("ktest: running %u tests%s%s\n",
+	       (unsigned int)(__stop_ktests - __start_ktests),
+	       filter ? " matching " : "", filter ? filter : "");
+	for (test = __start_ktests; test < __stop_ktests; test++) {
+		if (filter && !strstr(test->name, filter))
+			continue;
+		switch (run_one(test)) {
+		case 1: passed++; break;
+		case 0: failed++; break;
+		default: skipped++; break;
+		}
+	}
+	if (skipped)
+		printk("ktest: %d skipped\n", skipped);
+	printk("ktest: %d passed, %d failed\n", passed, failed);
+	running = false;
+	emulator_exit(failed || !passed ? EMU_EXIT_FAIL : EMU_EXIT_PASS);
+}
