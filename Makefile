@@ -35,10 +35,14 @@ CFLAGS   := -m32 -march=i386 -std=gnu11 -O2 -ffreestanding -fno-pic -fno-pie \
 	    -fno-tree-loop-distribute-patterns \
 	    -Wall -Wextra -Werror -Iinclude -I$(BUILD)/include \
 	    $(PVFLAGS) -DHZ=$(HZ) -MMD -MP
-ASFLAGS  := $(filter-out -std=gnu11,$(CFLAGS)) -D__ASSEMBLY__
+ASFLAGS  := $(filter-out -std=gnu11,$(CFLAGS))
 
 SRCS     := $(wildcard boot/*.S arch/x86/*.c arch/x86/*.S kernel/*.c tests/kernel/*.c)
 SRCS     := $(filter-out arch/x86/asm-offsets.c,$(SRCS))
+# The native backend fills paravirt_ops; without the table it has no job.
+ifeq ($(PARAVIRT),n)
+SRCS     := $(filter-out arch/x86/native.c arch/x86/native_entry.S,$(SRCS))
+endif
 OBJS     := $(patsubst %,$(BUILD)/obj/%.o,$(basename $(SRCS)))
 OFFSETS  := $(BUILD)/include/generated/asm-offsets.h
 KERNEL   := $(BUILD)/pv386.elf

@@ -23,26 +23,26 @@ struct ktest_ctx {
 
 struct ktest {
 	const char *name;
-	void (*fn)(struct ktest_ctx *t);
+	void (*fn)(struct ktest_ctx *ctx);
 };
 
 #define KTEST(tname)							\
-	static void ktest_##tname(struct ktest_ctx *t);			\
+	static void ktest_##tname(struct ktest_ctx *kt_ctx);			\
 	static const struct ktest __ktest_##tname			\
 	__section(".ktests") __used __attribute__((aligned(4))) =	\
 		{ #tname, ktest_##tname };				\
-	static void ktest_##tname(struct ktest_ctx *t)
+	static void ktest_##tname(struct ktest_ctx *kt_ctx)
 
 /* Record a failure (and go on) unless cond holds. */
 #define KT_EXPECT(cond) \
-	ktest_expect(t, (cond), #cond, __FILE__, __LINE__)
+	ktest_expect(kt_ctx, (cond), #cond, __FILE__, __LINE__)
 
 /* Like KT_EXPECT(a == b), but prints both values on failure. */
 #define KT_EXPECT_EQ(a, b) \
-	ktest_expect_eq(t, (u64)(a), (u64)(b), #a, #b, __FILE__, __LINE__)
+	ktest_expect_eq(kt_ctx, (u64)(a), (u64)(b), #a, #b, __FILE__, __LINE__)
 
 /* The test cannot run here (say why); it counts neither way. */
-#define KT_SKIP(reason) do { t->skip_reason = (reason); return; } while (0)
+#define KT_SKIP(reason) do { kt_ctx->skip_reason = (reason); return; } while (0)
 
 void ktest_expect(struct ktest_ctx *t, bool ok, const char *what,
 		  const char *file, int line);

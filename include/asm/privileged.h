@@ -17,11 +17,14 @@
 #include <asm/paravirt.h>
 #define PVOP(op)	paravirt_ops.op
 #else
-#include <asm/native.h>
 #define PVOP(op)	native_##op
 #endif
 
 #ifndef __ASSEMBLER__
+
+#ifndef CONFIG_PARAVIRT
+#include <asm/native.h>
+#endif
 
 #include <types.h>
 #include <asm/desc_defs.h>

@@ -1,0 +1,151 @@
+/*
+ * test_cpuregs.c - control and debug registers, clts, cpuid, wbinvd,
+ * sync_core, set_iopl_mask and kernel_rpl.
+ */
+#include <ktest.h>
+#include <string.h>
+#include <asm/cpu.h>
+#include <asm/paging.h>
+#include <asm/privileged.h>
+#include <asm/processor-flags.h>
+#include <asm/traps.h>
+
+KTEST(cr0_has_pe_and_pg)
+{
+	unsigned long cr0 = read_cr0();
+
+	KT_EXPECT(cr0 & X86_CR0_PE);	/* protected mode */
+	KT_EXPECT(cr0 & X86_CR0_PG);	/* paging_init turned it on */
+}
+
+KTEST(clts_clears_ts)
+{
+	unsigned long cr0 = read_cr0();
+
+	write_cr0(cr0 | X86_CR0_TS);
+	KT_EXPECT(read_cr0() & X86_CR0_TS);
+	clts();
+	KT_EXPECT(!(read_cr0() & X86_CR0_TS));
+	write_cr0(cr0);
+}
+
+KTEST(cr3_is_kernel_page_dir)
+{
+	KT_EXPECT_EQ(read_cr3(), (u32)kernel_page_dir);
+	write_cr3(read_cr3());		/* a TLB flush; we must survive it */
+	KT_EXPECT_EQ(read_cr3(), (u32)kernel_page_dir);
+}
+
+KTEST(cr2_round_trip)
+{
+	unsigned long saved = read_cr2();
+
+	write_cr2(0x5a5a1000);
+	KT_EXPECT_EQ(read_cr2(), 0x5a5a1000);
+	write_cr2(saved);
+}
+
+KTEST(cr4_matches_safe_read)
+{
+	unsigned long cr4;
+
+	if (!boot_cpu.has_cr4) {
+		/* No CR4: the safe read must survive the #UD and give 0. */
+		KT_EXPECT_EQ(read_cr4_safe(), 0);
+		return;
+	}
+	cr4 = read_cr4();
+	KT_EXPECT_EQ(read_cr4_safe(), cr4);
+	KT_EXPECT(!(cr4 & X86_CR4_PAE));	/* pv386 uses 2-level paging */
+	write_cr4(cr4 | X86_CR4_TSD);		/* harmless: rdtsc at CPL 3 */
+	KT_EXPECT(read_cr4() & X86_CR4_TSD);
+	write_cr4(cr4);
+	KT_EXPECT_EQ(read_cr4(), cr4);
+}
+
+KTEST(debugreg_round_trip)
+{
+	static const int regs[] = { 0, 1, 2, 3 };
+	unsigned long saved[4];
+	unsigned int i;
+
+	for (i = 0; i < 4; i++) {
+		saved[i] = get_debugreg(regs[i]);
+		set_debugreg(regs[i], 0x00100000 + 0x40 * i);
+	}
+	for (i = 0; i < 4; i++) {
+		KT_EXPECT_EQ(get_debugreg(regs[i]), 0x00100000 + 0x40 * i);
+		set_debugreg(regs[i], saved[i]);
+	}
+}
+
+#define DR7_L0		0x00000001	/* enable breakpoint 0 */
+#define DR7_RW0_WRITE	0x00010000	/* ... on data writes */
+#define DR7_LEN0_4	0x000c0000	/* ... of 4 bytes */
+#define DR6_B0		0x00000001	/* breakpoint 0 fired */
+
+/* The real effect of the debug registers: a data breakpoint on a
+ * variable makes the next write to it raise #DB. */
+KTEST(debugreg_data_breakpoint_fires)
+{
+	static volatile u32 watched;
+	unsigned long before = trap_count(X86_TRAP_DB);
+
+	set_debugreg(6, 0);
+	set_debugreg(0, (unsigned long)&watched);
+	set_debugreg(7, DR7_L0 | DR7_RW0_WRITE | DR7_LEN0_4);
+	KT_EXPECT_EQ(get_debugreg(7) & 0xffff0003, DR7_L0 | DR7_RW0_WRITE | DR7_LEN0_4);
+	watched = 1;
+	set_debugreg(7, 0);
+	KT_EXPECT_EQ(trap_count(X86_TRAP_DB), before + 1);
+	KT_EXPECT(get_debugreg(6) & DR6_B0);
+	set_debugreg(6, 0);
+	set_debugreg(0, 0);
+}
+
+KTEST(cpuid_vendor_matches_boot_cpu)
+{
+	u32 a, b, c, d;
+	char vendor[13];
+
+	if (!boot_cpu.has_cpuid)
+		KT_SKIP("no cpuid on this CPU");
+	cpuid(0, &a, &b, &c, &d);
+	memcpy(vendor, &b, 4);
+	memcpy(vendor + 4, &d, 4);
+	memcpy(vendor + 8, &c, 4);
+	vendor[12] = '\0';
+	KT_EXPECT(!strcmp(vendor, boot_cpu.vendor));
+	KT_EXPECT(a >= 1);
+	cpuid(1, &a, &b, &c, &d);
+	KT_EXPECT_EQ((a >> 8) & 0xf, boot_cpu.family > 15 ? 15 : boot_cpu.family);
+}
+
+KTEST(wbinvd_and_sync_core_return)
+{
+	volatile int x = 1;
+
+	wbinvd();
+	sync_core();
+	KT_EXPECT_EQ(x, 1);
+}
+
+KTEST(set_iopl_mask_changes_iopl)
+{
+	unsigned long flags = raw_local_save_flags();
+
+	set_iopl_mask(X86_EFLAGS_IOPL);
+	KT_EXPECT_EQ(raw_local_save_flags() & X86_EFLAGS_IOPL, X86_EFLAGS_IOPL);
+	set_iopl_mask(0);
+	KT_EXPECT_EQ(raw_local_save_flags() & X86_EFLAGS_IOPL, 0);
+	raw_local_irq_restore(flags);
+}
+
+KTEST(kernel_rpl_matches_cs)
+{
+	u32 cs;
+
+	asm("mov %%cs, %0" : "=r" (cs));
+	KT_EXPECT_EQ(cs & 3, get_kernel_rpl());
+	KT_EXPECT(paravirt_backend_name() != NULL);
+}

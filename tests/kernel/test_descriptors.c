@@ -1,0 +1,148 @@
+/*
+ * test_descriptors.c - the descriptor-table ops: load/store of GDT, IDT,
+ * TR and LDT, the write_*_entry ops and load_tls.
+ *
+ * The effect of a loaded descriptor is checked with lar (load access
+ * rights), an unprivileged instruction that asks the CPU itself what it
+ * finds in the table behind a selector.
+ */
+#include <ktest.h>
+#include <string.h>
+#include <asm/desc.h>
+#include <asm/privileged.h>
+
+/* Access-rights bytes of the descriptor behind sel, or 0 if the CPU says
+ * the selector is not valid for lar. */
+static u32 lar(u32 sel)
+{
+	u32 rights = 0;
+
+	asm volatile("lar %1, %0\n\t"
+		     "jz 1f\n\t"
+		     "xorl %0, %0\n"
+		     "1:" : "+r" (rights) : "r" (sel) : "cc");
+	return rights;
+}
+
+#define LAR_ACCESS(r)	(((r) >> 8) & 0xff)
+
+KTEST(store_gdt_returns_loaded)
+{
+	struct desc_ptr d = { 0, 0 };
+
+	store_gdt(&d);
+	KT_EXPECT_EQ(d.address, (u32)gdt_table);
+	KT_EXPECT_EQ(d.size, sizeof(gdt_table) - 1);
+}
+
+KTEST(store_idt_returns_loaded)
+{
+	struct desc_ptr d = { 0, 0 };
+
+	store_idt(&d);
+	KT_EXPECT_EQ(d.address, (u32)idt_table);
+	KT_EXPECT_EQ(d.size, sizeof(idt_table) - 1);
+}
+
+/* Load a copy of the GDT elsewhere, check the CPU uses it, put the
+ * original back. */
+KTEST(load_gdt_switches_table)
+{
+	static u64 copy[GDT_ENTRIES] __attribute__((aligned(8)));
+	struct desc_ptr orig, moved = { sizeof(copy) - 1, (u32)copy }, now;
+
+	store_gdt(&orig);
+	memcpy(copy, gdt_table, sizeof(copy));
+	load_gdt(&moved);
+	store_gdt(&now);
+	KT_EXPECT_EQ(now.address, (u32)copy);
+	KT_EXPECT(LAR_ACCESS(lar(__KERNEL_DS)) & DESC_PRESENT);
+	load_gdt(&orig);
+	store_gdt(&now);
+	KT_EXPECT_EQ(now.address, (u32)gdt_table);
+}
+
+KTEST(load_idt_switches_table)
+{
+	struct desc_ptr orig, tmp = { 7, 0x1000 }, now;
+	unsigned long flags = raw_local_irq_save();	/* no IRQ with a bogus IDT */
+
+	store_idt(&orig);
+	load_idt(&tmp);
+	store_idt(&now);
+	load_idt(&orig);
+	raw_local_irq_restore(flags);
+	KT_EXPECT_EQ(now.address, 0x1000);
+	KT_EXPECT_EQ(now.size, 7);
+	store_idt(&now);
+	KT_EXPECT_EQ(now.address, (u32)idt_table);
+}
+
+KTEST(store_tr_gives_tss_selector)
+{
+	KT_EXPECT_EQ(store_tr(), __TSS_SEL);
+	/* ltr marked the TSS busy: type 0xb instead of 0x9. */
+	KT_EXPECT_EQ(LAR_ACCESS(lar(__TSS_SEL)) & 0xf, 0xb);
+}
+
+KTEST(write_gdt_entry_seen_by_cpu)
+{
+	int slot = GDT_ENTRY_TLS_MIN + 2;
+	u64 saved = gdt_table[slot];
+	u64 d = pack_descriptor(0x12345000, 0xfff,
+				DESC_PRESENT | DESC_DPL(3) | DESC_CODE_DATA | DESC_DATA_W, 0x4);
+
+	write_gdt_entry(gdt_table, slot, d);
+	KT_EXPECT_EQ(gdt_table[slot], d);
+	KT_EXPECT_EQ(LAR_ACCESS(lar(slot * 8 + 3)), DESC_PRESENT | DESC_DPL(3) |
+		     DESC_CODE_DATA | DESC_DATA_W);
+	write_gdt_entry(gdt_table, slot, saved);
+}
+
+KTEST(write_idt_entry_writes_gate)
+{
+	u64 saved = idt_table[0xf0];
+	u64 g = pack_gate(0xcafe1234, __KERNEL_CS, DESC_PRESENT | DESC_INTR_GATE);
+
+	write_idt_entry(idt_table, 0xf0, g);
+	KT_EXPECT_EQ(idt_table[0xf0], g);
+	write_idt_entry(idt_table, 0xf0, saved);
+	KT_EXPECT_EQ(idt_table[0xf0], saved);
+}
+
+/* An LDT selector has bit 2 set; lar finds it only if the LDT is loaded. */
+KTEST(ldt_entry_and_load)
+{
+	u64 d = pack_descriptor(0, 0xfffff, DESC_PRESENT | DESC_DPL(3) |
+				DESC_CODE_DATA | DESC_DATA_W, DESC_FLAGS_4K32);
+	u32 sel = 1 * 8 | 4 | 3;
+
+	write_ldt_entry(ldt_table, 1, d);
+	KT_EXPECT_EQ(ldt_table[1], d);
+	load_ldt_desc();
+	KT_EXPECT_EQ(LAR_ACCESS(lar(sel)), DESC_PRESENT | DESC_DPL(3) |
+		     DESC_CODE_DATA | DESC_DATA_W);
+	write_ldt_entry(ldt_table, 1, 0);
+	KT_EXPECT_EQ(lar(sel), 0);
+}
+
+KTEST(load_tls_fills_gdt)
+{
+	struct thread_struct t = { { 0 }, 0 };
+	u64 saved[GDT_ENTRY_TLS_ENTRIES];
+	int i;
+
+	memcpy(saved, &gdt_table[GDT_ENTRY_TLS_MIN], sizeof(saved));
+	for (i = 0; i < GDT_ENTRY_TLS_ENTRIES; i++)
+		t.tls_array[i] = pack_descriptor(0x1000 * (i + 1), 0xff,
+						 DESC_PRESENT | DESC_DPL(3) |
+						 DESC_CODE_DATA | DESC_DATA_W, 0x4);
+	load_TLS(&t, 0);
+	for (i = 0; i < GDT_ENTRY_TLS_ENTRIES; i++) {
+		KT_EXPECT_EQ(gdt_table[GDT_ENTRY_TLS_MIN + i], t.tls_array[i]);
+		KT_EXPECT_EQ(descriptor_base(gdt_table[GDT_ENTRY_TLS_MIN + i]),
+			     0x1000 * (i + 1));
+	}
+	memcpy(t.tls_array, saved, sizeof(saved));
+	load_TLS(&t, 0);
+}

@@ -1,0 +1,102 @@
+/*
+ * test_irqflags.c - the interrupt-flag ops: irq_disable, irq_enable,
+ * save_fl, restore_fl, save_fl_irq_disable, safe_halt and halt.
+ *
+ * The effect of each is visible in EFLAGS.IF (read back with save_fl),
+ * and, for the halts, in the timer tick that must have woken the CPU.
+ */
+#include <ktest.h>
+#include <asm/privileged.h>
+#include <asm/processor-flags.h>
+#include <asm/timer.h>
+
+static bool irqs_on(void)
+{
+	return raw_local_save_flags() & X86_EFLAGS_IF;
+}
+
+KTEST(irq_disable_clears_if)
+{
+	unsigned long flags = raw_local_save_flags();
+
+	raw_local_irq_disable();
+	KT_EXPECT(!irqs_on());
+	raw_local_irq_restore(flags);
+}
+
+KTEST(irq_enable_sets_if)
+{
+	unsigned long flags = raw_local_save_flags();
+
+	raw_local_irq_disable();
+	raw_local_irq_enable();
+	KT_EXPECT(irqs_on());
+	raw_local_irq_restore(flags);
+}
+
+KTEST(save_fl_irq_disable_returns_old_flags)
+{
+	unsigned long before, saved;
+
+	raw_local_irq_enable();
+	before = raw_local_save_flags();
+	saved = raw_local_irq_save();
+	KT_EXPECT_EQ(saved, before);
+	KT_EXPECT(saved & X86_EFLAGS_IF);
+	KT_EXPECT(!irqs_on());
+	raw_local_irq_restore(saved);
+	KT_EXPECT(irqs_on());
+}
+
+KTEST(restore_fl_restores_both_states)
+{
+	unsigned long off, on;
+
+	raw_local_irq_disable();
+	off = raw_local_save_flags();
+	raw_local_irq_enable();
+	on = raw_local_save_flags();
+	raw_local_irq_restore(off);
+	KT_EXPECT(!irqs_on());
+	raw_local_irq_restore(on);
+	KT_EXPECT(irqs_on());
+	KT_EXPECT(off & X86_EFLAGS_FIXED);	/* bit 1 always reads 1 */
+}
+
+/* With interrupts off, a pending timer interrupt must wait: the tick
+ * count cannot move, however long we spin. */
+KTEST(irq_disable_holds_off_timer)
+{
+	unsigned long flags = raw_local_irq_save();
+	unsigned long start = timer_ticks();
+	volatile unsigned long spin;
+
+	for (spin = 0; spin < 3000000; spin++)
+		;
+	KT_EXPECT_EQ(timer_ticks(), start);
+	raw_local_irq_restore(flags);
+}
+
+/* safe_halt = enable interrupts and sleep: it must come back, with
+ * interrupts on, after the timer woke it. */
+KTEST(safe_halt_wakes_on_timer)
+{
+	unsigned long start;
+
+	raw_local_irq_disable();
+	start = timer_ticks();
+	raw_safe_halt();
+	KT_EXPECT(irqs_on());
+	KT_EXPECT(timer_ticks() != start);
+}
+
+KTEST(halt_waits_for_interrupt)
+{
+	unsigned long start;
+
+	raw_local_irq_enable();
+	start = timer_ticks();
+	halt();
+	halt();
+	KT_EXPECT(timer_ticks() != start);
+}
