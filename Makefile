@@ -35,9 +35,9 @@ CFLAGS   := -m32 -march=i386 -std=gnu11 -O2 -ffreestanding -fno-pic -fno-pie \
 	    -fno-tree-loop-distribute-patterns \
 	    -Wall -Wextra -Werror -Iinclude -I$(BUILD)/include \
 	    $(PVFLAGS) -DHZ=$(HZ) -MMD -MP
-ASFLAGS  := $(filter-out -std=gnu11,$(CFLAGS))
+ASFLAGS  := $(filter-out -std=gnu11,$(CFLAGS)) -Wa,--noexecstack
 
-SRCS     := $(wildcard boot/*.S arch/x86/*.c arch/x86/*.S kernel/*.c tests/kernel/*.c)
+SRCS     := $(wildcard boot/*.S arch/x86/*.c arch/x86/*.S kernel/*.c tests/kernel/*.c tests/kernel/*.S)
 SRCS     := $(filter-out arch/x86/asm-offsets.c,$(SRCS))
 # The native backend fills paravirt_ops; without the table it has no job.
 ifeq ($(PARAVIRT),n)

@@ -36,6 +36,23 @@ static void map_identity(u32 bytes)
 		kernel_page_dir[i] = (u32)page_tables[i] | PTE_PRESENT | PTE_WRITE;
 }
 
+/* Let ring 3 use the pages of [start, end): both the page-directory
+ * entry and the page-table entry must carry the user bit. */
+void paging_set_user(u32 start, u32 end)
+{
+	u32 page;
+
+	for (page = start & ~(PAGE_SIZE - 1); page < end; page += PAGE_SIZE) {
+		u32 i = page / PAGE_SIZE;
+
+		if (page == 0 || page >= mapped_bytes)
+			panic("paging_set_user: %08x is not mapped", page);
+		page_tables[i / PT_ENTRIES][i % PT_ENTRIES] |= PTE_USER;
+		kernel_page_dir[i / PT_ENTRIES] |= PTE_USER;
+	}
+	write_cr3(read_cr3());		/* drop stale TLB entries */
+}
+
 void paging_init(void)
 {
 	unsigned long cr0;

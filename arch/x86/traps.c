@@ -2,8 +2,10 @@
  * traps.c - the IDT and what happens on each CPU exception.
  *
  * entry.S saves the registers and calls trap_dispatch().  Vectors 32-47
- * are the PIC's IRQs and go to irq_dispatch(); the rest of the vectors
- * above 31 are unused and only reported.  For an exception in the kernel:
+ * are the PIC's IRQs and go to irq_dispatch(); a vector above those can
+ * be given a handler with set_system_gate() (a software interrupt that
+ * user mode may raise); any other is only reported.  For an exception in
+ * the kernel:
  *   - an instruction with an exception-table entry continues at its fixup
  *     (this is how rdmsr_safe survives a missing MSR);
  *   - a breakpoint or debug trap is reported and execution goes on;
@@ -19,6 +21,7 @@
 u64 idt_table[NR_VECTORS] __attribute__((aligned(8)));
 
 static unsigned long trap_counts[FIRST_EXTERNAL_VECTOR];
+static trap_handler_t system_gate_handlers[NR_VECTORS];
 
 static const char *const exception_names[FIRST_EXTERNAL_VECTOR] = {
 	"divide error", "debug", "NMI", "breakpoint", "overflow",
@@ -100,8 +103,28 @@ void trap_dispatch(struct pt_regs *regs)
 		handle_exception(regs);
 	else if (v < FIRST_EXTERNAL_VECTOR + NR_IRQS)
 		irq_dispatch(regs, v - FIRST_EXTERNAL_VECTOR);
+	else if (system_gate_handlers[v])
+		system_gate_handlers[v](regs);
 	else
 		printk("trap: unexpected interrupt on vector %u\n", v);
+}
+
+static void set_gate(unsigned int vector, unsigned int dpl)
+{
+	write_idt_entry(idt_table, vector,
+			pack_gate(trap_stubs[vector], __KERNEL_CS,
+				  DESC_PRESENT | DESC_DPL(dpl) | DESC_INTR_GATE));
+}
+
+/* Let user mode raise `int $vector` (DPL 3) and send it to handler;
+ * NULL puts the gate back to kernel-only.  Vectors below
+ * SYSTEM_GATE_FIRST belong to the CPU and the PIC. */
+void set_system_gate(unsigned int vector, trap_handler_t handler)
+{
+	if (vector < SYSTEM_GATE_FIRST || vector >= NR_VECTORS)
+		panic("set_system_gate: vector %u is not free", vector);
+	system_gate_handlers[vector] = handler;
+	set_gate(vector, handler ? 3 : 0);
 }
 
 void trap_init(void)
@@ -113,8 +136,6 @@ void trap_init(void)
 	unsigned int v;
 
 	for (v = 0; v < NR_VECTORS; v++)
-		write_idt_entry(idt_table, v,
-				pack_gate(trap_stubs[v], __KERNEL_CS,
-					  DESC_PRESENT | DESC_DPL(0) | DESC_INTR_GATE));
+		set_gate(v, 0);
 	load_idt(&idtr);
 }

@@ -15,6 +15,7 @@
 
 void paging_init(void);
 u32 paging_mapped_bytes(void);
+void paging_set_user(u32 start, u32 end);
 extern u32 kernel_page_dir[1024];
 
 #endif

@@ -41,10 +41,14 @@ struct pt_regs {
 #define X86_TRAP_XF	19
 
 #define FIRST_EXTERNAL_VECTOR	32	/* the PIC's IRQs are remapped here */
+#define SYSTEM_GATE_FIRST	48	/* first vector free for software use */
 #define NR_VECTORS		256
+
+typedef void (*trap_handler_t)(struct pt_regs *regs);
 
 void trap_init(void);
 void trap_dispatch(struct pt_regs *regs);
+void set_system_gate(unsigned int vector, trap_handler_t handler);
 void show_regs(const struct pt_regs *regs);		/* dumpstack.c */
 void show_current_regs(void);
 void show_backtrace(u32 ebp);
