@@ -39,9 +39,9 @@ ASFLAGS  := $(filter-out -std=gnu11,$(CFLAGS)) -Wa,--noexecstack
 
 SRCS     := $(wildcard boot/*.S arch/x86/*.c arch/x86/*.S kernel/*.c tests/kernel/*.c tests/kernel/*.S)
 SRCS     := $(filter-out arch/x86/asm-offsets.c,$(SRCS))
-# The native backend fills paravirt_ops; without the table it has no job.
+# Without the table there is nothing to fill, and no backend to fill it.
 ifeq ($(PARAVIRT),n)
-SRCS     := $(filter-out arch/x86/native.c arch/x86/native_entry.S,$(SRCS))
+SRCS     := $(filter-out arch/x86/paravirt.c arch/x86/native.c arch/x86/native_entry.S,$(SRCS))
 endif
 OBJS     := $(patsubst %,$(BUILD)/obj/%.o,$(basename $(SRCS)))
 OFFSETS  := $(BUILD)/include/generated/asm-offsets.h
@@ -53,19 +53,24 @@ QEMU       := qemu-system-i386
 QEMU_FLAGS := -m 128 -display none -no-reboot \
 	      -device isa-debug-exit,iobase=0xf4,iosize=1
 
-.PHONY: all iso run run-bochs debug test bench clean deps
+.PHONY: all iso run run-bochs debug test clean build-deps
 all: $(KERNEL)
 
-deps:
+# Install (or name) missing host tools before the first compile.  Order-only:
+# it runs on every make (a fraction of a second) but never forces a rebuild.
+build-deps:
 	@tools/ensure-deps build
 
 # asm-offsets: compile to assembly, keep the "->NAME VALUE" markers.
-$(OFFSETS): arch/x86/asm-offsets.c $(wildcard include/asm/*.h)
+$(OFFSETS): arch/x86/asm-offsets.c $(wildcard include/asm/*.h) | build-deps
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MF /dev/null -S -o $@.s $<
 	@{ echo "/* generated from arch/x86/asm-offsets.c - do not edit */"; \
 	   sed -n 's/.*->\([A-Za-z_0-9]*\) \$$\{0,1\}\([0-9-]*\).*/#define \1 \2/p' $@.s; } > $@
 	@rm -f $@.s
+
+# Keep each test file's KTEST()s in source order in .ktests.
+$(BUILD)/obj/tests/%.o: CFLAGS += -fno-toplevel-reorder
 
 $(BUILD)/obj/%.o: %.c | $(OFFSETS)
 	@mkdir -p $(dir $@)

@@ -5,8 +5,9 @@
  * The loader jumps to _start in 32-bit protected mode with paging off,
  * EAX = 0x2BADB002 and EBX = the physical address of the Multiboot info.
  * Nothing else is promised: no stack, maybe no valid GDTR.  So _start only
- * sets up a stack, checks the magic and calls kmain(info); the first
- * thing kmain does with segments is load pv386's own GDT (gdt_init).
+ * sets up a stack, fills paravirt_ops, checks the magic and calls
+ * kmain(info); the first thing kmain does with segments is load pv386's
+ * own GDT (gdt_init).
  */
 #include <asm/privileged.h>
 
@@ -46,6 +47,11 @@ _start:
 	movl %edx, %eax
 	movl $boot_stack_top, %esp
 	xorl %ebp, %ebp			/* ends frame-pointer backtraces here */
+#ifdef CONFIG_PARAVIRT
+	pushl %eax
+	call paravirt_init		/* the table, before anything uses it */
+	popl %eax
+#endif
 	DISABLE_INTERRUPTS		/* the loader promises IF=0; be sure */
 	cmpl $MULTIBOOT_BOOT_MAGIC, %eax
 	jne 1f

@@ -38,6 +38,7 @@ void kmain(const void *multiboot_info)
 	console_init();
 	printk("pv386: booted by %s, command line '%s'\n",
 	       boot_info.loader, boot_info.cmdline);
+	paravirt_check();
 	gdt_init();
 	trap_init();
 	cmdline_parse(boot_info.cmdline);

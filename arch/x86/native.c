@@ -7,8 +7,8 @@
  * one out of line, under its own native_* name.  iret and sysexit need an
  * interrupt frame, so they are in native_entry.S.
  *
- * The table is initialised statically, so it already works when the boot
- * code first jumps into C.  A later backend replaces it at boot.
+ * This is a template: paravirt_init() (paravirt.c) copies the chosen
+ * backend's table into paravirt_ops, which is what the kernel calls.
  */
 #define PV386_NATIVE_BACKEND
 #include <asm/native.h>
@@ -17,7 +17,7 @@
 void native_iret(void);
 void native_irq_enable_sysexit(void);
 
-struct paravirt_ops paravirt_ops = {
+const struct paravirt_ops native_paravirt_ops = {
 	.name			= "native",
 	.kernel_rpl		= 0,
 

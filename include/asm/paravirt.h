@@ -84,5 +84,8 @@ struct paravirt_ops {
 
 extern struct paravirt_ops paravirt_ops;
 
+void paravirt_init(void);	/* fill the table; the first C call of all */
+void paravirt_check(void);	/* no empty op; print the backend */
+
 #endif /* !__ASSEMBLER__ */
 #endif

@@ -113,6 +113,7 @@ static inline unsigned int get_kernel_rpl(void)	{ return paravirt_ops.kernel_rpl
 #else
 static inline const char *paravirt_backend_name(void)	{ return "inline (PARAVIRT=n)"; }
 static inline unsigned int get_kernel_rpl(void)	{ return 0; }
+static inline void paravirt_check(void)		{ }	/* no table to check */
 #endif
 
 #else /* __ASSEMBLER__ */
