@@ -106,9 +106,11 @@ run: $(ISO)
 	@tools/ensure-deps qemu
 	$(QEMU) $(QEMU_FLAGS) -cdrom $(ISO) -serial mon:stdio
 
+# Bochs writes COM1 to a file; follow it on the terminal (Ctrl-C ends both).
 run-bochs: $(ISO)
 	@tools/ensure-deps bochs
-	tools/run-bochs --timeout 0 $(ISO) /dev/stdout
+	@tools/run-bochs --timeout 0 $(ISO) $(BUILD)/bochs-serial.log & \
+	 tail -F --pid=$$! $(BUILD)/bochs-serial.log 2>/dev/null
 
 debug: $(KERNEL)
 	@tools/ensure-deps qemu

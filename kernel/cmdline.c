@@ -2,8 +2,9 @@
  * cmdline.c - splits the boot command line into options and hands each
  * to the handler declared with boot_option().
  *
- * GRUB and QEMU pass the kernel's own path as the first word
- * ("/boot/pv386.elf test"); a first word containing '/' is skipped.
+ * QEMU's -kernel passes the kernel's own path as the first word
+ * ("build/pv386.elf test"), GRUB 2 only the arguments ("test"): a first
+ * word containing '/' is taken for the path and skipped.
  */
 #include <kernel.h>
 #include <cmdline.h>

@@ -34,13 +34,13 @@ static void __noreturn cpu_idle(void)
 
 void kmain(const void *multiboot_info)
 {
+	gdt_init();			/* our own segments, whatever the loader left */
+	trap_init();			/* from here on a fault is reported, not fatal */
 	multiboot_parse(multiboot_info);	/* before anything can reuse it */
 	console_init();
 	printk("pv386: booted by %s, command line '%s'\n",
 	       boot_info.loader, boot_info.cmdline);
 	paravirt_check();
-	gdt_init();
-	trap_init();
 	cmdline_parse(boot_info.cmdline);
 	cpu_detect();
 	cpu_print();

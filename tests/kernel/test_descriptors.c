@@ -10,6 +10,7 @@
 #include <string.h>
 #include <asm/desc.h>
 #include <asm/privileged.h>
+#include <asm/traps.h>
 
 /* Access-rights bytes of the descriptor behind sel, or 0 if the CPU says
  * the selector is not valid for lar. */
@@ -108,6 +109,26 @@ KTEST(write_idt_entry_writes_gate)
 	KT_EXPECT_EQ(idt_table[0xf0], g);
 	write_idt_entry(idt_table, 0xf0, saved);
 	KT_EXPECT_EQ(idt_table[0xf0], saved);
+}
+
+static unsigned long soft_interrupts;
+
+static void count_soft_interrupt(struct pt_regs *regs)
+{
+	(void)regs;
+	soft_interrupts++;
+}
+
+/* set_system_gate() writes its gate with write_idt_entry: the CPU must
+ * then deliver `int $0xf1` to the handler. */
+KTEST(write_idt_entry_gate_is_taken)
+{
+	unsigned long before = soft_interrupts;
+
+	set_system_gate(0xf1, count_soft_interrupt);
+	asm volatile("int $0xf1");
+	set_system_gate(0xf1, NULL);
+	KT_EXPECT_EQ(soft_interrupts, before + 1);
 }
 
 /* An LDT selector has bit 2 set; lar finds it only if the LDT is loaded. */
