@@ -41,7 +41,8 @@ SRCS     := $(wildcard boot/*.S arch/x86/*.c arch/x86/*.S kernel/*.c tests/kerne
 SRCS     := $(filter-out arch/x86/asm-offsets.c,$(SRCS))
 # Without the table there is nothing to fill, and no backend to fill it.
 ifeq ($(PARAVIRT),n)
-SRCS     := $(filter-out arch/x86/paravirt.c arch/x86/native.c arch/x86/native_entry.S,$(SRCS))
+SRCS     := $(filter-out arch/x86/paravirt.c arch/x86/paravirt_entry.S \
+		arch/x86/native.c arch/x86/native_entry.S arch/x86/patch%,$(SRCS))
 endif
 OBJS     := $(patsubst %,$(BUILD)/obj/%.o,$(basename $(SRCS)))
 OFFSETS  := $(BUILD)/include/generated/asm-offsets.h
@@ -80,8 +81,29 @@ $(BUILD)/obj/%.o: %.S $(OFFSETS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ASFLAGS) -c -o $@ $<
 
-$(KERNEL): $(OBJS) linker.ld
-	$(LD) -m elf_i386 -T linker.ld -o $@ $(OBJS)
+# Two links: the first one's code symbols become the symbol table
+# (kernel/ksyms.c) of the second.  The table lies after all code, so no
+# code address moves between the two; the check makes sure.
+LINK := $(LD) -m elf_i386 -T linker.ld
+
+$(BUILD)/ksyms-empty.S:
+	@mkdir -p $(dir $@)
+	tools/gen-ksyms < /dev/null > $@
+
+$(BUILD)/pv386.stage1.elf: $(OBJS) $(BUILD)/obj/ksyms-empty.o linker.ld
+	$(LINK) -o $@ $(OBJS) $(BUILD)/obj/ksyms-empty.o
+
+$(BUILD)/ksyms.S: $(BUILD)/pv386.stage1.elf tools/gen-ksyms
+	nm -n $< | tools/gen-ksyms > $@
+
+$(BUILD)/obj/%.o: $(BUILD)/%.S
+	$(CC) $(ASFLAGS) -c -o $@ $<
+
+$(KERNEL): $(BUILD)/pv386.stage1.elf $(BUILD)/obj/ksyms.o
+	$(LINK) -o $@ $(OBJS) $(BUILD)/obj/ksyms.o
+	@nm -n $< | grep -i ' t ' > $@.syms1; nm -n $@ | grep -i ' t ' > $@.syms2
+	@cmp -s $@.syms1 $@.syms2 || { echo "ksyms: code moved between links"; rm -f $@; exit 1; }
+	@rm -f $@.syms1 $@.syms2
 
 # Two ISOs with the same kernel: the normal one boots to the idle loop by
 # default; the test one boots its "test suite" entry without waiting.

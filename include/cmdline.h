@@ -10,6 +10,10 @@
  * each option it finds, with the text after '=' (or NULL for a bare
  * word).  Unknown options and rejected values are warned about, never
  * fatal: a typo must not stop a machine from booting.
+ *
+ * An early_boot_option() is applied by cmdline_parse_early(), before the
+ * console exists (the paravirt patcher needs its options before the first
+ * printk): its handler must not print, and cannot reject a value.
  */
 #ifndef PV386_CMDLINE_H
 #define PV386_CMDLINE_H
@@ -20,13 +24,20 @@ struct boot_option {
 	const char *name;
 	int (*handler)(const char *value);	/* 0, or -EINVAL to reject */
 	const char *help;
+	bool early;
 };
 
-#define boot_option(name, handler, help)				\
+#define __boot_option(name, handler, help, early)			\
 	static const struct boot_option __boot_option_##handler	\
 	__section(".boot_options") __used __attribute__((aligned(4))) =	\
-		{ name, handler, help }
+		{ name, handler, help, early }
 
+#define boot_option(name, handler, help) \
+	__boot_option(name, handler, help, false)
+#define early_boot_option(name, handler, help) \
+	__boot_option(name, handler, help, true)
+
+void cmdline_parse_early(const char *cmdline);
 void cmdline_parse(const char *cmdline);
 int parse_ulong(const char *s, unsigned long *out);
 

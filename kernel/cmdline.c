@@ -48,8 +48,12 @@ static const struct boot_option *find_option(const char *name)
 	return NULL;
 }
 
-/* word is "name" or "name=value", already NUL-terminated. */
-static void apply_option(char *word)
+/*
+ * word is "name" or "name=value", already NUL-terminated.  The early pass
+ * applies only early options and says nothing; the normal pass applies
+ * the others and reports what it does not know.
+ */
+static void apply_option(char *word, bool early)
 {
 	char *value = strstr(word, "=");
 	const struct boot_option *opt;
@@ -57,21 +61,26 @@ static void apply_option(char *word)
 	if (value)
 		*value++ = '\0';
 	opt = find_option(word);
+	if (early) {
+		if (opt && opt->early)
+			opt->handler(value);
+		return;
+	}
 	if (!opt) {
 		printk("cmdline: unknown option '%s' ignored\n", word);
 		return;
 	}
-	if (opt->handler(value))
+	if (!opt->early && opt->handler(value))
 		printk("cmdline: bad value '%s' for '%s' ignored (%s)\n",
 		       value ? value : "", word, opt->help);
 }
 
-void cmdline_parse(const char *cmdline)
+static void parse(const char *cmdline, bool early)
 {
 	char buf[256], *p = buf, *word;
 	bool first = true;
 
-	if (strlcpy(buf, cmdline, sizeof(buf)) >= sizeof(buf))
+	if (strlcpy(buf, cmdline, sizeof(buf)) >= sizeof(buf) && !early)
 		printk("cmdline: longer than %u bytes, truncated\n", sizeof(buf) - 1);
 	for (;;) {
 		while (*p == ' ')
@@ -84,7 +93,17 @@ void cmdline_parse(const char *cmdline)
 		if (*p)
 			*p++ = '\0';
 		if (!(first && strstr(word, "/")))
-			apply_option(word);
+			apply_option(word, early);
 		first = false;
 	}
+}
+
+void cmdline_parse_early(const char *cmdline)
+{
+	parse(cmdline, true);
+}
+
+void cmdline_parse(const char *cmdline)
+{
+	parse(cmdline, false);
 }

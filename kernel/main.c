@@ -37,10 +37,12 @@ void kmain(const void *multiboot_info)
 	gdt_init();			/* our own segments, whatever the loader left */
 	trap_init();			/* from here on a fault is reported, not fatal */
 	multiboot_parse(multiboot_info);	/* before anything can reuse it */
+	cmdline_parse_early(boot_info.cmdline);
+	paravirt_patch_init();		/* before anything else runs a patch site */
 	console_init();
 	printk("pv386: booted by %s, command line '%s'\n",
 	       boot_info.loader, boot_info.cmdline);
-	paravirt_check();
+	paravirt_report();
 	cmdline_parse(boot_info.cmdline);
 	cpu_detect();
 	cpu_print();

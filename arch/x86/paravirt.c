@@ -25,16 +25,18 @@ void paravirt_init(void)
 	paravirt_ops = native_paravirt_ops;
 }
 
-/* A missing op would be a jump to address 0: refuse to boot with one. */
-void paravirt_check(void)
+/* An empty op is a backend bug: its patched sites call a stub that
+ * panics, and its unpatched ones jump to 0.  Say so at boot. */
+void paravirt_report(void)
 {
 	void *const *op = (void *const *)((const char *)&paravirt_ops +
 					   PARAVIRT_FIRST_OP);
 	unsigned int i;
 
+	printk("paravirt: backend %s, %u ops\n", paravirt_ops.name, PARAVIRT_NR_OPS);
 	for (i = 0; i < PARAVIRT_NR_OPS; i++)
 		if (!op[i])
-			panic("paravirt: backend %s leaves op %u empty",
-			      paravirt_ops.name, i);
-	printk("paravirt: backend %s, %u ops\n", paravirt_ops.name, PARAVIRT_NR_OPS);
+			printk("paravirt: warning: op in slot %u is empty\n",
+			       i + PARAVIRT_FIRST_OP / (unsigned int)sizeof(void *));
+	paravirt_patch_report();
 }

@@ -12,6 +12,11 @@
  * The kernel is built with -mregparm=3, so every op takes its first three
  * 32-bit arguments in %eax, %edx, %ecx and returns in %eax (and %edx for
  * 64 bits): the convention the 2006 patch called "fastcall".
+ *
+ * Calls to the hot ops (interrupt flag, %cr0/2/3, clts, rdtsc, iret,
+ * sysexit) are emitted as *patch sites* (asm/patch.h): the boot-time
+ * patcher turns them into the native instructions when the native
+ * backend runs.  The pv_* functions and entry macros below emit them.
  */
 #ifndef ASM_PARAVIRT_H
 #define ASM_PARAVIRT_H
@@ -19,6 +24,8 @@
 #ifndef CONFIG_PARAVIRT
 #error "asm/paravirt.h exists only in the PARAVIRT=y kernel"
 #endif
+
+#include <asm/patch.h>
 
 #ifndef __ASSEMBLER__
 
@@ -85,7 +92,148 @@ struct paravirt_ops {
 extern struct paravirt_ops paravirt_ops;
 
 void paravirt_init(void);	/* fill the table; the first C call of all */
-void paravirt_check(void);	/* no empty op; print the backend */
+void paravirt_report(void);	/* print the backend and what was patched */
 
-#endif /* !__ASSEMBLER__ */
+/* The boot-time patcher, arch/x86/patch.c. */
+struct paravirt_patch_stats {
+	unsigned int total;	/* sites recorded */
+	unsigned int inlined;	/* native instructions in place */
+	unsigned int direct;	/* direct call/jmp to the backend's function */
+	unsigned int nops;	/* no-op function: NOPs only */
+	unsigned int null;	/* empty op: calls the panic stub */
+	unsigned int refused;	/* left as they were */
+};
+
+void paravirt_patch_init(void);		/* before the rest of the kernel runs */
+unsigned int paravirt_patch_all(void);	/* returns the number of writes */
+void paravirt_patch_report(void);
+const struct paravirt_patch_stats *paravirt_patch_stats(void);
+const struct patch_env *paravirt_patch_env(void);
+bool paravirt_patching_disabled(void);	/* nopatch */
+bool paravirt_poisoning(void);		/* pvdebug */
+const char *paravirt_op_name(unsigned int slot);
+
+/* An op's patch type: its slot number in the table. */
+#define PARAVIRT_SLOT(op)	(offsetof(struct paravirt_ops, op) / sizeof(void *))
+#define PARAVIRT_NR_SLOTS	(sizeof(struct paravirt_ops) / sizeof(void *))
+
+/*
+ * PARAVIRT_SITE(insns) records insns as a patch site: numbered labels
+ * around it, and a struct paravirt_patch_site in .parainstructions.
+ * The asm statement must supply the operands of PV_SITE_ARGS.
+ */
+#define PARAVIRT_SITE(insns)					\
+	"771:\n\t" insns "\n772:\n\t"				\
+	".pushsection .parainstructions, \"a\"\n\t"		\
+	".balign 4\n\t"						\
+	".long 771b\n\t"					\
+	".byte %c[pv_type]\n\t"					\
+	".byte 772b - 771b\n\t"					\
+	".short %c[pv_clbr]\n\t"					\
+	".popsection"
+
+#define PV_SITE_ARGS(op, clobbers)				\
+	[pv_op] "i" (&paravirt_ops.op),				\
+	[pv_type] "i" (PARAVIRT_SLOT(op)),			\
+	[pv_clbr] "i" (clobbers)
+
+/* The ops are C functions that may change EAX, ECX and EDX.  A site saves
+ * the ones its caller does not expect to lose, so that once patched into
+ * one instruction, the saves vanish with the call. */
+#define PV_CALL_SAVE_ECX_EDX					\
+	"pushl %%ecx\n\tpushl %%edx\n\tcall *%c[pv_op]\n\tpopl %%edx\n\tpopl %%ecx"
+#define PV_CALL_SAVE_ECX					\
+	"pushl %%ecx\n\tcall *%c[pv_op]\n\tpopl %%ecx"
+
+/* void op(void): loses EAX only. */
+#define PV_SITE_VOID(op)						\
+	asm volatile(PARAVIRT_SITE(PV_CALL_SAVE_ECX_EDX)		\
+		     : : PV_SITE_ARGS(op, CLBR_EAX) : "eax", "memory", "cc")
+
+/* unsigned long op(void): the result arrives in EAX. */
+#define PV_SITE_READ(op, result)					\
+	asm volatile(PARAVIRT_SITE(PV_CALL_SAVE_ECX_EDX)		\
+		     : "=a" (result) : PV_SITE_ARGS(op, CLBR_EAX) : "memory", "cc")
+
+/* void op(unsigned long): the argument goes in EAX, which is then lost. */
+#define PV_SITE_WRITE(op, arg)						\
+	asm volatile(PARAVIRT_SITE(PV_CALL_SAVE_ECX_EDX)		\
+		     : "+a" (arg) : PV_SITE_ARGS(op, CLBR_EAX) : "memory", "cc")
+
+static inline void pv_irq_disable(void)	{ PV_SITE_VOID(irq_disable); }
+static inline void pv_irq_enable(void)	{ PV_SITE_VOID(irq_enable); }
+static inline void pv_safe_halt(void)	{ PV_SITE_VOID(safe_halt); }
+static inline void pv_halt(void)	{ PV_SITE_VOID(halt); }
+static inline void pv_clts(void)	{ PV_SITE_VOID(clts); }
+
+static inline unsigned long pv_save_fl(void)
+{
+	unsigned long flags;
+	PV_SITE_READ(save_fl, flags);
+	return flags;
+}
+
+static inline unsigned long pv_save_fl_irq_disable(void)
+{
+	unsigned long flags;
+	PV_SITE_READ(save_fl_irq_disable, flags);
+	return flags;
+}
+
+static inline unsigned long pv_read_cr0(void)
+{
+	unsigned long v;
+	PV_SITE_READ(read_cr0, v);
+	return v;
+}
+
+static inline unsigned long pv_read_cr2(void)
+{
+	unsigned long v;
+	PV_SITE_READ(read_cr2, v);
+	return v;
+}
+
+static inline unsigned long pv_read_cr3(void)
+{
+	unsigned long v;
+	PV_SITE_READ(read_cr3, v);
+	return v;
+}
+
+static inline void pv_restore_fl(unsigned long flags)	{ PV_SITE_WRITE(restore_fl, flags); }
+static inline void pv_write_cr3(unsigned long v)	{ PV_SITE_WRITE(write_cr3, v); }
+
+/* u64 op(void): the result arrives in EDX:EAX. */
+static inline u64 pv_read_tsc(void)
+{
+	u64 v;
+	asm volatile(PARAVIRT_SITE(PV_CALL_SAVE_ECX)
+		     : "=A" (v) : PV_SITE_ARGS(read_tsc, CLBR_EAX | CLBR_EDX)
+		     : "memory", "cc");
+	return v;
+}
+
+#else /* __ASSEMBLER__ */
+
+#include <generated/asm-offsets.h>
+
+/* The same site record, for assembly; offset is PV_<op> from asm-offsets. */
+#define PARAVIRT_ASM_SITE(offset, clobbers, insns...)		\
+	771: insns; 772:;					\
+	.pushsection .parainstructions, "a";			\
+	.balign 4;						\
+	.long 771b;						\
+	.byte (offset) / 4;					\
+	.byte 772b - 771b;					\
+	.short clobbers;					\
+	.popsection
+
+#define PV_ASM_CALL_SAVE_ALL(offset)				\
+	PARAVIRT_ASM_SITE(offset, CLBR_NONE,			\
+		pushl %eax; pushl %ecx; pushl %edx;		\
+		call *paravirt_ops+(offset);			\
+		popl %edx; popl %ecx; popl %eax)
+
+#endif /* __ASSEMBLER__ */
 #endif

@@ -2,8 +2,10 @@
  * asm/privileged.h - the only way the kernel performs a privileged
  * operation: read_cr0(), raw_local_irq_disable(), rdmsr_safe(), load_gdt()...
  *
- * Each wrapper calls PVOP(name):
+ * Each wrapper calls PVOP(name) or, for the hot ops, PVHOT(name):
  *   PARAVIRT=y  ->  paravirt_ops.name, an indirect call through the table;
+ *                   for a hot op, pv_name: the same call inside a patch
+ *                   site, which the boot-time patcher can make native;
  *   PARAVIRT=n  ->  native_name from asm/native.h, inlined in place.
  * So both kernels are built from the same source, and the difference in
  * cost between them is exactly the indirection.  The assembly macros at the
@@ -16,8 +18,10 @@
 #ifdef CONFIG_PARAVIRT
 #include <asm/paravirt.h>
 #define PVOP(op)	paravirt_ops.op
+#define PVHOT(op)	pv_##op
 #else
 #define PVOP(op)	native_##op
+#define PVHOT(op)	native_##op
 #endif
 
 #ifndef __ASSEMBLER__
@@ -30,25 +34,25 @@
 #include <asm/desc_defs.h>
 
 /* ---- interrupt flag ---- */
-static inline void raw_local_irq_disable(void)	{ PVOP(irq_disable)(); }
-static inline void raw_local_irq_enable(void)	{ PVOP(irq_enable)(); }
-static inline unsigned long raw_local_save_flags(void)	{ return PVOP(save_fl)(); }
-static inline void raw_local_irq_restore(unsigned long f) { PVOP(restore_fl)(f); }
-static inline unsigned long raw_local_irq_save(void)	{ return PVOP(save_fl_irq_disable)(); }
-static inline void raw_safe_halt(void)		{ PVOP(safe_halt)(); }
-static inline void halt(void)			{ PVOP(halt)(); }
+static inline void raw_local_irq_disable(void)	{ PVHOT(irq_disable)(); }
+static inline void raw_local_irq_enable(void)	{ PVHOT(irq_enable)(); }
+static inline unsigned long raw_local_save_flags(void)	{ return PVHOT(save_fl)(); }
+static inline void raw_local_irq_restore(unsigned long f) { PVHOT(restore_fl)(f); }
+static inline unsigned long raw_local_irq_save(void)	{ return PVHOT(save_fl_irq_disable)(); }
+static inline void raw_safe_halt(void)		{ PVHOT(safe_halt)(); }
+static inline void halt(void)			{ PVHOT(halt)(); }
 
 /* ---- control and debug registers ---- */
-static inline unsigned long read_cr0(void)	{ return PVOP(read_cr0)(); }
+static inline unsigned long read_cr0(void)	{ return PVHOT(read_cr0)(); }
 static inline void write_cr0(unsigned long v)	{ PVOP(write_cr0)(v); }
-static inline unsigned long read_cr2(void)	{ return PVOP(read_cr2)(); }
+static inline unsigned long read_cr2(void)	{ return PVHOT(read_cr2)(); }
 static inline void write_cr2(unsigned long v)	{ PVOP(write_cr2)(v); }
-static inline unsigned long read_cr3(void)	{ return PVOP(read_cr3)(); }
-static inline void write_cr3(unsigned long v)	{ PVOP(write_cr3)(v); }
+static inline unsigned long read_cr3(void)	{ return PVHOT(read_cr3)(); }
+static inline void write_cr3(unsigned long v)	{ PVHOT(write_cr3)(v); }
 static inline unsigned long read_cr4(void)	{ return PVOP(read_cr4)(); }
 static inline unsigned long read_cr4_safe(void)	{ return PVOP(read_cr4_safe)(); }
 static inline void write_cr4(unsigned long v)	{ PVOP(write_cr4)(v); }
-static inline void clts(void)			{ PVOP(clts)(); }
+static inline void clts(void)			{ PVHOT(clts)(); }
 static inline unsigned long get_debugreg(int r)	{ return PVOP(get_debugreg)(r); }
 static inline void set_debugreg(int r, unsigned long v) { PVOP(set_debugreg)(r, v); }
 
@@ -77,7 +81,7 @@ static inline int rdmsr_safe(u32 msr, u64 *val)
 }
 
 static inline int wrmsr_safe(u32 msr, u64 val)	{ return PVOP(write_msr)(msr, val); }
-static inline u64 read_tsc(void)		{ return PVOP(read_tsc)(); }
+static inline u64 read_tsc(void)		{ return PVHOT(read_tsc)(); }
 
 static inline int rdpmc_safe(u32 counter, u64 *val)
 {
@@ -113,7 +117,8 @@ static inline unsigned int get_kernel_rpl(void)	{ return paravirt_ops.kernel_rpl
 #else
 static inline const char *paravirt_backend_name(void)	{ return "inline (PARAVIRT=n)"; }
 static inline unsigned int get_kernel_rpl(void)	{ return 0; }
-static inline void paravirt_check(void)		{ }	/* no table to check */
+static inline void paravirt_patch_init(void)	{ }	/* nothing to patch */
+static inline void paravirt_report(void)	{ }
 #endif
 
 #else /* __ASSEMBLER__ */
@@ -125,22 +130,19 @@ static inline void paravirt_check(void)		{ }	/* no table to check */
  * selector.  iret and sysexit are jumped to, with the frame on the stack.
  */
 #ifdef CONFIG_PARAVIRT
-#include <generated/asm-offsets.h>
-
-#define INTERRUPT_RETURN	jmp *%cs:paravirt_ops+PV_iret
-#define ENABLE_INTERRUPTS_SYSEXIT jmp *%cs:paravirt_ops+PV_irq_enable_sysexit
-#define DISABLE_INTERRUPTS	pushl %eax; pushl %ecx; pushl %edx; \
-				call *paravirt_ops+PV_irq_disable; \
-				popl %edx; popl %ecx; popl %eax
-#define ENABLE_INTERRUPTS	pushl %eax; pushl %ecx; pushl %edx; \
-				call *paravirt_ops+PV_irq_enable; \
-				popl %edx; popl %ecx; popl %eax
-#define GET_CR0_INTO_EAX	pushl %ecx; pushl %edx; \
-				call *paravirt_ops+PV_read_cr0; \
-				popl %edx; popl %ecx
-#define HALT			pushl %eax; pushl %ecx; pushl %edx; \
-				call *paravirt_ops+PV_halt; \
-				popl %edx; popl %ecx; popl %eax
+#define INTERRUPT_RETURN					\
+	PARAVIRT_ASM_SITE(PV_iret, CLBR_ANY, jmp *%cs:paravirt_ops+PV_iret)
+#define ENABLE_INTERRUPTS_SYSEXIT				\
+	PARAVIRT_ASM_SITE(PV_irq_enable_sysexit, CLBR_ANY,	\
+			  jmp *%cs:paravirt_ops+PV_irq_enable_sysexit)
+#define DISABLE_INTERRUPTS	PV_ASM_CALL_SAVE_ALL(PV_irq_disable)
+#define ENABLE_INTERRUPTS	PV_ASM_CALL_SAVE_ALL(PV_irq_enable)
+#define HALT			PV_ASM_CALL_SAVE_ALL(PV_halt)
+#define GET_CR0_INTO_EAX					\
+	PARAVIRT_ASM_SITE(PV_read_cr0, CLBR_EAX,		\
+		pushl %ecx; pushl %edx;				\
+		call *paravirt_ops+PV_read_cr0;			\
+		popl %edx; popl %ecx)
 #else
 #define INTERRUPT_RETURN	iret
 #define ENABLE_INTERRUPTS_SYSEXIT sti; sysexit

@@ -1,0 +1,23 @@
+/*
+ * paravirt_entry.S - two tiny functions the patcher recognises by address.
+ */
+
+	.text
+
+/* A backend puts paravirt_nop in an op that has nothing to do (a void op
+ * only); the patcher then turns that op's sites into NOPs. */
+	.globl paravirt_nop
+	.type paravirt_nop, @function
+paravirt_nop:
+	ret
+	.size paravirt_nop, . - paravirt_nop
+
+/* A site whose op is NULL is patched to "push $slot; call here": report
+ * which op it was, and from where, rather than jump to address 0. */
+	.globl paravirt_null_op_entry
+	.type paravirt_null_op_entry, @function
+paravirt_null_op_entry:
+	movl 4(%esp), %eax		/* the op's slot, pushed by the site */
+	movl (%esp), %edx		/* just past the site */
+	call paravirt_null_op		/* panics */
+	.size paravirt_null_op_entry, . - paravirt_null_op_entry

@@ -1,0 +1,320 @@
+/*
+ * patch.c - the boot-time patcher: rewrites each recorded paravirt_ops
+ * call site (asm/patch.h) into what the running backend makes best.
+ *
+ * For each site, by what its op in paravirt_ops points at:
+ *   the native function, with a template  -> the native instructions inline
+ *   paravirt_nop                          -> NOPs only
+ *   another function                      -> call (or jmp) rel32 straight to it
+ *   NULL                                  -> a call to a stub that panics
+ * A site whose bytes are not what the build recorded is left alone and
+ * counted as refused.  The bytes come from the engine (patch_engine.c);
+ * this file decides, writes, and reports.
+ *
+ * It runs once, early in kmain, with interrupts off: after the backend is
+ * chosen and before the rest of the kernel runs any site.  Boot options:
+ * nopatch (leave every site an indirect call), patchlog (print each site)
+ * and pvdebug (spoil the registers a site says it clobbers).
+ */
+#include <kernel.h>
+#include <cmdline.h>
+#include <ksyms.h>
+#include <string.h>
+#include <asm/cpu.h>
+#include <asm/extable.h>
+#include <asm/paravirt.h>
+#include <asm/patch.h>
+#include <asm/privileged.h>
+
+extern const struct paravirt_patch_site __start_parainstructions[];
+extern const struct paravirt_patch_site __stop_parainstructions[];
+extern const char __patch_text_start[], __patch_text_end[];
+extern const struct paravirt_ops native_paravirt_ops;
+
+void paravirt_nop(void);		/* paravirt_entry.S */
+void paravirt_null_op_entry(void);
+
+/* ---- what each patchable op becomes natively ---- */
+
+#define DECLARE_TEMPLATE(op) extern const u8 tpl_##op[], tpl_##op##_end[]
+DECLARE_TEMPLATE(irq_disable);
+DECLARE_TEMPLATE(irq_enable);
+DECLARE_TEMPLATE(restore_fl);
+DECLARE_TEMPLATE(save_fl);
+DECLARE_TEMPLATE(save_fl_irq_disable);
+DECLARE_TEMPLATE(safe_halt);
+DECLARE_TEMPLATE(halt);
+DECLARE_TEMPLATE(iret);
+DECLARE_TEMPLATE(irq_enable_sysexit);
+DECLARE_TEMPLATE(read_cr0);
+DECLARE_TEMPLATE(read_cr2);
+DECLARE_TEMPLATE(read_cr3);
+DECLARE_TEMPLATE(write_cr3);
+DECLARE_TEMPLATE(clts);
+DECLARE_TEMPLATE(read_tsc);
+
+struct op_template {
+	const char *name;
+	const u8 *start, *end;	/* from patch_templates.S */
+	u8 writes;		/* registers holding the op's result */
+	bool jump;		/* iret and sysexit are jumped to */
+};
+
+#define TEMPLATE(op, writes, jump) \
+	[PARAVIRT_SLOT(op)] = { #op, tpl_##op, tpl_##op##_end, writes, jump }
+
+static const struct op_template templates[PARAVIRT_NR_SLOTS] = {
+	TEMPLATE(irq_disable, 0, false),
+	TEMPLATE(irq_enable, 0, false),
+	TEMPLATE(restore_fl, 0, false),
+	TEMPLATE(save_fl, CLBR_EAX, false),
+	TEMPLATE(save_fl_irq_disable, CLBR_EAX, false),
+	TEMPLATE(safe_halt, 0, false),
+	TEMPLATE(halt, 0, false),
+	TEMPLATE(iret, 0, true),
+	TEMPLATE(irq_enable_sysexit, 0, true),
+	TEMPLATE(read_cr0, CLBR_EAX, false),
+	TEMPLATE(read_cr2, CLBR_EAX, false),
+	TEMPLATE(read_cr3, CLBR_EAX, false),
+	TEMPLATE(write_cr3, 0, false),
+	TEMPLATE(clts, 0, false),
+	TEMPLATE(read_tsc, CLBR_EAX | CLBR_EDX, false),
+};
+
+/* The site records store the slot in a byte, and the NULL-op stub pushes
+ * it as a sign-extended byte: the table must stay below 128 slots. */
+_Static_assert(PARAVIRT_NR_SLOTS <= 127, "paravirt_ops has too many slots");
+_Static_assert(offsetof(struct paravirt_ops, cpuid) % sizeof(void *) == 0,
+	       "paravirt_ops slots must be pointer-aligned");
+
+static struct patch_op patch_op_for(unsigned int slot)
+{
+	const struct op_template *t = &templates[slot];
+	struct patch_op op = { t->name, t->start, t->end - t->start, t->writes, t->jump };
+
+	return op;
+}
+
+const char *paravirt_op_name(unsigned int slot)
+{
+	return slot < PARAVIRT_NR_SLOTS && templates[slot].name ?
+	       templates[slot].name : "?";
+}
+
+static void *slot_function(const struct paravirt_ops *ops, unsigned int slot)
+{
+	return ((void *const *)ops)[slot];
+}
+
+/* ---- options and state ---- */
+
+static bool nopatch, patchlog, pvdebug;
+static struct patch_env env;
+static struct paravirt_patch_stats stats;
+
+static int set_nopatch(const char *v)  { (void)v; nopatch = true; return 0; }
+static int set_patchlog(const char *v) { (void)v; patchlog = true; return 0; }
+static int set_pvdebug(const char *v)  { (void)v; pvdebug = true; return 0; }
+early_boot_option("nopatch", set_nopatch, "leave paravirt call sites unpatched");
+early_boot_option("patchlog", set_patchlog, "print every paravirt call site");
+early_boot_option("pvdebug", set_pvdebug, "poison registers sites may clobber");
+
+/* ---- choosing NOPs ---- */
+
+/* 0f 1f raises #UD on a CPU without it; the exception table skips it. */
+static bool long_nop_executes(void)
+{
+	int works = 0;
+
+	asm volatile("1: .byte 0x0f, 0x1f, 0x40, 0x00\n\t"	/* nopl 0(%%eax) */
+		     "movl $1, %0\n"
+		     "2:\n\t"
+		     _ASM_EXTABLE(1b, 2b)
+		     : "+r" (works) : : "memory");
+	return works;
+}
+
+/* Family 6 (Pentium Pro) and later have the 0f 1f NOP, but QEMU runs it
+ * on any CPU model and some VIA family-6 chips lack it: check both. */
+static bool cpu_has_p6_nops(void)
+{
+	u32 a, b, c, d;
+
+	cpuid(1, &a, &b, &c, &d);	/* all zero where there is no cpuid */
+	return ((a >> 8) & 0xf) >= 6 && long_nop_executes();
+}
+
+/* ---- writing ---- */
+
+/*
+ * The only routine that writes kernel code.  It lives in a section of
+ * its own, which paravirt_patch_all() checks holds no site: it can never
+ * be rewriting code it is running.  sync_core serializes (iret), which
+ * makes even a 486 drop instructions it had already fetched.
+ */
+static void __section(".text.patch_text") __attribute__((noinline))
+patch_text(u8 *addr, const u8 *bytes, unsigned int len)
+{
+	volatile u8 *dst = addr;
+
+	while (len--)
+		*dst++ = *bytes++;
+	sync_core();
+}
+
+static bool site_in_patch_text(const struct paravirt_patch_site *site)
+{
+	return site->instr + site->len > (u32)__patch_text_start &&
+	       site->instr < (u32)__patch_text_end;
+}
+
+/* What the site's op makes it become; *target is the function to call. */
+static enum patch_kind choose_kind(unsigned int slot, u32 *target)
+{
+	void *fn = slot_function(&paravirt_ops, slot);
+
+	*target = (u32)fn;
+	if (!fn) {
+		*target = (u32)paravirt_null_op_entry;
+		return PATCH_NULL;
+	}
+	if (fn == slot_function(&native_paravirt_ops, slot) && templates[slot].start)
+		return PATCH_INLINE;
+	if (fn == (void *)paravirt_nop)
+		return PATCH_NOPS;
+	return PATCH_DIRECT;
+}
+
+static enum patch_result plan_site(const struct paravirt_patch_site *site,
+				   enum patch_kind *kind, u8 *out)
+{
+	struct patch_op op;
+	u32 target;
+
+	if (site->type >= PARAVIRT_NR_SLOTS || site_in_patch_text(site))
+		return PATCH_REFUSED_FIT;
+	op = patch_op_for(site->type);
+	*kind = choose_kind(site->type, &target);
+	return patch_site(&env, site, &op, *kind, target, (const u8 *)site->instr, out);
+}
+
+static void count(enum patch_result result, enum patch_kind kind)
+{
+	if (result == PATCH_REFUSED_BYTES || result == PATCH_REFUSED_FIT) {
+		stats.refused++;
+		return;
+	}
+	switch (kind) {
+	case PATCH_INLINE: stats.inlined++; break;
+	case PATCH_DIRECT: stats.direct++; break;
+	case PATCH_NOPS:   stats.nops++; break;
+	case PATCH_NULL:   stats.null++; break;
+	}
+}
+
+/* Patch every site; returns how many were written (0 on a second run). */
+unsigned int paravirt_patch_all(void)
+{
+	const struct paravirt_patch_site *site;
+	unsigned int written = 0;
+
+	stats = (struct paravirt_patch_stats){ 0 };
+	for (site = __start_parainstructions; site < __stop_parainstructions; site++) {
+		u8 out[PATCH_MAX_SITE_LEN];
+		enum patch_kind kind = PATCH_INLINE;
+		enum patch_result result = plan_site(site, &kind, out);
+
+		stats.total++;
+		count(result, kind);
+		if (result == PATCH_DONE && !nopatch) {
+			patch_text((u8 *)site->instr, out, site->len);
+			written++;
+		}
+	}
+	return written;
+}
+
+void paravirt_patch_init(void)
+{
+	bool p6 = cpu_has_p6_nops();
+
+	env.table = (u32)&paravirt_ops;
+	env.nops = p6 ? p6_nops : generic_nops;
+	env.max_nop = p6 ? P6_MAX_NOP : GENERIC_MAX_NOP;
+	env.poison = pvdebug;
+	paravirt_patch_all();
+}
+
+/* ---- reporting ---- */
+
+const struct paravirt_patch_stats *paravirt_patch_stats(void)
+{
+	return &stats;
+}
+
+const struct patch_env *paravirt_patch_env(void)
+{
+	return &env;
+}
+
+bool paravirt_patching_disabled(void)	{ return nopatch; }
+bool paravirt_poisoning(void)		{ return pvdebug; }
+
+static void print_bytes(const u8 *p, unsigned int len)
+{
+	while (len--)
+		printk(" %02x", *p++);
+}
+
+/* One patchlog line.  Planning the site again tells what it was: the
+ * engine finds the replacement already there for a patched site. */
+static void log_site(const struct paravirt_patch_site *site)
+{
+	u8 before[PATCH_MAX_SITE_LEN], after[PATCH_MAX_SITE_LEN];
+	enum patch_kind kind = PATCH_INLINE;
+	enum patch_result result = plan_site(site, &kind, after);
+	const char *fn;
+	u32 offset = 0;
+	static const char *const kinds[] = { "inline", "nops", "direct", "null" };
+
+	if (result == PATCH_ALREADY)
+		patch_original(&env, site, templates[site->type].jump, before);
+	else
+		memcpy(before, (const u8 *)site->instr, site->len);
+	fn = ksym_lookup(site->instr, &offset);
+	printk("patch: %08x %-19s %s+0x%x:", site->instr,
+	       paravirt_op_name(site->type), fn ? fn : "?", offset);
+	print_bytes(before, site->len);
+	printk(" ->");
+	print_bytes((const u8 *)site->instr, site->len);
+	printk(" (%s)\n", result == PATCH_ALREADY ? kinds[kind] :
+	       result == PATCH_DONE ? "unpatched" : "refused");
+}
+
+void paravirt_patch_report(void)
+{
+	const struct paravirt_patch_site *site;
+
+	if (patchlog)
+		for (site = __start_parainstructions; site < __stop_parainstructions; site++)
+			log_site(site);
+	if (nopatch) {
+		printk("paravirt: nopatch: %u sites left as indirect calls\n", stats.total);
+		return;
+	}
+	printk("paravirt: patched %u/%u sites (%u inline, %u direct, %u refused)\n",
+	       stats.total - stats.refused, stats.total, stats.inlined,
+	       stats.direct, stats.refused);
+	if (stats.nops || stats.null)
+		printk("paravirt: %u sites became NOPs, %u call the empty-op stub\n",
+		       stats.nops, stats.null);
+	printk("paravirt: %s NOPs%s\n", env.nops == p6_nops ? "P6 (0f 1f)" : "generic",
+	       pvdebug ? ", clobbered registers poisoned (pvdebug)" : "");
+}
+
+/* Reached through paravirt_null_op_entry from a site whose op is NULL. */
+void paravirt_null_op(unsigned int slot, u32 return_address)
+{
+	panic("paravirt: op %s is empty (slot %u), called from %08x",
+	      paravirt_op_name(slot), slot, return_address);
+}

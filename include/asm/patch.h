@@ -1,0 +1,89 @@
+/*
+ * asm/patch.h - patch sites: the recorded places where the kernel calls
+ * through paravirt_ops, and the engine that rewrites them at boot.
+ *
+ * Each hot-op call is emitted inside a *site*, a byte range whose address,
+ * op, length and clobbers the assembler records in .parainstructions.
+ * A site always has one of two shapes, so the patcher can check that the
+ * bytes are what the build put there before it touches them:
+ *
+ *   call site:  push each of EAX, ECX, EDX the site must preserve,
+ *               call *paravirt_ops+4*type, then pop them again;
+ *   jump site:  jmp *%cs:paravirt_ops+4*type     (iret, sysexit)
+ *
+ * The engine (arch/x86/patch_engine.c) only computes bytes: it works on
+ * buffers, so host-side tests can run it (tests/host/).  The boot-time
+ * patcher (arch/x86/patch.c) decides what each site becomes and writes it.
+ */
+#ifndef ASM_PATCH_H
+#define ASM_PATCH_H
+
+/* Clobber masks: registers a site may change (the rest it preserves). */
+#define CLBR_NONE	0
+#define CLBR_EAX	1
+#define CLBR_ECX	2
+#define CLBR_EDX	4
+#define CLBR_ANY	7
+
+#define PATCH_MAX_SITE_LEN	16	/* longer sites are left alone */
+
+#ifndef __ASSEMBLER__
+
+#include <types.h>
+
+/* One record of .parainstructions, as the site macros emit it. */
+struct paravirt_patch_site {
+	u32 instr;		/* address of the site's first byte */
+	u8 type;		/* the op: its slot number in paravirt_ops */
+	u8 len;			/* bytes in the site */
+	u16 clobbers;		/* CLBR_* registers the site may change */
+};
+
+/* What the engine needs to know about one op. */
+struct patch_op {
+	const char *name;
+	const u8 *tpl;		/* native instructions, or NULL if none */
+	u8 tpl_len;
+	u8 writes;		/* CLBR_* registers the template writes (results) */
+	bool jump;		/* reached by a jump (iret, sysexit), not a call */
+};
+
+/* What the patcher decided a site should become. */
+enum patch_kind {
+	PATCH_INLINE,		/* the native template, padded with NOPs */
+	PATCH_NOPS,		/* all NOPs: the op does nothing */
+	PATCH_DIRECT,		/* call rel32 (or jmp rel32) to the op's function */
+	PATCH_NULL,		/* call a stub that panics naming the op */
+};
+
+enum patch_result {
+	PATCH_DONE,		/* the site now holds the new bytes */
+	PATCH_ALREADY,		/* it already did: nothing to write */
+	PATCH_REFUSED_BYTES,	/* not the indirect call the build recorded */
+	PATCH_REFUSED_FIT,	/* the replacement does not fit or is unsafe */
+};
+
+/* The running machine, as far as the engine cares. */
+struct patch_env {
+	u32 table;		/* address of paravirt_ops */
+	const u8 *const *nops;	/* nops[n] is an n-byte NOP, n = 1..max_nop */
+	unsigned int max_nop;
+	bool poison;		/* pvdebug: spoil clobbered registers */
+};
+
+/* NOP tables, from arch/x86/patch_templates.S. */
+#define GENERIC_MAX_NOP	9	/* 386 and later */
+#define P6_MAX_NOP	11	/* the 0f 1f NOPs of family 6 and later */
+extern const u8 *const generic_nops[GENERIC_MAX_NOP + 1];
+extern const u8 *const p6_nops[P6_MAX_NOP + 1];
+
+int patch_original(const struct patch_env *env,
+		   const struct paravirt_patch_site *site, bool jump, u8 *out);
+void patch_fill_nops(const struct patch_env *env, u8 *out, unsigned int len);
+enum patch_result patch_site(const struct patch_env *env,
+			     const struct paravirt_patch_site *site,
+			     const struct patch_op *op, enum patch_kind kind,
+			     u32 target, const u8 *cur, u8 *out);
+
+#endif /* !__ASSEMBLER__ */
+#endif
