@@ -54,7 +54,7 @@ QEMU       := qemu-system-i386
 QEMU_FLAGS := -m 128 -display none -no-reboot \
 	      -device isa-debug-exit,iobase=0xf4,iosize=1
 
-.PHONY: all iso run run-bochs debug test clean build-deps
+.PHONY: all iso run run-bochs debug test host-tests clean build-deps
 all: $(KERNEL)
 
 # Install (or name) missing host tools before the first compile.  Order-only:
@@ -141,10 +141,27 @@ debug: $(KERNEL)
 	@echo "    gdb -x $(BUILD)/gdbinit"
 	$(QEMU) $(QEMU_FLAGS) -kernel $(KERNEL) -serial mon:stdio -s -S
 
+# Host-side tests of the patch engine: the same patch_engine.c and
+# patch_templates.S as the kernel, in a native program with sanitizers.
+HOST_CC     := gcc
+HOST_CFLAGS := -O2 -g -Wall -Wextra -Werror -no-pie -idirafter include \
+	       -fsanitize=address,undefined -fno-sanitize-recover=all \
+	       -Wa,--noexecstack
+HOST_TEST   := build/host/test_patch
+HOST_SRCS   := $(wildcard tests/host/*.c) arch/x86/patch_engine.c \
+	       arch/x86/patch_templates.S
+
+host-tests: $(HOST_TEST)
+
+$(HOST_TEST): $(HOST_SRCS) include/asm/patch.h include/types.h | build-deps
+	@mkdir -p $(dir $@)
+	$(HOST_CC) $(HOST_CFLAGS) -o $@ $(HOST_SRCS)
+
 test:
 	@tools/ensure-deps all
 	$(MAKE) --no-print-directory PARAVIRT=y all iso
 	$(MAKE) --no-print-directory PARAVIRT=n all iso
+	$(MAKE) --no-print-directory host-tests
 	tests/run
 
 clean:

@@ -26,8 +26,6 @@
 #include <asm/patch.h>
 #include <asm/privileged.h>
 
-extern const struct paravirt_patch_site __start_parainstructions[];
-extern const struct paravirt_patch_site __stop_parainstructions[];
 extern const char __patch_text_start[], __patch_text_end[];
 extern const struct paravirt_ops native_paravirt_ops;
 
@@ -87,7 +85,7 @@ _Static_assert(PARAVIRT_NR_SLOTS <= 127, "paravirt_ops has too many slots");
 _Static_assert(offsetof(struct paravirt_ops, cpuid) % sizeof(void *) == 0,
 	       "paravirt_ops slots must be pointer-aligned");
 
-static struct patch_op patch_op_for(unsigned int slot)
+struct patch_op paravirt_patch_op(unsigned int slot)
 {
 	const struct op_template *t = &templates[slot];
 	struct patch_op op = { t->name, t->start, t->end - t->start, t->writes, t->jump };
@@ -193,7 +191,7 @@ static enum patch_result plan_site(const struct paravirt_patch_site *site,
 
 	if (site->type >= PARAVIRT_NR_SLOTS || site_in_patch_text(site))
 		return PATCH_REFUSED_FIT;
-	op = patch_op_for(site->type);
+	op = paravirt_patch_op(site->type);
 	*kind = choose_kind(site->type, &target);
 	return patch_site(&env, site, &op, *kind, target, (const u8 *)site->instr, out);
 }

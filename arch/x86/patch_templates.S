@@ -7,8 +7,19 @@
  * so its bytes come from the assembler, not from hand-typed hex.  Call
  * sites pass arguments and results in EAX (and EDX), the regparm
  * convention of every op, so the templates use those registers.
+ *
+ * The host-side tests (tests/host/) link this file into a 64-bit program:
+ * .code32 keeps the encodings 32-bit there, and PTR is a host pointer.
  */
 #include <asm/patch.h>
+
+#ifdef __x86_64__
+#define PTR .quad
+#else
+#define PTR .long
+#endif
+
+	.code32
 
 #define TEMPLATE(name, insns...)			\
 	.globl tpl_##name, tpl_##name##_end;		\
@@ -82,10 +93,10 @@ pnop11:	.byte 0x66, 0x66, 0x2e, 0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00
 						/* data16 nopw %cs:0x0(...) */
 
 	.section .rodata, "a"
-	.balign 4
+	.balign 8
 	.globl generic_nops, p6_nops
 generic_nops:	/* generic_nops[n]: an n-byte NOP; [0] unused */
-	.long 0, gnop1, gnop2, gnop3, gnop4, gnop5, gnop6, gnop7, gnop8, gnop9
+	PTR 0, gnop1, gnop2, gnop3, gnop4, gnop5, gnop6, gnop7, gnop8, gnop9
 p6_nops:
-	.long 0, pnop1, pnop2, pnop3, pnop4, pnop5, pnop6, pnop7, pnop8
-	.long pnop9, pnop10, pnop11
+	PTR 0, pnop1, pnop2, pnop3, pnop4, pnop5, pnop6, pnop7, pnop8
+	PTR pnop9, pnop10, pnop11

@@ -112,6 +112,9 @@ const struct patch_env *paravirt_patch_env(void);
 bool paravirt_patching_disabled(void);	/* nopatch */
 bool paravirt_poisoning(void);		/* pvdebug */
 const char *paravirt_op_name(unsigned int slot);
+struct patch_op paravirt_patch_op(unsigned int slot);	/* template, etc. */
+extern const struct paravirt_patch_site __start_parainstructions[];
+extern const struct paravirt_patch_site __stop_parainstructions[];
 
 /* An op's patch type: its slot number in the table. */
 #define PARAVIRT_SLOT(op)	(offsetof(struct paravirt_ops, op) / sizeof(void *))

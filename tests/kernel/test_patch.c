@@ -1,0 +1,208 @@
+/*
+ * test_patch.c - the boot-time patcher, checked on the running kernel.
+ *
+ * Whatever the boot options, every recorded site must hold exactly what
+ * its mode promises: the template and the fewest NOPs (patched), the
+ * template, poison and NOPs (pvdebug), or the untouched indirect call
+ * (nopatch).  The engine is also run on call sites built in a buffer and
+ * then executed, which shows that a direct call's rel32 really reaches
+ * its target.
+ */
+#ifdef CONFIG_PARAVIRT
+#include <kernel.h>
+#include <ktest.h>
+#include <string.h>
+#include <asm/paravirt.h>
+#include <asm/patch.h>
+#include <asm/privileged.h>
+#include <asm/processor-flags.h>
+
+#define for_each_site(s) \
+	for (s = __start_parainstructions; s < __stop_parainstructions; s++)
+
+static const u8 *site_bytes(const struct paravirt_patch_site *s)
+{
+	return (const u8 *)s->instr;
+}
+
+/* Length of the pvdebug poison (`not %reg`, 2 bytes each) at p, if any. */
+static unsigned int poison_length(const u8 *p, unsigned int room, u8 regs)
+{
+	unsigned int r, n = 0;
+
+	for (r = 0; r < 3; r++)
+		if ((regs & (1 << r)) && n + 2 <= room &&
+		    p[n] == 0xf7 && p[n + 1] == 0xd0 + r)
+			n += 2;
+	return n;
+}
+
+/* The padding must be the fewest NOPs of the table the patcher chose:
+ * full-length ones, then one for the remainder. */
+static bool is_fewest_nops(const u8 *p, unsigned int len)
+{
+	const struct patch_env *env = paravirt_patch_env();
+
+	while (len) {
+		unsigned int n = len < env->max_nop ? len : env->max_nop;
+
+		if (memcmp(p, env->nops[n], n))
+			return false;
+		p += n;
+		len -= n;
+	}
+	return true;
+}
+
+static bool site_is_template_and_nops(const struct paravirt_patch_site *s)
+{
+	struct patch_op op = paravirt_patch_op(s->type);
+	const u8 *p = site_bytes(s);
+	unsigned int n = op.tpl_len;
+
+	if (!op.tpl || memcmp(p, op.tpl, op.tpl_len))
+		return false;
+	if (paravirt_poisoning() && !op.jump)
+		n += poison_length(p + n, s->len - n, s->clobbers & ~op.writes);
+	return is_fewest_nops(p + n, s->len - n);
+}
+
+KTEST(patch_native_boot_inlines_every_site)
+{
+	const struct paravirt_patch_stats *st = paravirt_patch_stats();
+
+	if (paravirt_patching_disabled())
+		KT_SKIP("booted with nopatch");
+	KT_EXPECT(st->total > 0);
+	KT_EXPECT_EQ(st->inlined, st->total);
+	KT_EXPECT_EQ(st->refused, 0);
+}
+
+KTEST(patch_sites_hold_template_and_nops)
+{
+	const struct paravirt_patch_site *s;
+	unsigned int bad = 0;
+
+	if (paravirt_patching_disabled())
+		KT_SKIP("booted with nopatch");
+	for_each_site(s)
+		if (!site_is_template_and_nops(s)) {
+			printk("ktest:   site %08x (%s) is not template + NOPs\n",
+			       s->instr, paravirt_op_name(s->type));
+			bad++;
+		}
+	KT_EXPECT_EQ(bad, 0);
+}
+
+KTEST(patch_nopatch_leaves_indirect_calls)
+{
+	const struct paravirt_patch_site *s;
+	u8 orig[PATCH_MAX_SITE_LEN];
+	unsigned int bad = 0;
+
+	if (!paravirt_patching_disabled())
+		KT_SKIP("sites are patched");
+	for_each_site(s) {
+		int n = patch_original(paravirt_patch_env(), s,
+				       paravirt_patch_op(s->type).jump, orig);
+		if (n != s->len || memcmp(orig, site_bytes(s), n))
+			bad++;
+	}
+	KT_EXPECT_EQ(bad, 0);
+}
+
+/* The patcher is idempotent: a second run finds nothing to write. */
+KTEST(patch_second_run_changes_nothing)
+{
+	struct paravirt_patch_stats before = *paravirt_patch_stats();
+
+	if (paravirt_patching_disabled())
+		KT_SKIP("booted with nopatch");
+	KT_EXPECT_EQ(paravirt_patch_all(), 0);
+	KT_EXPECT_EQ(paravirt_patch_stats()->inlined, before.inlined);
+	KT_EXPECT_EQ(paravirt_patch_stats()->refused, before.refused);
+}
+
+/* The sites the entry macros emit are recorded too. */
+KTEST(patch_entry_sites_recorded)
+{
+	const struct paravirt_patch_site *s;
+	bool iret = false, sysexit = false;
+
+	for_each_site(s) {
+		iret |= s->type == PARAVIRT_SLOT(iret) && s->clobbers == CLBR_ANY;
+		sysexit |= s->type == PARAVIRT_SLOT(irq_enable_sysexit);
+	}
+	KT_EXPECT(iret);
+	KT_EXPECT(sysexit);
+}
+
+/* ---- the engine on sites built in memory, then run ---- */
+
+/* A call site of `slot` saving ECX and EDX, followed by a ret: callable. */
+static u8 site_buffer[16] __attribute__((aligned(16)));
+
+static struct paravirt_patch_site make_call_site(unsigned int slot)
+{
+	struct paravirt_patch_site s = {
+		.instr = (u32)site_buffer, .type = slot, .len = 10,
+		.clobbers = CLBR_EAX,
+	};
+
+	patch_original(paravirt_patch_env(), &s, false, site_buffer);
+	site_buffer[s.len] = 0xc3;		/* ret */
+	return s;
+}
+
+static enum patch_result patch_buffer(struct paravirt_patch_site *s,
+				      enum patch_kind kind, void *target)
+{
+	struct patch_op op = paravirt_patch_op(s->type);
+	u8 out[PATCH_MAX_SITE_LEN];
+	enum patch_result r = patch_site(paravirt_patch_env(), s, &op, kind,
+					 (u32)target, site_buffer, out);
+
+	memcpy(site_buffer, out, s->len);
+	sync_core();
+	return r;
+}
+
+/* The system flags of EFLAGS; the arithmetic ones change all the time. */
+#define SYSTEM_FLAGS(f)	((f) & ~0x8d5ul)
+
+static unsigned long fake_save_fl(void)
+{
+	return 0x5a5a0202;
+}
+
+KTEST(patch_direct_call_reaches_target)
+{
+	struct paravirt_patch_site s = make_call_site(PARAVIRT_SLOT(save_fl));
+	unsigned long (*run)(void) = (void *)site_buffer;
+
+	/* Unpatched: the indirect call to native_save_fl. */
+	KT_EXPECT_EQ(SYSTEM_FLAGS(run()), SYSTEM_FLAGS(raw_local_save_flags()));
+	KT_EXPECT_EQ(patch_buffer(&s, PATCH_DIRECT, fake_save_fl), PATCH_DONE);
+	KT_EXPECT_EQ(site_buffer[2], 0xe8);		/* after the two pushes */
+	KT_EXPECT_EQ(run(), 0x5a5a0202);
+}
+
+KTEST(patch_inline_site_runs)
+{
+	struct paravirt_patch_site s = make_call_site(PARAVIRT_SLOT(save_fl));
+	unsigned long (*run)(void) = (void *)site_buffer;
+
+	KT_EXPECT_EQ(patch_buffer(&s, PATCH_INLINE, NULL), PATCH_DONE);
+	KT_EXPECT_EQ(site_buffer[0], 0x9c);		/* pushf */
+	KT_EXPECT_EQ(SYSTEM_FLAGS(run()), SYSTEM_FLAGS(raw_local_save_flags()));
+}
+
+KTEST(patch_refuses_changed_bytes)
+{
+	struct paravirt_patch_site s = make_call_site(PARAVIRT_SLOT(irq_disable));
+
+	site_buffer[4] ^= 0x40;			/* the table address, mangled */
+	KT_EXPECT_EQ(patch_buffer(&s, PATCH_INLINE, NULL), PATCH_REFUSED_BYTES);
+	KT_EXPECT_EQ(site_buffer[0], 0x51);	/* push %ecx, untouched */
+}
+#endif
