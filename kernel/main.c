@@ -3,6 +3,7 @@
  * a time, in an order where each step needs only the ones before it.
  */
 #include <kernel.h>
+#include <bench.h>
 #include <bootinfo.h>
 #include <cmdline.h>
 #include <console.h>
@@ -56,6 +57,8 @@ void kmain(const void *multiboot_info)
 	       boot_cpu.model, boot_cpu.name);
 	if (ktest_requested())
 		ktest_run_all();
+	if (bench_requested())
+		bench_run();
 	cpu_idle();
 }
 

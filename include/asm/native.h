@@ -244,11 +244,12 @@ static inline int native_write_msr(u32 msr, u64 val)
 	return e;
 }
 
+/* "=A" is EDX:EAX as one 64-bit value, exactly what rdtsc produces. */
 static inline u64 native_read_tsc(void)
 {
-	u32 lo, hi;
-	asm volatile("rdtsc" : "=a" (lo), "=d" (hi));
-	return ((u64)hi << 32) | lo;
+	u64 v;
+	asm volatile("rdtsc" : "=A" (v));
+	return v;
 }
 
 /* rdpmc faults on a counter that does not exist, and on CPUs (and

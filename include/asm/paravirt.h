@@ -147,6 +147,9 @@ extern const struct paravirt_patch_site __stop_parainstructions[];
 	"pushl %%ecx\n\tpushl %%edx\n\tcall *%c[pv_op]\n\tpopl %%edx\n\tpopl %%ecx"
 #define PV_CALL_SAVE_ECX					\
 	"pushl %%ecx\n\tcall *%c[pv_op]\n\tpopl %%ecx"
+#define PV_CALL_SAVE_ALL					\
+	"pushl %%eax\n\tpushl %%ecx\n\tpushl %%edx\n\tcall *%c[pv_op]\n\t"	\
+	"popl %%edx\n\tpopl %%ecx\n\tpopl %%eax"
 
 /* void op(void): loses EAX only. */
 #define PV_SITE_VOID(op)						\
@@ -158,10 +161,12 @@ extern const struct paravirt_patch_site __stop_parainstructions[];
 	asm volatile(PARAVIRT_SITE(PV_CALL_SAVE_ECX_EDX)		\
 		     : "=a" (result) : PV_SITE_ARGS(op, CLBR_EAX) : "memory", "cc")
 
-/* void op(unsigned long): the argument goes in EAX, which is then lost. */
+/* void op(unsigned long): the argument goes in EAX.  The site keeps EAX
+ * too: callers pass the same value again and again (irq_restore in a
+ * loop), and a site that lost it would cost a reload each time. */
 #define PV_SITE_WRITE(op, arg)						\
-	asm volatile(PARAVIRT_SITE(PV_CALL_SAVE_ECX_EDX)		\
-		     : "+a" (arg) : PV_SITE_ARGS(op, CLBR_EAX) : "memory", "cc")
+	asm volatile(PARAVIRT_SITE(PV_CALL_SAVE_ALL)			\
+		     : : "a" (arg), PV_SITE_ARGS(op, CLBR_NONE) : "memory", "cc")
 
 static inline void pv_irq_disable(void)	{ PV_SITE_VOID(irq_disable); }
 static inline void pv_irq_enable(void)	{ PV_SITE_VOID(irq_enable); }

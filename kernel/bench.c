@@ -1,0 +1,203 @@
+/*
+ * bench.c - counts the instructions each hot paravirt op costs, and a
+ * small kernel workload, when booted with the `bench` option.
+ *
+ * Under `qemu-system-i386 -icount shift=0` the time-stamp counter
+ * advances by exactly one per executed instruction, so a TSC difference
+ * is an instruction count, the same on every run.  Each op runs
+ * BENCH_LOOPS times in a loop of its own; the same loop with an empty
+ * body is measured too and subtracted, which leaves the op's own cost.
+ * tools/bench boots the three kernels (inline, indirect, patched) and
+ * tabulates the "bench:" lines printed here.
+ *
+ * restore_fl and write_cr3 take their argument in EAX.  Alone in a loop
+ * with an unchanging argument, GCC would copy it into EAX on every pass
+ * (it does not hoist copies into a fixed register), which no real caller
+ * pays for: flags come from irq_save, a page directory from memory.  So
+ * they are measured in the pairs the kernel uses them in, minus the
+ * other half: irq_restore(irq_save()) and write_cr3(read_cr3()).
+ */
+#include <kernel.h>
+#include <bench.h>
+#include <cmdline.h>
+#include <asm/irq.h>
+#include <asm/machine.h>
+#include <asm/privileged.h>
+#include <asm/traps.h>
+
+#define BENCH_LOOPS	10000
+#define BENCH_VECTOR	0xf2	/* the workload's software interrupt */
+#define IRET_FRAME_PUSHES 3	/* EFLAGS, CS, EIP: not the iret's cost */
+
+static bool requested;
+
+static int parse_bench(const char *value)
+{
+	(void)value;
+	requested = true;
+	return 0;
+}
+boot_option("bench", parse_bench, "count instructions per paravirt op, then exit");
+
+bool bench_requested(void)
+{
+	return requested;
+}
+
+/* Use a value without spending an instruction on it. */
+#define consume(v)	asm volatile("" : : "r" (v))
+
+/*
+ * BENCH_LOOP(name, setup, body) defines bench_name(), which returns the
+ * TSC ticks of BENCH_LOOPS runs of body.  noinline keeps each loop's code
+ * separate, so one cannot borrow registers or instructions from another.
+ */
+#define BENCH_LOOP(name, setup, body)					\
+static __attribute__((noinline)) u64 bench_##name(void)		\
+{									\
+	unsigned int i;							\
+	u64 start;							\
+	setup;								\
+	start = read_tsc();						\
+	for (i = 0; i < BENCH_LOOPS; i++) {				\
+		body;							\
+	}								\
+	return read_tsc() - start;					\
+}
+
+BENCH_LOOP(empty, , asm volatile(""))
+BENCH_LOOP(irq_disable, , raw_local_irq_disable())
+BENCH_LOOP(irq_enable, , raw_local_irq_enable())
+BENCH_LOOP(save_fl, , consume(raw_local_save_flags()))
+BENCH_LOOP(irq_save_restore, , raw_local_irq_restore(raw_local_irq_save()))
+BENCH_LOOP(save_fl_irq_disable, , consume(raw_local_irq_save()))
+BENCH_LOOP(read_cr0, , consume(read_cr0()))
+BENCH_LOOP(read_cr2, , consume(read_cr2()))
+BENCH_LOOP(read_cr3, , consume(read_cr3()))
+BENCH_LOOP(cr3_reload, , write_cr3(read_cr3()))
+BENCH_LOOP(clts, , clts())
+BENCH_LOOP(read_tsc, , consume(read_tsc()))
+
+static u64 bench_iret(void)
+{
+	unsigned long flags = raw_local_save_flags();
+	u64 start = read_tsc(), with, without;
+
+	bench_iret_loop(BENCH_LOOPS, flags);
+	with = read_tsc() - start;
+	start = read_tsc();
+	bench_empty_asm_loop(BENCH_LOOPS);
+	without = read_tsc() - start;
+	return with - without - IRET_FRAME_PUSHES * BENCH_LOOPS;
+}
+
+/* ---- the workloads ---- */
+
+static unsigned long workload_interrupts;
+
+static void workload_interrupt(struct pt_regs *regs)
+{
+	(void)regs;
+	workload_interrupts++;
+}
+
+static volatile unsigned long shared_counter;
+
+/* The hot paths and nothing else: an interrupt through the IDT and back
+ * (entry stub, common_trap, trap_dispatch, INTERRUPT_RETURN), a critical
+ * section under irq save/restore, and the control-register and TSC
+ * reads.  Every patch site here pays its NOP, with little else around. */
+BENCH_LOOP(hotpath, ,
+	asm volatile("int %0" : : "i" (BENCH_VECTOR) : "memory");
+	unsigned long flags = raw_local_irq_save();
+	shared_counter++;
+	raw_local_irq_restore(flags);
+	consume(read_cr0());
+	consume(read_cr3());
+	consume(read_tsc()))
+
+/*
+ * A kernel workload: record an event, the way a driver or a tracer does.
+ * An interrupt arrives (through the IDT, as above); the event is stamped
+ * with the TSC, formatted, and appended to a shared ring of records
+ * under irq save/restore; the page-directory base and the FPU state
+ * (%cr3, %cr0) are sampled with it.
+ */
+#define EVENT_RING	8
+static char event_ring[EVENT_RING][64];
+static unsigned int event_head;
+
+static void record_event(unsigned int n)
+{
+	u64 stamp = read_tsc();
+	unsigned long flags = raw_local_irq_save();
+	char *slot = event_ring[event_head++ % EVENT_RING];
+
+	snprintf(slot, sizeof(event_ring[0]), "event %u at %llu cr3 %lx ts %lu",
+		 n, stamp, read_cr3(), read_cr0() & 8);
+	raw_local_irq_restore(flags);
+}
+
+BENCH_LOOP(workload, ,
+	asm volatile("int %0" : : "i" (BENCH_VECTOR) : "memory");
+	record_event(i))
+
+/* ---- reporting ---- */
+
+/* Ticks over BENCH_LOOPS iterations, as instructions per iteration with
+ * two decimals (there is no floating point in the kernel), rounded: the
+ * loop set-up may differ by an instruction or two (an alignment NOP). */
+static void print_per_op(const char *what, const char *name, s64 ticks)
+{
+	s64 hundredths = (ticks * 100 + BENCH_LOOPS / 2) / BENCH_LOOPS;
+
+	if (hundredths < 0)
+		hundredths = 0;
+	printk("bench: %s %s %u.%02u\n", what, name,
+	       (unsigned int)(hundredths / 100), (unsigned int)(hundredths % 100));
+}
+
+/* An op's loop, and the loop of the other half of its pair (or the
+ * empty loop) to subtract. */
+struct op_bench {
+	const char *name;
+	u64 (*run)(void);
+	u64 (*minus)(void);
+};
+
+static const struct op_bench op_benches[] = {
+	{ "irq_disable", bench_irq_disable, bench_empty },
+	{ "irq_enable", bench_irq_enable, bench_empty },
+	{ "save_fl", bench_save_fl, bench_empty },
+	{ "restore_fl", bench_irq_save_restore, bench_save_fl_irq_disable },
+	{ "save_fl_irq_disable", bench_save_fl_irq_disable, bench_empty },
+	{ "read_cr0", bench_read_cr0, bench_empty },
+	{ "read_cr2", bench_read_cr2, bench_empty },
+	{ "read_cr3", bench_read_cr3, bench_empty },
+	{ "write_cr3", bench_cr3_reload, bench_read_cr3 },
+	{ "clts", bench_clts, bench_empty },
+	{ "read_tsc", bench_read_tsc, bench_empty },
+};
+
+/* Interrupts stay off at the PIC: a timer tick inside a loop would be
+ * counted as part of the op. */
+void bench_run(void)
+{
+	unsigned long flags = raw_local_irq_save();
+	unsigned int i;
+
+	pic_mask(IRQ_TIMER);
+	set_system_gate(BENCH_VECTOR, workload_interrupt);
+	printk("bench: loops %u, empty loop %llu\n", BENCH_LOOPS, bench_empty());
+	for (i = 0; i < ARRAY_SIZE(op_benches); i++)
+		print_per_op("op", op_benches[i].name,
+			     op_benches[i].run() - op_benches[i].minus());
+	print_per_op("op", "iret", bench_iret());
+	print_per_op("workload", "hotpath", bench_hotpath());
+	print_per_op("workload", "events", bench_workload());
+	printk("bench: done (%lu workload interrupts)\n", workload_interrupts);
+	set_system_gate(BENCH_VECTOR, NULL);
+	pic_unmask(IRQ_TIMER);
+	raw_local_irq_restore(flags);
+	emulator_exit(EMU_EXIT_PASS);
+}

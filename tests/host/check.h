@@ -1,0 +1,108 @@
+/*
+ * check.h - what the host-side tests of the patch engine share: the
+ * CHECK macros, the list of tests main() runs, and a few helpers.
+ *
+ * Every *.c in tests/host/ is linked with arch/x86/patch_engine.c and
+ * arch/x86/patch_templates.S into one native 64-bit program with ASan and
+ * UBSan (make host-tests).  The engine only computes bytes, so it runs
+ * here exactly as in the kernel; the templates keep their 32-bit
+ * encodings because the .S file says .code32.
+ */
+#ifndef HOST_CHECK_H
+#define HOST_CHECK_H
+
+#include <stdio.h>
+#include <asm/patch.h>
+
+/* ---- checking (main.c) ---- */
+
+/* A failed check: remembered for the running test, which then FAILs. */
+void check_failed(const char *file, int line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Failed checks so far in the running test: loops stop early on them. */
+unsigned int check_failures(void);
+/* Compare n bytes; on a difference, fail with both in hex. */
+bool check_bytes_at(const char *file, int line, const u8 *got, const u8 *want,
+		    unsigned int n, const char *what);
+
+#define CHECK(cond, ...)						\
+	do {								\
+		if (!(cond))						\
+			check_failed(__FILE__, __LINE__, __VA_ARGS__);	\
+	} while (0)
+
+#define CHECK_BYTES(got, want, n, what) \
+	check_bytes_at(__FILE__, __LINE__, (got), (want), (n), (what))
+
+/* ---- the tests, in the order main() runs them ---- */
+
+void test_original_bytes(void);		/* test_templates.c */
+void test_template_bytes(void);
+void test_inline_sites(void);
+void test_nop_tables(void);		/* test_nops.c */
+void test_nop_padding(void);
+void test_refuse_bytes(void);		/* test_refuse.c */
+void test_refuse_fit(void);
+void test_refuse_writes(void);
+void test_direct(void);			/* test_rewrite.c */
+void test_nops_kind(void);
+void test_null_kind(void);
+void test_poison(void);
+void test_idempotent(void);
+void test_guard_pages(void);		/* test_guard.c */
+void test_fuzz(void);			/* fuzz_patch.c */
+
+/* The fuzzer's seed, from argv or PATCH_FUZZ_SEED (main.c). */
+extern unsigned long long fuzz_seed;
+
+/* ---- helpers (helpers.c) ---- */
+
+#define TEST_TABLE	0x0010a2c0u	/* a paravirt_ops address, as linked */
+
+extern const struct patch_env env_generic, env_p6;
+
+/* The expected NOPs, written out from the CPU manuals, not the .S file. */
+extern const u8 want_generic_nop[GENERIC_MAX_NOP + 1][GENERIC_MAX_NOP];
+extern const u8 want_p6_nop[P6_MAX_NOP + 1][P6_MAX_NOP];
+const u8 *want_nop(const struct patch_env *env, unsigned int len);
+
+/* Sites shaped as the kernel's macros emit them. */
+struct paravirt_patch_site call_site(u32 instr, u8 type, u16 clobbers);
+struct paravirt_patch_site jump_site(u32 instr, u8 type);
+
+/* Length of the NOP instruction at p (at most avail bytes), or 0 if p
+ * does not start a recognised do-nothing instruction. */
+unsigned int nop_insn_len(const u8 *p, unsigned int avail);
+
+/* Read a little-endian 32-bit operand. */
+u32 get32(const u8 *p);
+
+/* Bytes as "fa 89 f6", in one of a few rotating static buffers. */
+const char *hex(const u8 *p, unsigned int n);
+
+/* One read-write page between two PROT_NONE pages: touching a byte
+ * outside it crashes.  Returns the page; its size is guarded_size. */
+u8 *guarded_page(void);
+extern const unsigned long guarded_size;
+
+/* ---- the ops the kernel patches (native_ops.c) ---- */
+
+struct native_op {
+	const char *name;
+	const u8 *start, *end;	/* the template, from patch_templates.S */
+	u8 want[4];		/* its bytes, as the instruction set defines them */
+	u8 want_len;
+	u8 writes;		/* as arch/x86/patch.c declares the op */
+	bool jump;
+	u8 slot;		/* any number will do: the engine only adds it */
+	u16 clobbers;		/* of the site the kernel's macros emit for it */
+};
+
+extern const struct native_op native_ops[];
+extern const unsigned int nr_native_ops;
+
+struct patch_op op_of(const struct native_op *n);
+/* The site the kernel emits for the op (a call or jump site). */
+struct paravirt_patch_site site_of(const struct native_op *n, u32 instr);
+
+#endif

@@ -1,0 +1,117 @@
+/*
+ * test_templates.c - the exact bytes around an inlined op: the indirect
+ * call or jump the build emits (what the engine must recognise), each
+ * native template, and the whole site after PATCH_INLINE.
+ *
+ * Why exact bytes: a template one byte off is still "some instruction",
+ * and a site that decodes differently from what the build recorded would
+ * be rewritten mid-instruction.  The expectations are spelled out here in
+ * hex from the instruction set, never taken from the code under test.
+ */
+#include <string.h>
+#include "check.h"
+
+#define SITE_ADDR	0x00101234u	/* somewhere in a kernel linked at 1 MiB */
+
+/* The little-endian bytes of paravirt_ops + 4 * slot. */
+#define SLOT_ADDR(slot)	SLOT_BYTES(TEST_TABLE + 4 * (slot))
+#define SLOT_BYTES(a)	(u8)(a), (u8)((a) >> 8), (u8)((a) >> 16), (u8)((a) >> 24)
+
+struct original_case {
+	const char *what;
+	bool jump;
+	u16 clobbers;
+	u8 len;
+	u8 bytes[12];
+};
+
+/* Pushes in EAX, ECX, EDX order, pops in reverse: a stack discipline. */
+static const struct original_case originals[] = {
+	{ "asm site saving all (CLBR_NONE)", false, CLBR_NONE, 12,
+	  { 0x50, 0x51, 0x52, 0xff, 0x15, SLOT_ADDR(19), 0x5a, 0x59, 0x58 } },
+	{ "C site returning in EAX (CLBR_EAX)", false, CLBR_EAX, 10,
+	  { 0x51, 0x52, 0xff, 0x15, SLOT_ADDR(19), 0x5a, 0x59 } },
+	{ "read_tsc site (CLBR_EAX|CLBR_EDX)", false, CLBR_EAX | CLBR_EDX, 8,
+	  { 0x51, 0xff, 0x15, SLOT_ADDR(19), 0x59 } },
+	{ "site saving EAX only (CLBR_ECX|CLBR_EDX)", false, CLBR_ECX | CLBR_EDX, 8,
+	  { 0x50, 0xff, 0x15, SLOT_ADDR(19), 0x58 } },
+	{ "bare call (CLBR_ANY)", false, CLBR_ANY, 6,
+	  { 0xff, 0x15, SLOT_ADDR(19) } },
+	{ "jump site (jmp *%cs:abs32)", true, CLBR_ANY, 7,
+	  { 0x2e, 0xff, 0x25, SLOT_ADDR(19) } },
+};
+
+/* patch_original writes exactly the original, and not a byte more. */
+void test_original_bytes(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < sizeof(originals) / sizeof(originals[0]); i++) {
+		const struct original_case *c = &originals[i];
+		struct paravirt_patch_site site = c->jump ? jump_site(SITE_ADDR, 19)
+					 : call_site(SITE_ADDR, 19, c->clobbers);
+		u8 out[32];
+		int n;
+
+		memset(out, 0xcc, sizeof(out));
+		n = patch_original(&env_generic, &site, c->jump, out);
+		CHECK(n == c->len && site.len == c->len, "%s: length %d, site %u, want %u",
+		      c->what, n, site.len, c->len);
+		CHECK_BYTES(out, c->bytes, c->len, c->what);
+		CHECK(out[c->len] == 0xcc, "%s: wrote past the original", c->what);
+	}
+}
+
+/* Each template symbol holds exactly the native instruction(s). */
+void test_template_bytes(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr_native_ops; i++) {
+		const struct native_op *n = &native_ops[i];
+		unsigned int len = n->end - n->start;
+
+		CHECK(len == n->want_len, "tpl_%s is %u bytes, want %u",
+		      n->name, len, n->want_len);
+		if (len == n->want_len)
+			CHECK_BYTES(n->start, n->want, len, n->name);
+	}
+}
+
+/* One op at its usual site, inlined: the template, then one NOP (every
+ * usual site leaves at most 9 spare bytes, one instruction on any CPU). */
+static void check_inline_site(const struct native_op *n, const struct patch_env *env)
+{
+	struct paravirt_patch_site site = site_of(n, SITE_ADDR);
+	struct patch_op op = op_of(n);
+	u8 cur[PATCH_MAX_SITE_LEN], out[PATCH_MAX_SITE_LEN], want[PATCH_MAX_SITE_LEN];
+	unsigned int spare = site.len - n->want_len;
+	enum patch_result r;
+	char what[64];
+
+	patch_original(env, &site, n->jump, cur);
+	memcpy(want, n->want, n->want_len);
+	memcpy(want + n->want_len, want_nop(env, spare), spare);
+	r = patch_site(env, &site, &op, PATCH_INLINE, 0, cur, out);
+	snprintf(what, sizeof(what), "%s (%s NOPs)", n->name,
+		 env == &env_p6 ? "P6" : "generic");
+	CHECK(r == PATCH_DONE, "%s: result %d", what, r);
+	CHECK_BYTES(out, want, site.len, what);
+}
+
+void test_inline_sites(void)
+{
+	unsigned int i;
+
+	/* The sites the brief names: 10-byte C sites, 8-byte read_tsc,
+	 * 7-byte jump sites.  site_of() builds them; check it did. */
+	for (i = 0; i < nr_native_ops; i++) {
+		const struct native_op *n = &native_ops[i];
+		unsigned int len = site_of(n, SITE_ADDR).len;
+		unsigned int want_len = n->jump ? 7 : strcmp(n->name, "read_tsc") ? 10 : 8;
+
+		CHECK(len == want_len, "%s: site of %u bytes, want %u", n->name, len, want_len);
+		check_inline_site(n, &env_generic);
+		check_inline_site(n, &env_p6);
+	}
+}
