@@ -20,6 +20,7 @@
 #include <kernel.h>
 #include <bench.h>
 #include <cmdline.h>
+#include <math64.h>
 #include <asm/irq.h>
 #include <asm/machine.h>
 #include <asm/privileged.h>
@@ -149,12 +150,12 @@ BENCH_LOOP(workload, ,
  * loop set-up may differ by an instruction or two (an alignment NOP). */
 static void print_per_op(const char *what, const char *name, s64 ticks)
 {
-	s64 hundredths = (ticks * 100 + BENCH_LOOPS / 2) / BENCH_LOOPS;
+	u64 hundredths = ticks > 0 ? (u64)ticks * 100 + BENCH_LOOPS / 2 : 0;
+	u32 fraction;
 
-	if (hundredths < 0)
-		hundredths = 0;
-	printk("bench: %s %s %u.%02u\n", what, name,
-	       (unsigned int)(hundredths / 100), (unsigned int)(hundredths % 100));
+	div64_u32_rem(&hundredths, BENCH_LOOPS);
+	fraction = div64_u32_rem(&hundredths, 100);
+	printk("bench: %s %s %llu.%02u\n", what, name, hundredths, fraction);
 }
 
 /* An op's loop, and the loop of the other half of its pair (or the

@@ -1,0 +1,134 @@
+/*
+ * test_nops.c - the NOPs that pad a patched site, per CPU family.
+ *
+ * Why: spare bytes are executed, so they must be instructions that do
+ * nothing, as few as possible (each is decoded and retired), and on a
+ * pre-P6 CPU never the 0f 1f "long NOP", which raises #UD there.  The
+ * expected bytes come from helpers.c, written from the manuals; a small
+ * decoder (nop_insn_len) checks independently that each one is a single
+ * do-nothing instruction of the claimed length.
+ */
+#include <string.h>
+#include "check.h"
+
+#define GUARD	0xcc	/* int3: never produced as padding */
+
+static const char *env_name(const struct patch_env *env)
+{
+	return env == &env_p6 ? "P6" : "generic";
+}
+
+/* The opcode after any prefixes: 0f 1f must not appear on a generic CPU. */
+static bool starts_long_nop(const u8 *p, unsigned int len)
+{
+	unsigned int i = 0;
+
+	while (i < len && (p[i] == 0x66 || p[i] == 0x2e || p[i] == 0x3e))
+		i++;
+	return (len >= 2 && p[0] == 0x0f && p[1] == 0x1f) ||
+	       (i + 1 < len && p[i] == 0x0f && p[i + 1] == 0x1f);
+}
+
+/* "No more than one prefix of each kind" (patch_templates.S): old CPUs
+ * are not promised to accept repeats. */
+static bool repeats_a_prefix(const u8 *p, unsigned int len)
+{
+	unsigned int i;
+
+	for (i = 1; i < len && (p[i - 1] == 0x66 || p[i - 1] == 0x2e || p[i - 1] == 0x3e); i++)
+		if (memchr(p, p[i], i))
+			return true;
+	return false;
+}
+
+static void check_table(const struct patch_env *env)
+{
+	unsigned int n;
+
+	for (n = 1; n <= env->max_nop; n++) {
+		const u8 *nop = env->nops[n];
+		char what[32];
+
+		snprintf(what, sizeof(what), "%s nop %u", env_name(env), n);
+		CHECK_BYTES(nop, want_nop(env, n), n, what);
+		CHECK(nop_insn_len(nop, n) == n, "%s [%s] is not one NOP instruction",
+		      what, hex(nop, n));
+		if (env == &env_generic) {
+			CHECK(!starts_long_nop(nop, n), "%s is a long NOP", what);
+			CHECK(!repeats_a_prefix(nop, n), "%s repeats a prefix", what);
+		}
+	}
+}
+
+void test_nop_tables(void)
+{
+	CHECK(env_generic.max_nop == 9 && env_p6.max_nop == 11,
+	      "max NOP lengths %u and %u", env_generic.max_nop, env_p6.max_nop);
+	check_table(&env_generic);
+	check_table(&env_p6);
+}
+
+/* Walk the padding as the CPU would: each instruction a table entry. */
+static void check_padding(const struct patch_env *env, unsigned int len)
+{
+	u8 buf[40];
+	u8 *out = buf + 8;
+	unsigned int at = 0, insns = 0, k;
+
+	memset(buf, GUARD, sizeof(buf));
+	patch_fill_nops(env, out, len);
+	for (k = 0; k < 8; k++)
+		CHECK(buf[k] == GUARD && out[len + k] == GUARD,
+		      "%s %u: wrote outside the %u bytes", env_name(env), len, len);
+	while (at < len) {
+		unsigned int n = nop_insn_len(out + at, len - at);
+
+		if (!n || n > env->max_nop || memcmp(out + at, want_nop(env, n), n)) {
+			CHECK(0, "%s %u: at %u, [%s] is not a table NOP",
+			      env_name(env), len, at, hex(out + at, len - at));
+			return;
+		}
+		CHECK(env != &env_generic || !starts_long_nop(out + at, n),
+		      "generic %u: long NOP at %u", len, at);
+		at += n;
+		insns++;
+	}
+	CHECK(insns == (len + env->max_nop - 1) / env->max_nop,
+	      "%s %u: %u instructions, want %u", env_name(env), len, insns,
+	      (len + env->max_nop - 1) / env->max_nop);
+}
+
+struct padding_case {
+	const struct patch_env *env;
+	unsigned int len;
+	u8 bytes[24];
+};
+
+static const struct padding_case exact[] = {
+	{ &env_generic, 5, { 0x3e, 0x8d, 0x74, 0x26, 0x00 } },
+	{ &env_p6, 5, { 0x0f, 0x1f, 0x44, 0x00, 0x00 } },
+	{ &env_generic, 10, { 0x3e, 0x66, 0x8d, 0xb4, 0x26, 0, 0, 0, 0, 0x90 } },
+	{ &env_p6, 12, { 0x66, 0x66, 0x2e, 0x0f, 0x1f, 0x84, 0, 0, 0, 0, 0, 0x90 } },
+	{ &env_generic, 11, { 0x3e, 0x66, 0x8d, 0xb4, 0x26, 0, 0, 0, 0, 0x89, 0xf6 } },
+};
+
+void test_nop_padding(void)
+{
+	unsigned int len, i;
+	u8 out[24];
+
+	for (len = 1; len <= 24; len++) {
+		check_padding(&env_generic, len);
+		check_padding(&env_p6, len);
+	}
+	for (i = 0; i < sizeof(exact) / sizeof(exact[0]); i++) {
+		char what[32];
+
+		snprintf(what, sizeof(what), "%s %u", env_name(exact[i].env), exact[i].len);
+		patch_fill_nops(exact[i].env, out, exact[i].len);
+		CHECK_BYTES(out, exact[i].bytes, exact[i].len, what);
+	}
+	out[0] = GUARD;
+	patch_fill_nops(&env_p6, out, 0);
+	CHECK(out[0] == GUARD, "length 0 wrote a byte");
+}
