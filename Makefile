@@ -6,6 +6,7 @@
 #   make run-bochs        boot the ISO in Bochs, serial console on this terminal
 #   make debug            QEMU paused with its gdb stub; gdb -x <build>/gdbinit
 #   make test             build both kernels and run the whole suite
+#   make bench            instructions per paravirt op: inline, indirect, patched
 #   make clean
 #
 # PARAVIRT=y (default) routes every privileged operation through
@@ -54,7 +55,7 @@ QEMU       := qemu-system-i386
 QEMU_FLAGS := -m 128 -display none -no-reboot \
 	      -device isa-debug-exit,iobase=0xf4,iosize=1
 
-.PHONY: all iso run run-bochs debug test host-tests clean build-deps
+.PHONY: all iso run run-bochs debug test host-tests bench clean build-deps
 all: $(KERNEL)
 
 # Install (or name) missing host tools before the first compile.  Order-only:
@@ -163,6 +164,13 @@ test:
 	$(MAKE) --no-print-directory PARAVIRT=n all iso
 	$(MAKE) --no-print-directory host-tests
 	tests/run
+
+# Instructions per paravirt op, inline vs indirect vs patched (tools/bench).
+bench:
+	@tools/ensure-deps build qemu
+	$(MAKE) --no-print-directory PARAVIRT=y all
+	$(MAKE) --no-print-directory PARAVIRT=n all
+	tools/bench
 
 clean:
 	rm -rf build

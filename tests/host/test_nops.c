@@ -18,15 +18,19 @@ static const char *env_name(const struct patch_env *env)
 	return env == &env_p6 ? "P6" : "generic";
 }
 
+static bool is_prefix(u8 b)
+{
+	return b == 0x66 || b == 0x2e || b == 0x3e;	/* data16, %cs, %ds */
+}
+
 /* The opcode after any prefixes: 0f 1f must not appear on a generic CPU. */
 static bool starts_long_nop(const u8 *p, unsigned int len)
 {
 	unsigned int i = 0;
 
-	while (i < len && (p[i] == 0x66 || p[i] == 0x2e || p[i] == 0x3e))
+	while (i < len && is_prefix(p[i]))
 		i++;
-	return (len >= 2 && p[0] == 0x0f && p[1] == 0x1f) ||
-	       (i + 1 < len && p[i] == 0x0f && p[i + 1] == 0x1f);
+	return i + 1 < len && p[i] == 0x0f && p[i + 1] == 0x1f;
 }
 
 /* "No more than one prefix of each kind" (patch_templates.S): old CPUs
@@ -35,7 +39,7 @@ static bool repeats_a_prefix(const u8 *p, unsigned int len)
 {
 	unsigned int i;
 
-	for (i = 1; i < len && (p[i - 1] == 0x66 || p[i - 1] == 0x2e || p[i - 1] == 0x3e); i++)
+	for (i = 0; i < len && is_prefix(p[i]); i++)
 		if (memchr(p, p[i], i))
 			return true;
 	return false;
