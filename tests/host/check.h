@@ -101,6 +101,7 @@ struct native_op {
 extern const struct native_op native_ops[];
 extern const unsigned int nr_native_ops;
 
+const struct native_op *native_op(const char *name);
 struct patch_op op_of(const struct native_op *n);
 /* The site the kernel emits for the op (a call or jump site). */
 struct paravirt_patch_site site_of(const struct native_op *n, u32 instr);

@@ -9,6 +9,8 @@
  * paravirt_ops when this was written; the engine only uses a slot as a
  * number (address = table + 4 * slot), so a stale one does no harm.
  */
+#include <stdlib.h>
+#include <string.h>
 #include "check.h"
 
 #define DECLARE_TEMPLATE(op) extern const u8 tpl_##op[], tpl_##op##_end[]
@@ -71,4 +73,15 @@ struct paravirt_patch_site site_of(const struct native_op *n, u32 instr)
 {
 	return n->jump ? jump_site(instr, n->slot)
 		       : call_site(instr, n->slot, n->clobbers);
+}
+
+const struct native_op *native_op(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr_native_ops; i++)
+		if (strcmp(native_ops[i].name, name) == 0)
+			return &native_ops[i];
+	fprintf(stderr, "no native op %s in the test table\n", name);
+	abort();
 }
