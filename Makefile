@@ -71,6 +71,15 @@ $(OFFSETS): arch/x86/asm-offsets.c $(wildcard include/asm/*.h) | build-deps
 	   sed -n 's/.*->\([A-Za-z_0-9]*\) \$$\{0,1\}\([0-9-]*\).*/#define \1 \2/p' $@.s; } > $@
 	@rm -f $@.s
 
+# A change of flags (HZ=250, say) must rebuild everything: the objects
+# depend on a file that changes only when the flags do.
+FLAGS_FILE := $(BUILD)/.cflags
+$(FLAGS_FILE): FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(CFLAGS)' | cmp -s - $@ || echo '$(CFLAGS)' > $@
+.PHONY: FORCE
+$(OBJS) $(OFFSETS): $(FLAGS_FILE)
+
 # Keep each test file's KTEST()s in source order in .ktests.
 $(BUILD)/obj/tests/%.o: CFLAGS += -fno-toplevel-reorder
 

@@ -10,6 +10,7 @@
  * own GDT (gdt_init).
  */
 #include <asm/privileged.h>
+#include <asm/processor-flags.h>
 
 #define MULTIBOOT_MAGIC		0x1BADB002
 #define MULTIBOOT_BOOT_MAGIC	0x2BADB002	/* what the loader puts in EAX */
@@ -47,12 +48,20 @@ _start:
 	movl %edx, %eax
 	movl $boot_stack_top, %esp
 	xorl %ebp, %ebp			/* ends frame-pointer backtraces here */
-#ifdef CONFIG_PARAVIRT
+	/* The loader promises IF=0 and VM=0 and nothing else about EFLAGS:
+	 * NT=1, say, would turn the first iret into a task switch.  Start
+	 * from a clean EFLAGS (all clear but the always-one bit 1), set
+	 * through the table like any other privileged operation. */
 	pushl %eax
+#ifdef CONFIG_PARAVIRT
 	call paravirt_init		/* the table, before anything uses it */
-	popl %eax
+	movl $X86_EFLAGS_FIXED, %eax
+	call *paravirt_ops+PV_restore_fl
+#else
+	pushl $X86_EFLAGS_FIXED
+	popfl
 #endif
-	DISABLE_INTERRUPTS		/* the loader promises IF=0; be sure */
+	popl %eax
 	cmpl $MULTIBOOT_BOOT_MAGIC, %eax
 	jne 1f
 	movl %ebx, %eax			/* kmain(info): regparm, first arg in EAX */

@@ -12,6 +12,7 @@
 
 struct boot_info {
 	char cmdline[256];
+	bool cmdline_truncated;	/* the loader's was longer */
 	char loader[64];
 	bool has_meminfo;	/* mem_lower/mem_upper valid */
 	u32 mem_lower_kb;	/* conventional memory below 640 KiB */

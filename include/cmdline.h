@@ -8,7 +8,8 @@
  * The declaration lands in the .boot_options section; cmdline_parse()
  * walks the command line from the boot loader and calls the handler of
  * each option it finds, with the text after '=' (or NULL for a bare
- * word).  Unknown options and rejected values are warned about, never
+ * word).  That text lives only while the handler runs: a handler that
+ * wants it later copies it.  Unknown options and rejected values are warned about, never
  * fatal: a typo must not stop a machine from booting.
  *
  * An early_boot_option() is applied by cmdline_parse_early(), before the

@@ -21,6 +21,9 @@ void register_console(struct console *con);
 void serial_init(void);
 void vga_init(void);
 
+/* Write to COM1 directly, before the consoles are up (serial_init first). */
+void serial_puts(const char *s);
+
 /* Wait until the UART has sent everything written so far. */
 void serial_flush(void);
 

@@ -32,6 +32,8 @@ int parse_ulong(const char *s, unsigned long *out)
 			d = (*s | 0x20) - 'a' + 10;
 		else
 			return -EINVAL;
+		if (v > (~0ul - d) / base)	/* would not fit in 32 bits */
+			return -EINVAL;
 		v = v * base + d;
 	}
 	*out = v;
@@ -80,8 +82,7 @@ static void parse(const char *cmdline, bool early)
 	char buf[256], *p = buf, *word;
 	bool first = true;
 
-	if (strlcpy(buf, cmdline, sizeof(buf)) >= sizeof(buf) && !early)
-		printk("cmdline: longer than %u bytes, truncated\n", sizeof(buf) - 1);
+	strlcpy(buf, cmdline, sizeof(buf));	/* as long as boot_info's copy */
 	for (;;) {
 		while (*p == ' ')
 			p++;

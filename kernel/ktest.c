@@ -15,12 +15,13 @@ extern const struct ktest __start_ktests[], __stop_ktests[];
 
 static bool requested;
 static bool running;
-static const char *filter;
+static char filter[64];		/* the option's text is gone after parsing */
 
 static int parse_test(const char *value)
 {
 	requested = true;
-	filter = value;
+	if (value)
+		strlcpy(filter, value, sizeof(filter));
 	return 0;
 }
 boot_option("test", parse_test, "run the in-kernel tests (test=word: only matching)");
@@ -72,17 +73,25 @@ static int run_one(const struct ktest *test)
 	return 1;
 }
 
+static bool selected(const struct ktest *test)
+{
+	return !filter[0] || strstr(test->name, filter);
+}
+
 void ktest_run_all(void)
 {
 	const struct ktest *test;
+	unsigned int chosen = 0;
 	int passed = 0, failed = 0, skipped = 0;
 
 	running = true;
-	printk("ktest: running %u tests%s%s\n",
+	for (test = __start_ktests; test < __stop_ktests; test++)
+		chosen += selected(test);
+	printk("ktest: running %u of %u tests%s%s\n", chosen,
 	       (unsigned int)(__stop_ktests - __start_ktests),
-	       filter ? " matching " : "", filter ? filter : "");
+	       filter[0] ? " matching " : "", filter);
 	for (test = __start_ktests; test < __stop_ktests; test++) {
-		if (filter && !strstr(test->name, filter))
+		if (!selected(test))
 			continue;
 		switch (run_one(test)) {
 		case 1: passed++; break;

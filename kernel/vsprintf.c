@@ -108,7 +108,7 @@ static void format_integer(struct outbuf *o, const struct spec *sp, char conv,
 	n = format_number(tmp + 1, v, conv == 'u' || conv == 'd' || conv == 'i' ? 10 : 16,
 			  conv == 'X');
 	if (negative) {
-		if (sp->zero) {		/* the sign goes before the zeros */
+		if (sp->zero && !sp->left) {	/* the sign goes before the zeros */
 			out_char(o, '-');
 			out_padded(o, tmp + 1, n, sp->width - 1, false, '0');
 			return;
@@ -117,7 +117,9 @@ static void format_integer(struct outbuf *o, const struct spec *sp, char conv,
 		out_padded(o, tmp, n + 1, sp->width, sp->left, ' ');
 		return;
 	}
-	out_padded(o, tmp + 1, n, sp->width, sp->left, sp->zero ? '0' : ' ');
+	/* '-' wins over '0': zeros never go on the right. */
+	out_padded(o, tmp + 1, n, sp->width, sp->left,
+		   sp->zero && !sp->left ? '0' : ' ');
 }
 
 /* %p: always 0x and eight digits, so addresses line up in dumps. */

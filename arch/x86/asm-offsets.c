@@ -24,6 +24,7 @@ void asm_offsets(void)
 	OFFSET(PV_irq_disable, paravirt_ops, irq_disable);
 	OFFSET(PV_irq_enable, paravirt_ops, irq_enable);
 	OFFSET(PV_halt, paravirt_ops, halt);
+	OFFSET(PV_restore_fl, paravirt_ops, restore_fl);
 	OFFSET(PV_read_cr0, paravirt_ops, read_cr0);
 	OFFSET(PV_iret, paravirt_ops, iret);
 	OFFSET(PV_irq_enable_sysexit, paravirt_ops, irq_enable_sysexit);

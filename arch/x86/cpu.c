@@ -57,11 +57,16 @@ static void cpu_read_signature(void)
 	boot_cpu.features = d;
 }
 
-/* The Pentium Pro reports SEP but has no working sysenter (Intel's
- * documented rule: family 6, model < 3, stepping < 3). */
+/* The Pentium Pro (Intel family 6 before model 3 stepping 3) reports SEP
+ * but has no working sysenter/sysexit.  SDM's own wording ("model < 3
+ * and stepping < 3") misses steppings 6, 7 and 9 of model 1: compare the
+ * whole signature instead. */
 static void cpu_apply_quirks(void)
 {
-	if (boot_cpu.family == 6 && boot_cpu.model < 3 && boot_cpu.stepping < 3)
+	u32 signature = boot_cpu.family << 8 | boot_cpu.model << 4 | boot_cpu.stepping;
+
+	if (!strcmp(boot_cpu.vendor, "GenuineIntel") && boot_cpu.family == 6 &&
+	    signature < 0x633)
 		boot_cpu.features &= ~(1u << X86_FEATURE_SEP);
 	boot_cpu.has_cr4 = boot_cpu.family >= 5 ||
 			   cpu_has(X86_FEATURE_VME) || cpu_has(X86_FEATURE_PSE) ||

@@ -16,7 +16,9 @@ u64 ldt_table[LDT_ENTRIES] __attribute__((aligned(8)));
 struct tss kernel_tss;
 struct thread_struct init_thread;
 
-extern char boot_stack_top[];
+/* Entries from user mode get a stack of their own: never the boot stack,
+ * whose top holds kmain's frame. */
+static u8 ring0_stack[8192] __attribute__((aligned(16)));
 
 static u64 flat_segment(u8 dpl, u8 type)
 {
@@ -60,11 +62,11 @@ static void tss_init(void)
 {
 	memset(&kernel_tss, 0, sizeof(kernel_tss));
 	kernel_tss.ss0 = __KERNEL_DS;
-	kernel_tss.esp0 = (u32)boot_stack_top;
 	/* An I/O bitmap offset past the limit means "no bitmap": user-mode
 	 * port access is then decided by IOPL alone. */
 	kernel_tss.iomap_base = sizeof(kernel_tss);
-	init_thread.esp0 = kernel_tss.esp0;
+	init_thread.esp0 = (u32)ring0_stack + sizeof(ring0_stack);
+	load_esp0(&kernel_tss, &init_thread);
 }
 
 void gdt_init(void)

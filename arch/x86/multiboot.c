@@ -46,6 +46,11 @@ static void parse_mmap(const struct multiboot_info *mbi)
 	while (p + sizeof(struct multiboot_mmap_entry) <= end) {
 		const struct multiboot_mmap_entry *e = (const void *)p;
 
+		/* A size too small, or so large that p wraps, is a broken
+		 * map: stop rather than loop or read garbage. */
+		if (e->size < sizeof(*e) - 4 || p + e->size + 4 < p)
+			break;
+
 		boot_info.mmap_entries++;
 		if (e->type == MB_MEMORY_AVAILABLE) {
 			boot_info.mmap_usable_bytes += e->len;
@@ -61,8 +66,9 @@ void multiboot_parse(const void *info)
 	const struct multiboot_info *mbi = info;
 
 	if (mbi->flags & MB_INFO_CMDLINE)
-		strlcpy(boot_info.cmdline, (const char *)mbi->cmdline,
-			sizeof(boot_info.cmdline));
+		boot_info.cmdline_truncated =
+			strlcpy(boot_info.cmdline, (const char *)mbi->cmdline,
+				sizeof(boot_info.cmdline)) >= sizeof(boot_info.cmdline);
 	if (mbi->flags & MB_INFO_LOADER_NAME)
 		strlcpy(boot_info.loader, (const char *)mbi->boot_loader_name,
 			sizeof(boot_info.loader));
@@ -89,6 +95,9 @@ u32 memory_top(void)
 
 void memory_print(void)
 {
+	if (boot_info.cmdline_truncated)
+		printk("cmdline: longer than %u bytes, truncated\n",
+		       (unsigned int)sizeof(boot_info.cmdline) - 1);
 	if (boot_info.has_meminfo)
 		printk("mem: %u KiB low, %u KiB from 1 MiB\n",
 		       boot_info.mem_lower_kb, boot_info.mem_upper_kb);

@@ -59,6 +59,7 @@ const struct paravirt_ops native_paravirt_ops = {
 	.store_idt		= native_store_idt,
 	.store_tr		= native_store_tr,
 	.load_tls		= native_load_tls,
+	.load_esp0		= native_load_esp0,
 	.write_ldt_entry	= native_write_ldt_entry,
 	.write_gdt_entry	= native_write_gdt_entry,
 	.write_idt_entry	= native_write_idt_entry,

@@ -19,6 +19,7 @@
 u32 kernel_page_dir[PT_ENTRIES] __attribute__((aligned(PAGE_SIZE)));
 static u32 page_tables[NR_PAGE_TABLES][PT_ENTRIES] __attribute__((aligned(PAGE_SIZE)));
 static u32 mapped_bytes;
+extern char __kernel_end[];
 
 u32 paging_mapped_bytes(void)
 {
@@ -58,6 +59,9 @@ void paging_init(void)
 	unsigned long cr0;
 
 	mapped_bytes = min(memory_top(), PAGING_MAX_MAPPED) & ~(PAGE_SIZE - 1);
+	if (mapped_bytes < (u32)__kernel_end)
+		panic("paging: %u KiB of RAM does not even hold the kernel",
+		      mapped_bytes >> 10);
 	map_identity(mapped_bytes);
 	write_cr3((u32)kernel_page_dir);
 	cr0 = read_cr0() | X86_CR0_PG;

@@ -3,12 +3,14 @@
  * goes through, and puts a backend's functions into it.
  *
  * _start calls paravirt_init() before any other C code, so the table is
- * complete before its first use.  Today the only backend is the native
+ * complete before its first use, and checked: an empty op would be a call
+ * to address 0, so a backend that leaves one is stopped at once.  Today the only backend is the native
  * one (native.c); later backends are chosen here too, which is why the
  * kernel calls through this one writable copy and never through a
  * backend's own table.
  */
 #include <kernel.h>
+#include <console.h>
 #include <asm/paravirt.h>
 
 struct paravirt_ops paravirt_ops;
@@ -20,23 +22,37 @@ extern const struct paravirt_ops native_paravirt_ops;
 #define PARAVIRT_NR_OPS	\
 	((sizeof(struct paravirt_ops) - PARAVIRT_FIRST_OP) / sizeof(void *))
 
-void paravirt_init(void)
+static void *const *paravirt_op_slots(void)
 {
-	paravirt_ops = native_paravirt_ops;
+	return (void *const *)((const char *)&paravirt_ops + PARAVIRT_FIRST_OP);
 }
 
-/* An empty op is a backend bug: its patched sites call a stub that
- * panics, and its unpatched ones jump to 0.  Say so at boot. */
-void paravirt_report(void)
+/* Nothing can be trusted yet, not even halting (it is an op): say so on
+ * the serial line, which needs no op, and stop here. */
+static void __noreturn paravirt_bad_backend(unsigned int op)
 {
-	void *const *op = (void *const *)((const char *)&paravirt_ops +
-					   PARAVIRT_FIRST_OP);
+	char msg[80];
+
+	snprintf(msg, sizeof(msg), "pv386: backend %s leaves op %u empty; stopped.\n",
+		 paravirt_ops.name, op);
+	serial_init();
+	serial_puts(msg);
+	for (;;)
+		;
+}
+
+void paravirt_init(void)
+{
 	unsigned int i;
 
-	printk("paravirt: backend %s, %u ops\n", paravirt_ops.name, PARAVIRT_NR_OPS);
+	paravirt_ops = native_paravirt_ops;
 	for (i = 0; i < PARAVIRT_NR_OPS; i++)
-		if (!op[i])
-			printk("paravirt: warning: op in slot %u is empty\n",
-			       i + PARAVIRT_FIRST_OP / (unsigned int)sizeof(void *));
+		if (!paravirt_op_slots()[i])
+			paravirt_bad_backend(i);
+}
+
+void paravirt_report(void)
+{
+	printk("paravirt: backend %s, %u ops\n", paravirt_ops.name, PARAVIRT_NR_OPS);
 	paravirt_patch_report();
 }

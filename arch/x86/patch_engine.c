@@ -25,8 +25,7 @@
 #define X86_GROUP5	0xff	/* ff /2 = call r/m32, ff /4 = jmp r/m32 */
 #define MODRM_CALL_ABS	0x15	/* mod 00, reg /2, r/m 101: [disp32] */
 #define MODRM_JMP_ABS	0x25	/* mod 00, reg /4, r/m 101: [disp32] */
-#define X86_NOT_REG	0xf7	/* f7 /2: not r/m32 */
-#define MODRM_NOT_REG	0xd0	/* mod 11, reg /2, + register number */
+#define X86_MOV_IMM32	0xb8	/* + register number: mov $imm32, %reg */
 
 #define NR_CLOBBER_REGS	3	/* CLBR_EAX, CLBR_ECX, CLBR_EDX are bits 0..2 */
 
@@ -114,17 +113,22 @@ void patch_fill_nops(const struct patch_env *env, u8 *out, unsigned int len)
 	}
 }
 
-/* pvdebug: `not %reg` for each register in regs, as room allows.  A site
- * that claims it may clobber a register the caller still needs breaks. */
+/*
+ * pvdebug: `mov $PATCH_POISON, %reg` for each register in regs, as room
+ * allows.  A site that claims it may clobber a register its caller still
+ * needs then breaks that caller.  A fixed value, unlike `not %reg`,
+ * cannot be undone by a second poisoned site before the register is used.
+ */
 static unsigned int emit_poison(u8 *out, unsigned int room, u8 regs)
 {
 	unsigned int r, n = 0;
 
 	for (r = 0; r < NR_CLOBBER_REGS; r++) {
-		if (!(regs & (1 << r)) || n + 2 > room)
+		if (!(regs & (1 << r)) || n + 5 > room)
 			continue;
-		out[n++] = X86_NOT_REG;
-		out[n++] = MODRM_NOT_REG + r;
+		out[n] = X86_MOV_IMM32 + r;
+		put32(out + n + 1, PATCH_POISON);
+		n += 5;
 	}
 	return n;
 }

@@ -16,6 +16,7 @@
 #define ICW1_INIT	0x11	/* edge-triggered, cascade, ICW4 follows */
 #define ICW4_8086	0x01
 #define OCW2_EOI	0x20	/* non-specific end of interrupt */
+#define OCW3_READ_IRR	0x0a	/* next read of the command port gives IRR */
 #define OCW3_READ_ISR	0x0b	/* next read of the command port gives ISR */
 
 static u16 irq_mask = 0xffff & ~(1 << IRQ_CASCADE);
@@ -59,10 +60,22 @@ void pic_eoi(unsigned int irq)
 	outb(PIC1_CMD, OCW2_EOI);
 }
 
-bool pic_irq_in_service(unsigned int irq)
+static bool pic_read_bit(unsigned int irq, u8 ocw3)
 {
 	u16 port = irq >= 8 ? PIC2_CMD : PIC1_CMD;
 
-	outb(port, OCW3_READ_ISR);
+	outb(port, ocw3);
 	return inb(port) & (1 << (irq & 7));
+}
+
+/* The CPU has taken the interrupt and not yet acknowledged it (EOI). */
+bool pic_irq_in_service(unsigned int irq)
+{
+	return pic_read_bit(irq, OCW3_READ_ISR);
+}
+
+/* The line has raised a request the CPU has not taken yet. */
+bool pic_irq_pending(unsigned int irq)
+{
+	return pic_read_bit(irq, OCW3_READ_IRR);
 }

@@ -12,9 +12,13 @@
 #define PIT_CH0		0x40
 #define PIT_CMD		0x43
 #define PIT_MODE2	0x34	/* channel 0, lobyte/hibyte, rate generator */
+#define PIT_LATCH_CH0	0x00	/* latch channel 0's count for reading */
+
+_Static_assert(HZ >= 19 && HZ <= 10000, "HZ out of the PIT's range (19-10000)");
 
 static volatile unsigned long ticks;
 static unsigned int hz = HZ;
+static u16 divisor;
 
 static int parse_hz(const char *value)
 {
@@ -44,9 +48,26 @@ unsigned int timer_hz(void)
 	return hz;
 }
 
+/* The PIT counts down from the divisor once per tick: latch channel 0's
+ * counter and read it, low byte first. */
+unsigned int timer_read_count(void)
+{
+	u8 lo, hi;
+
+	outb(PIT_CMD, PIT_LATCH_CH0);
+	lo = inb(PIT_CH0);
+	hi = inb(PIT_CH0);
+	return lo | hi << 8;
+}
+
+unsigned int timer_divisor(void)
+{
+	return divisor;
+}
+
 void timer_init(void)
 {
-	u16 divisor = (PIT_HZ + hz / 2) / hz;
+	divisor = (PIT_HZ + hz / 2) / hz;
 
 	outb(PIT_CMD, PIT_MODE2);
 	outb(PIT_CH0, divisor & 0xff);

@@ -16,6 +16,7 @@
 #include <asm/extable.h>
 #include <asm/irq.h>
 #include <asm/privileged.h>
+#include <asm/processor-flags.h>
 #include <asm/traps.h>
 
 u64 idt_table[NR_VECTORS] __attribute__((aligned(8)));
@@ -80,16 +81,32 @@ static bool fixup_exception(struct pt_regs *regs)
 	return true;
 }
 
+/*
+ * Only a fault reports the EIP of the instruction that caused it.  A trap
+ * (#DB for data, #BP, #OF) or an NMI reports the next instruction, which
+ * may be one with an exception-table entry that never ran: it must not
+ * be skipped.
+ */
+static bool is_fault(unsigned int vector)
+{
+	return vector != X86_TRAP_DB && vector != X86_TRAP_NMI &&
+	       vector != X86_TRAP_BP && vector != X86_TRAP_OF;
+}
+
 static void handle_exception(struct pt_regs *regs)
 {
 	unsigned int v = regs->vector;
 
 	trap_counts[v]++;
-	if (!from_user_mode(regs) && fixup_exception(regs))
+	if (!from_user_mode(regs) && is_fault(v) && fixup_exception(regs))
 		return;
 	if (v == X86_TRAP_BP || v == X86_TRAP_DB) {
-		/* int3 leaves EIP after itself; resuming is harmless. */
+		/* int3 leaves EIP after itself; resuming is harmless.  RF
+		 * keeps an instruction breakpoint from firing again on the
+		 * instruction we return to. */
 		printk("trap: %s at %08x, continuing\n", trap_name(v), regs->eip);
+		if (v == X86_TRAP_DB)
+			regs->eflags |= X86_EFLAGS_RF;
 		return;
 	}
 	die(regs);

@@ -53,10 +53,20 @@ static inline u32 descriptor_base(u64 d)
 	return (u32)((d >> 16) & 0xffffff) | (u32)((d >> 32) & 0xff000000);
 }
 
-/* The per-thread state the CPU's descriptor tables reflect (load_tls). */
+/* The per-thread state the CPU's descriptor tables reflect (load_tls,
+ * load_esp0). */
 struct thread_struct {
 	u64 tls_array[GDT_ENTRY_TLS_ENTRIES];
 	u32 esp0;		/* kernel stack top, copied into the TSS */
 };
+
+/* The 32-bit task-state segment.  pv386 uses it only for the ring-0
+ * stack the CPU switches to on an interrupt from user mode. */
+struct tss {
+	u32 prev, esp0, ss0, esp1, ss1, esp2, ss2;
+	u32 cr3, eip, eflags, eax, ecx, edx, ebx, esp, ebp, esi, edi;
+	u32 es, cs, ss, ds, fs, gs, ldt;
+	u16 trap, iomap_base;
+} __packed;
 
 #endif

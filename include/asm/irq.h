@@ -19,6 +19,7 @@ void pic_mask(unsigned int irq);
 void pic_unmask(unsigned int irq);
 void pic_eoi(unsigned int irq);
 bool pic_irq_in_service(unsigned int irq);
+bool pic_irq_pending(unsigned int irq);
 
 void request_irq(unsigned int irq, irq_handler_t handler);
 void irq_dispatch(struct pt_regs *regs, unsigned int irq);

@@ -156,12 +156,12 @@ static inline unsigned long native_get_debugreg(int regno)
 static inline void native_set_debugreg(int regno, unsigned long v)
 {
 	switch (regno) {
-	case 0: asm volatile("movl %0, %%db0" : : "r" (v)); break;
-	case 1: asm volatile("movl %0, %%db1" : : "r" (v)); break;
-	case 2: asm volatile("movl %0, %%db2" : : "r" (v)); break;
-	case 3: asm volatile("movl %0, %%db3" : : "r" (v)); break;
-	case 6: asm volatile("movl %0, %%db6" : : "r" (v)); break;
-	case 7: asm volatile("movl %0, %%db7" : : "r" (v)); break;
+	case 0: asm volatile("movl %0, %%db0" : : "r" (v) : "memory"); break;
+	case 1: asm volatile("movl %0, %%db1" : : "r" (v) : "memory"); break;
+	case 2: asm volatile("movl %0, %%db2" : : "r" (v) : "memory"); break;
+	case 3: asm volatile("movl %0, %%db3" : : "r" (v) : "memory"); break;
+	case 6: asm volatile("movl %0, %%db6" : : "r" (v) : "memory"); break;
+	case 7: asm volatile("movl %0, %%db7" : : "r" (v) : "memory"); break;
 	}
 }
 
@@ -346,6 +346,11 @@ static inline void native_load_tls(const struct thread_struct *t, unsigned int c
 	for (i = 0; i < GDT_ENTRY_TLS_ENTRIES; i++)
 		native_write_gdt_entry(gdt_table, GDT_ENTRY_TLS_MIN + i,
 				       t->tls_array[i]);
+}
+
+static inline void native_load_esp0(struct tss *tss, const struct thread_struct *t)
+{
+	tss->esp0 = t->esp0;
 }
 
 /* ---- I/O privilege ---- */

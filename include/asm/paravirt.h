@@ -78,6 +78,9 @@ struct paravirt_ops {
 	void (*store_idt)(struct desc_ptr *);
 	unsigned long (*store_tr)(void);
 	void (*load_tls)(const struct thread_struct *t, unsigned int cpu);
+	/* The ring-0 stack for entries from user mode: the CPU reads it
+	 * from the TSS, which a hypervisor must be told about. */
+	void (*load_esp0)(struct tss *tss, const struct thread_struct *t);
 	void (*write_ldt_entry)(void *dt, int entry, u64 desc);
 	void (*write_gdt_entry)(void *dt, int entry, u64 desc);
 	void (*write_idt_entry)(void *dt, int entry, u64 desc);

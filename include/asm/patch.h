@@ -26,6 +26,7 @@
 #define CLBR_ANY	7
 
 #define PATCH_MAX_SITE_LEN	16	/* longer sites are left alone */
+#define PATCH_POISON		0xf00dbad0	/* pvdebug's value for clobbered registers */
 
 #ifndef __ASSEMBLER__
 

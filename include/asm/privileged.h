@@ -104,6 +104,11 @@ static inline void load_TLS(const struct thread_struct *t, unsigned int cpu)
 	PVOP(load_tls)(t, cpu);
 }
 
+static inline void load_esp0(struct tss *tss, const struct thread_struct *t)
+{
+	PVOP(load_esp0)(tss, t);
+}
+
 static inline void write_gdt_entry(void *dt, int n, u64 d) { PVOP(write_gdt_entry)(dt, n, d); }
 static inline void write_ldt_entry(void *dt, int n, u64 d) { PVOP(write_ldt_entry)(dt, n, d); }
 static inline void write_idt_entry(void *dt, int n, u64 d) { PVOP(write_idt_entry)(dt, n, d); }

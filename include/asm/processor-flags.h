@@ -14,6 +14,7 @@
 #define X86_EFLAGS_DF	0x00000400
 #define X86_EFLAGS_IOPL	0x00003000	/* I/O privilege level, 2 bits */
 #define X86_EFLAGS_NT	0x00004000
+#define X86_EFLAGS_RF	0x00010000	/* resume: no instruction breakpoint */
 #define X86_EFLAGS_VM	0x00020000
 #define X86_EFLAGS_AC	0x00040000	/* toggles on a 486 and later only */
 #define X86_EFLAGS_ID	0x00200000	/* toggles only where CPUID exists */

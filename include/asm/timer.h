@@ -13,5 +13,7 @@
 void timer_init(void);
 unsigned long timer_ticks(void);
 unsigned int timer_hz(void);
+unsigned int timer_divisor(void);	/* PIT input clocks per tick */
+unsigned int timer_read_count(void);	/* where the PIT is in this tick */
 
 #endif

@@ -80,9 +80,11 @@ u32 get32(const u8 *p);
 /* Bytes as "fa 89 f6", in one of a few rotating static buffers. */
 const char *hex(const u8 *p, unsigned int n);
 
-/* One read-write page between two PROT_NONE pages: touching a byte
- * outside it crashes.  Returns the page; its size is guarded_size. */
-u8 *guarded_page(void);
+/* Read-write pages, each between two PROT_NONE pages: touching a byte
+ * outside one crashes.  guarded_page(i) is the same page on every call,
+ * i < GUARDED_PAGES; its size is guarded_size. */
+#define GUARDED_PAGES	4
+u8 *guarded_page(unsigned int i);
 extern const unsigned long guarded_size;
 
 /* ---- the ops the kernel patches (native_ops.c) ---- */

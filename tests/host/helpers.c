@@ -169,9 +169,9 @@ unsigned int nop_insn_len(const u8 *p, unsigned int avail)
 
 const char *hex(const u8 *p, unsigned int n)
 {
-	static char bufs[4][3 * 64 + 4];
+	static char bufs[8][3 * 64 + 8];	/* several per message */
 	static unsigned int next;
-	char *buf = bufs[next++ % 4], *s = buf;
+	char *buf = bufs[next++ % 8], *s = buf;
 	unsigned int i;
 
 	*buf = '\0';
@@ -186,14 +186,16 @@ const char *hex(const u8 *p, unsigned int n)
 
 const unsigned long guarded_size = 4096;
 
-u8 *guarded_page(void)
+u8 *guarded_page(unsigned int i)
 {
-	static u8 *page;
+	static u8 *pages[GUARDED_PAGES];
 	long size = sysconf(_SC_PAGESIZE);
 	u8 *p;
 
-	if (page)
-		return page;
+	if (i >= GUARDED_PAGES)
+		abort();
+	if (pages[i])
+		return pages[i];
 	if (size != (long)guarded_size) {
 		fprintf(stderr, "page size %ld, tests assume %lu\n", size, guarded_size);
 		exit(2);
@@ -204,6 +206,6 @@ u8 *guarded_page(void)
 		perror("guarded_page: mmap");
 		exit(2);
 	}
-	page = p + guarded_size;
-	return page;
+	pages[i] = p + guarded_size;
+	return pages[i];
 }

@@ -45,22 +45,26 @@ KTEST(store_idt_returns_loaded)
 	KT_EXPECT_EQ(d.size, sizeof(idt_table) - 1);
 }
 
-/* Load a copy of the GDT elsewhere, check the CPU uses it, put the
- * original back. */
+/* Load a copy of the GDT whose user data descriptor is absent: the CPU
+ * must see the difference, then the original again. */
 KTEST(load_gdt_switches_table)
 {
 	static u64 copy[GDT_ENTRIES] __attribute__((aligned(8)));
 	struct desc_ptr orig, moved = { sizeof(copy) - 1, (u32)copy }, now;
+	unsigned long flags = raw_local_irq_save();
 
 	store_gdt(&orig);
 	memcpy(copy, gdt_table, sizeof(copy));
+	copy[GDT_ENTRY_USER_DS] = 0;
 	load_gdt(&moved);
 	store_gdt(&now);
 	KT_EXPECT_EQ(now.address, (u32)copy);
-	KT_EXPECT(LAR_ACCESS(lar(__KERNEL_DS)) & DESC_PRESENT);
+	KT_EXPECT_EQ(lar(__USER_DS), 0);
 	load_gdt(&orig);
+	raw_local_irq_restore(flags);
 	store_gdt(&now);
 	KT_EXPECT_EQ(now.address, (u32)gdt_table);
+	KT_EXPECT(LAR_ACCESS(lar(__USER_DS)) & DESC_PRESENT);
 }
 
 KTEST(load_idt_switches_table)
@@ -126,24 +130,35 @@ KTEST(write_idt_entry_gate_is_taken)
 	unsigned long before = soft_interrupts;
 
 	set_system_gate(0xf1, count_soft_interrupt);
-	asm volatile("int $0xf1");
+	asm volatile("int $0xf1" : : : "memory");
 	set_system_gate(0xf1, NULL);
 	KT_EXPECT_EQ(soft_interrupts, before + 1);
 }
 
-/* An LDT selector has bit 2 set; lar finds it only if the LDT is loaded. */
+#define LDT_DATA_ACCESS (DESC_PRESENT | DESC_DPL(3) | DESC_CODE_DATA | DESC_DATA_W)
+
+static void point_ldt_descriptor_at(u64 *table)
+{
+	write_gdt_entry(gdt_table, GDT_ENTRY_LDT,
+			pack_descriptor((u32)table, LDT_ENTRIES * 8 - 1,
+					DESC_PRESENT | DESC_LDT, 0));
+	load_ldt_desc();
+}
+
+/* An LDT selector has bit 2 set.  write_ldt_entry fills a second LDT;
+ * lar finds its entry only after load_ldt_desc has loaded that table. */
 KTEST(ldt_entry_and_load)
 {
-	u64 d = pack_descriptor(0, 0xfffff, DESC_PRESENT | DESC_DPL(3) |
-				DESC_CODE_DATA | DESC_DATA_W, DESC_FLAGS_4K32);
+	static u64 other_ldt[LDT_ENTRIES] __attribute__((aligned(8)));
+	u64 d = pack_descriptor(0, 0xfffff, LDT_DATA_ACCESS, DESC_FLAGS_4K32);
 	u32 sel = 1 * 8 | 4 | 3;
 
-	write_ldt_entry(ldt_table, 1, d);
-	KT_EXPECT_EQ(ldt_table[1], d);
-	load_ldt_desc();
-	KT_EXPECT_EQ(LAR_ACCESS(lar(sel)), DESC_PRESENT | DESC_DPL(3) |
-		     DESC_CODE_DATA | DESC_DATA_W);
-	write_ldt_entry(ldt_table, 1, 0);
+	write_ldt_entry(other_ldt, 1, d);
+	KT_EXPECT_EQ(other_ldt[1], d);
+	KT_EXPECT_EQ(lar(sel), 0);		/* the boot LDT is empty */
+	point_ldt_descriptor_at(other_ldt);
+	KT_EXPECT_EQ(LAR_ACCESS(lar(sel)), LDT_DATA_ACCESS);
+	point_ldt_descriptor_at(ldt_table);
 	KT_EXPECT_EQ(lar(sel), 0);
 }
 

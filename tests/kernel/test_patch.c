@@ -25,15 +25,17 @@ static const u8 *site_bytes(const struct paravirt_patch_site *s)
 	return (const u8 *)s->instr;
 }
 
-/* Length of the pvdebug poison (`not %reg`, 2 bytes each) at p, if any. */
+/* Length of the pvdebug poison (`mov $PATCH_POISON, %reg`, 5 bytes
+ * each) at p, if any. */
 static unsigned int poison_length(const u8 *p, unsigned int room, u8 regs)
 {
+	u32 poison = PATCH_POISON;
 	unsigned int r, n = 0;
 
 	for (r = 0; r < 3; r++)
-		if ((regs & (1 << r)) && n + 2 <= room &&
-		    p[n] == 0xf7 && p[n + 1] == 0xd0 + r)
-			n += 2;
+		if ((regs & (1 << r)) && n + 5 <= room && p[n] == 0xb8 + r &&
+		    !memcmp(p + n + 1, &poison, 4))
+			n += 5;
 	return n;
 }
 

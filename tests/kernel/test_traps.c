@@ -76,4 +76,5 @@ KTEST(unknown_vector_names)
 {
 	KT_EXPECT_EQ(trap_name(X86_TRAP_PF)[0], 'p');
 	KT_EXPECT_EQ(trap_name(40)[0], 'I');	/* an IRQ */
+	KT_EXPECT_EQ(trap_name(200)[0], 'u');	/* "unused vector" */
 }

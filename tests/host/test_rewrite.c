@@ -1,0 +1,350 @@
+/*
+ * test_rewrite.c - what each kind of patch writes, other than inlining:
+ * direct calls and jumps, all-NOP sites, the empty-op stub call, the
+ * pvdebug register poisoning; and that patching twice changes nothing.
+ *
+ * Why: a rel32 off by the length of a push lands the CPU mid-instruction;
+ * a NOP site for an op that returns something leaves garbage in EAX;
+ * poisoning a register the op wrote destroys its result.  And the kernel
+ * re-plans patched sites (patchlog, a second paravirt_patch_all), which
+ * must recognise its own work instead of refusing or redoing it.
+ */
+#include <string.h>
+#include "check.h"
+
+#define PUT32(v)	(u8)(v), (u8)((v) >> 8), (u8)((v) >> 16), (u8)((v) >> 24)
+
+static const enum patch_kind kinds[] = { PATCH_INLINE, PATCH_NOPS, PATCH_DIRECT, PATCH_NULL };
+
+/* Patch the op's canonical site into out; return the result. */
+static enum patch_result patch_fresh(const struct patch_env *env,
+				     const struct paravirt_patch_site *site,
+				     const struct patch_op *op, enum patch_kind kind,
+				     u32 target, u8 *out)
+{
+	u8 cur[PATCH_MAX_SITE_LEN];
+
+	patch_original(env, site, op->jump, cur);
+	return patch_site(env, site, op, kind, target, cur, out);
+}
+
+/* Expected bytes = prefix, then NOPs from the expected tables to len. */
+static void want_then_nops(const struct patch_env *env, u8 *want,
+			   const u8 *prefix, unsigned int n, unsigned int len)
+{
+	if (n)
+		memcpy(want, prefix, n);
+	while (n < len) {
+		unsigned int k = len - n < env->max_nop ? len - n : env->max_nop;
+
+		memcpy(want + n, want_nop(env, k), k);
+		n += k;
+	}
+}
+
+/* ---- PATCH_DIRECT ---- */
+
+static void check_direct_call(u32 instr, u32 target, u16 clobbers)
+{
+	struct paravirt_patch_site site = call_site(instr, 19, clobbers);
+	struct patch_op op = op_of(native_op("irq_disable"));
+	u8 orig[PATCH_MAX_SITE_LEN], out[PATCH_MAX_SITE_LEN], want[PATCH_MAX_SITE_LEN];
+	unsigned int pushes = (site.len - 6) / 2;
+	u32 after_call = instr + pushes + 5;
+	u32 rel = target - after_call;
+	enum patch_result r = patch_fresh(&env_generic, &site, &op, PATCH_DIRECT,
+					  target, out);
+	char what[64];
+
+	/* The saves stay, since the function called is C; the call is one
+	 * byte shorter than ff 15 abs32, so one NOP ends the site. */
+	patch_original(&env_generic, &site, false, orig);
+	memcpy(want, orig, pushes);
+	want[pushes] = 0xe8;
+	memcpy(want + pushes + 1, (u8[]){ PUT32(rel) }, 4);
+	memcpy(want + pushes + 5, orig + pushes + 6, pushes);
+	want[site.len - 1] = 0x90;
+	snprintf(what, sizeof(what), "call at %08x to %08x", instr, target);
+	CHECK(r == PATCH_DONE, "%s: result %d", what, r);
+	CHECK_BYTES(out, want, site.len, what);
+	/* As the CPU computes it: the next instruction plus the signed rel. */
+	CHECK(after_call + (s32)get32(out + pushes + 1) == target, "%s: lands at %08x",
+	      what, after_call + (s32)get32(out + pushes + 1));
+}
+
+static void check_direct_jump(const struct patch_env *env, u32 instr, u32 target)
+{
+	struct paravirt_patch_site site = jump_site(instr, 41);
+	struct patch_op op = op_of(native_op("iret"));
+	u8 out[PATCH_MAX_SITE_LEN], want[PATCH_MAX_SITE_LEN];
+	u8 jmp[5] = { 0xe9, PUT32(target - (instr + 5)) };
+	enum patch_result r = patch_fresh(env, &site, &op, PATCH_DIRECT, target, out);
+	char what[64];
+
+	want_then_nops(env, want, jmp, 5, site.len);
+	snprintf(what, sizeof(what), "jmp at %08x to %08x", instr, target);
+	CHECK(r == PATCH_DONE, "%s: result %d", what, r);
+	CHECK_BYTES(out, want, site.len, what);
+}
+
+void test_direct(void)
+{
+	/* Near 0, mid-space, and sites that end at or wrap past 4 GiB. */
+	static const u32 addrs[] = { 0x00000000, 0x00000010, 0x00101234, 0x7ffffff8,
+				     0x80000000, 0xfffffff0, 0xfffffff6, 0xfffffffe };
+	unsigned int i, clobbers;
+
+	for (i = 0; i < sizeof(addrs) / sizeof(addrs[0]); i++) {
+		u32 a = addrs[i];
+		const u32 targets[] = { a + 0x1000, a - 0x1000, a, 0, 0xffffffff, 0x00104000 };
+		unsigned int t;
+
+		for (t = 0; t < sizeof(targets) / sizeof(targets[0]); t++) {
+			check_direct_call(a, targets[t], CLBR_EAX);
+			check_direct_jump(&env_generic, a, targets[t]);
+			check_direct_jump(&env_p6, a, targets[t]);
+		}
+	}
+	/* The call moves with the number of pushes before it. */
+	for (clobbers = 0; clobbers <= CLBR_ANY; clobbers++) {
+		check_direct_call(0x00101234, 0x00100000, clobbers);	/* backwards */
+		check_direct_call(0x00101234, 0x00200000, clobbers);
+	}
+}
+
+/* ---- PATCH_NOPS ---- */
+
+static void check_all_nops(const struct patch_env *env, u16 clobbers)
+{
+	struct paravirt_patch_site site = call_site(0x00101234, 19, clobbers);
+	struct patch_op op = op_of(native_op("irq_disable"));
+	u8 out[PATCH_MAX_SITE_LEN], want[PATCH_MAX_SITE_LEN];
+	enum patch_result r = patch_fresh(env, &site, &op, PATCH_NOPS, 0, out);
+
+	want_then_nops(env, want, NULL, 0, site.len);
+	CHECK(r == PATCH_DONE, "clobbers %u: result %d", clobbers, r);
+	CHECK_BYTES(out, want, site.len, "all NOPs");
+}
+
+/* An op with a result, or one reached by a jump, cannot vanish. */
+static void check_nops_refused(const char *name)
+{
+	const struct native_op *n = native_op(name);
+	struct paravirt_patch_site site = site_of(n, 0x00101234);
+	struct patch_op op = op_of(n);
+	u8 cur[PATCH_MAX_SITE_LEN], out[PATCH_MAX_SITE_LEN];
+	enum patch_result r;
+
+	patch_original(&env_generic, &site, n->jump, cur);
+	r = patch_site(&env_generic, &site, &op, PATCH_NOPS, 0, cur, out);
+	CHECK(r == PATCH_REFUSED_FIT, "%s as NOPs: result %d", name, r);
+	CHECK_BYTES(out, cur, site.len, name);
+}
+
+void test_nops_kind(void)
+{
+	static const u8 generic_10[] = { 0x3e, 0x66, 0x8d, 0xb4, 0x26, 0, 0, 0, 0, 0x90 };
+	static const u8 p6_10[] = { 0x66, 0x2e, 0x0f, 0x1f, 0x84, 0, 0, 0, 0, 0 };
+	struct paravirt_patch_site site = call_site(0x00101234, 19, CLBR_EAX);
+	struct patch_op op = op_of(native_op("irq_disable"));
+	u8 out[PATCH_MAX_SITE_LEN];
+	unsigned int clobbers;
+
+	patch_fresh(&env_generic, &site, &op, PATCH_NOPS, 0, out);
+	CHECK_BYTES(out, generic_10, 10, "10-byte site, generic");
+	patch_fresh(&env_p6, &site, &op, PATCH_NOPS, 0, out);
+	CHECK_BYTES(out, p6_10, 10, "10-byte site, P6");
+	for (clobbers = 0; clobbers <= CLBR_ANY; clobbers++) {
+		check_all_nops(&env_generic, clobbers);
+		check_all_nops(&env_p6, clobbers);
+	}
+	check_nops_refused("save_fl");
+	check_nops_refused("read_tsc");
+	check_nops_refused("iret");
+	check_nops_refused("irq_enable_sysexit");
+}
+
+/* ---- PATCH_NULL ---- */
+
+static void check_null(const struct patch_env *env, const struct paravirt_patch_site *site,
+		       bool jump, u32 stub)
+{
+	struct patch_op op = { .name = "empty", .jump = jump };
+	u8 out[PATCH_MAX_SITE_LEN], want[PATCH_MAX_SITE_LEN];
+	u8 call[7] = { 0x6a, site->type, 0xe8, PUT32(stub - (site->instr + 7)) };
+	enum patch_result r = patch_fresh(env, site, &op, PATCH_NULL, stub, out);
+	char what[64];
+
+	want_then_nops(env, want, call, 7, site->len);
+	snprintf(what, sizeof(what), "slot %u at %08x, %u bytes", site->type,
+		 site->instr, site->len);
+	CHECK(r == PATCH_DONE, "%s: result %d", what, r);
+	CHECK_BYTES(out, want, site->len, what);
+}
+
+void test_null_kind(void)
+{
+	static const u8 slot19[10] = { 0x6a, 0x13, 0xe8, PUT32(0x00100800 - 0x00101234 - 7),
+				       0x8d, 0x76, 0x00 };
+	struct paravirt_patch_site site = call_site(0x00101234, 19, CLBR_EAX);
+	struct patch_op op = { .name = "empty" };
+	u8 out[PATCH_MAX_SITE_LEN];
+	unsigned int clobbers;
+
+	patch_fresh(&env_generic, &site, &op, PATCH_NULL, 0x00100800, out);
+	CHECK_BYTES(out, slot19, 10, "push $19; call stub");
+	for (clobbers = 0; clobbers < CLBR_ANY; clobbers++) {	/* 6 bytes: too short */
+		struct paravirt_patch_site s = call_site(0xfffffff8, 127, clobbers);
+
+		check_null(&env_generic, &s, false, 0x00100800);
+		check_null(&env_p6, &s, false, 0x00100800);
+	}
+	site = jump_site(0x00101234, 41);	/* exactly 7 bytes: no NOPs */
+	check_null(&env_p6, &site, true, 0x00100800);
+}
+
+/* ---- pvdebug poisoning ---- */
+
+struct poison_case {
+	const char *op;
+	enum patch_kind kind;
+	u16 clobbers;
+	u8 len;
+	u8 bytes[12];
+};
+
+/* b8+r imm32 is `mov $PATCH_POISON, %reg`: EAX 0, ECX 1, EDX 2, in that
+ * order while they fit.  Generic NOPs. */
+#define MOV_POISON(r)	0xb8 + (r), PUT32(PATCH_POISON)
+
+static const struct poison_case poison_cases[] = {
+	{ "irq_disable", PATCH_INLINE, CLBR_EAX, 10,
+	  { 0xfa, MOV_POISON(0), 0x8d, 0x74, 0x26, 0x00 } },
+	{ "write_cr3", PATCH_INLINE, CLBR_EAX, 10,	/* its argument is lost */
+	  { 0x0f, 0x22, 0xd8, MOV_POISON(0), 0x89, 0xf6 } },
+	{ "save_fl", PATCH_INLINE, CLBR_EAX, 10,	/* EAX is its result */
+	  { 0x9c, 0x58, 0x3e, 0x8d, 0xb4, 0x26, 0, 0, 0, 0 } },
+	{ "read_tsc", PATCH_INLINE, CLBR_EAX | CLBR_EDX, 8,
+	  { 0x0f, 0x31, 0x8d, 0xb6, 0, 0, 0, 0 } },
+	{ "read_cr0", PATCH_INLINE, CLBR_EAX | CLBR_EDX, 8,
+	  { 0x0f, 0x20, 0xc0, MOV_POISON(2) } },
+	{ "irq_disable", PATCH_INLINE, CLBR_EAX | CLBR_EDX, 8,	/* no room for EDX */
+	  { 0xfa, MOV_POISON(0), 0x89, 0xf6 } },
+	{ "irq_disable", PATCH_INLINE, CLBR_ECX | CLBR_EDX, 8,
+	  { 0xfa, MOV_POISON(1), 0x89, 0xf6 } },
+	{ "irq_disable", PATCH_INLINE, CLBR_ANY, 6,
+	  { 0xfa, MOV_POISON(0) } },
+	{ "iret", PATCH_INLINE, CLBR_ANY, 7,		/* nothing returns there */
+	  { 0xcf, 0x8d, 0xb6, 0, 0, 0, 0 } },
+	{ "irq_disable", PATCH_NOPS, CLBR_EAX, 10,
+	  { MOV_POISON(0), 0x3e, 0x8d, 0x74, 0x26, 0x00 } },
+	{ "irq_disable", PATCH_NOPS, CLBR_ANY, 6,
+	  { MOV_POISON(0), 0x90 } },
+	{ "irq_disable", PATCH_NOPS, CLBR_NONE, 12,
+	  { 0x3e, 0x66, 0x8d, 0xb4, 0x26, 0, 0, 0, 0, 0x8d, 0x76, 0x00 } },
+	{ "irq_disable", PATCH_DIRECT, CLBR_EAX, 10,	/* the callee may clobber */
+	  { 0x51, 0x52, 0xe8, PUT32(0x00104000 - 0x00101234 - 7), 0x5a, 0x59, 0x90 } },
+};
+
+/* After the template: a poisoning mov for each clobbered-but-not-written
+ * register, in order, while one fits; then only NOPs. */
+static void check_poison_shape(const struct native_op *n, u16 clobbers)
+{
+	struct paravirt_patch_site site = call_site(0x00101234, n->slot, clobbers);
+	struct patch_op op = op_of(n);
+	struct patch_env env = env_generic;
+	u8 out[PATCH_MAX_SITE_LEN];
+	unsigned int at = n->want_len, r;
+
+	env.poison = true;
+	if (patch_fresh(&env, &site, &op, PATCH_INLINE, 0, out) != PATCH_DONE)
+		return;		/* refused: test_refuse_writes covers that */
+	for (r = 0; r < 3; r++) {
+		if (!(clobbers & ~n->writes & (1 << r)) || at + 5 > site.len)
+			continue;
+		CHECK(out[at] == 0xb8 + r && get32(out + at + 1) == PATCH_POISON,
+		      "%s clobbers %u: want mov to reg %u at %u: [%s]", n->name,
+		      clobbers, r, at, hex(out, site.len));
+		at += 5;
+	}
+	while (at < site.len) {
+		unsigned int k = nop_insn_len(out + at, site.len - at);
+
+		CHECK(k, "%s clobbers %u: not a NOP at %u: [%s]", n->name, clobbers,
+		      at, hex(out, site.len));
+		at += k ? k : site.len;
+	}
+}
+
+void test_poison(void)
+{
+	struct patch_env env = env_generic;
+	unsigned int i, clobbers;
+
+	env.poison = true;
+	for (i = 0; i < sizeof(poison_cases) / sizeof(poison_cases[0]); i++) {
+		const struct poison_case *c = &poison_cases[i];
+		const struct native_op *n = native_op(c->op);
+		struct paravirt_patch_site site = n->jump ? jump_site(0x00101234, n->slot)
+					 : call_site(0x00101234, n->slot, c->clobbers);
+		struct patch_op op = op_of(n);
+		u8 out[PATCH_MAX_SITE_LEN];
+		enum patch_result r = patch_fresh(&env, &site, &op, c->kind, 0x00104000, out);
+
+		CHECK(site.len == c->len, "%s: site of %u bytes", c->op, site.len);
+		CHECK(r == PATCH_DONE, "%s: result %d", c->op, r);
+		CHECK_BYTES(out, c->bytes, c->len, c->op);
+	}
+	for (i = 0; i < nr_native_ops; i++) {
+		if (native_ops[i].jump)
+			continue;
+		for (clobbers = 0; clobbers <= CLBR_ANY; clobbers++)
+			check_poison_shape(&native_ops[i], clobbers);
+	}
+}
+
+/* ---- idempotence ---- */
+
+/* A second run on the output finds its own work, and a third agrees. */
+static void check_twice(const struct patch_env *env, const struct paravirt_patch_site *site,
+			const struct patch_op *op, enum patch_kind kind, unsigned int *done)
+{
+	u8 once[PATCH_MAX_SITE_LEN], twice[PATCH_MAX_SITE_LEN];
+	enum patch_result r1 = patch_fresh(env, site, op, kind, 0x00104000, once), r2;
+
+	r2 = patch_site(env, site, op, kind, 0x00104000, once, twice);
+	if (r1 == PATCH_DONE) {
+		(*done)++;
+		CHECK(r2 == PATCH_ALREADY, "%s kind %d clobbers %u: second run %d",
+		      op->name, kind, site->clobbers, r2);
+	} else {
+		CHECK(r2 == r1, "%s kind %d: refused %d, then %d", op->name, kind, r1, r2);
+	}
+	CHECK_BYTES(twice, once, site->len, op->name);
+}
+
+void test_idempotent(void)
+{
+	const struct patch_env *envs[] = { &env_generic, &env_p6 };
+	unsigned int i, e, k, clobbers, done = 0;
+
+	for (i = 0; i < nr_native_ops; i++) {
+		const struct native_op *n = &native_ops[i];
+		struct patch_op op = op_of(n);
+
+		for (e = 0; e < 4; e++) {
+			struct patch_env env = *envs[e % 2];
+
+			env.poison = e >= 2;
+			for (k = 0; k < 4; k++)
+				for (clobbers = 0; clobbers <= CLBR_ANY; clobbers++) {
+					struct paravirt_patch_site site = n->jump ?
+						jump_site(0x00101234, n->slot) :
+						call_site(0x00101234, n->slot, clobbers);
+
+					check_twice(&env, &site, &op, kinds[k], &done);
+				}
+		}
+	}
+	CHECK(done > nr_native_ops * 4, "only %u sites were patched at all", done);
+}
