@@ -3,7 +3,7 @@
  *
  * The Multiboot info block lies somewhere in low memory that nothing
  * reserves, so arch/x86/multiboot.c copies what matters into boot_info
- * before anything else runs.
+ * early in kmain, before anything that allocates or overwrites memory.
  */
 #ifndef PV386_BOOTINFO_H
 #define PV386_BOOTINFO_H

@@ -36,7 +36,7 @@ static void __noreturn cpu_idle(void)
 void kmain(const void *multiboot_info)
 {
 	gdt_init();			/* our own segments, whatever the loader left */
-	trap_init();			/* from here on a fault is reported, not fatal */
+	trap_init();			/* a fault now reaches a handler, not a reset */
 	multiboot_parse(multiboot_info);	/* before anything can reuse it */
 	cmdline_parse_early(boot_info.cmdline);
 	paravirt_patch_init();		/* before anything else runs a patch site */

@@ -11,6 +11,7 @@
 #include <kernel.h>
 #include <string.h>
 #include <asm/cpu.h>
+#include <asm/extable.h>
 #include <asm/privileged.h>
 #include <asm/processor-flags.h>
 
@@ -87,6 +88,33 @@ static void cpu_read_brand(void)
 	for (p = boot_cpu.name; *p == ' '; p++)
 		;
 	memmove(boot_cpu.name, p, strlen(p) + 1);	/* Intel pads on the left */
+}
+
+/* 0f 1f raises #UD on a CPU without it; the exception table skips it. */
+static bool long_nop_executes(void)
+{
+	int works = 0;
+
+	asm volatile("1: .byte 0x0f, 0x1f, 0x40, 0x00\n\t"	/* nopl 0(%%eax) */
+		     "movl $1, %0\n"
+		     "2:\n\t"
+		     _ASM_EXTABLE(1b, 2b)
+		     : "+r" (works) : : "memory");
+	return works;
+}
+
+/*
+ * Family 6 (Pentium Pro) and later have the 0f 1f NOP, but QEMU runs it
+ * on any CPU model and some VIA family-6 chips lack it: check both.  The
+ * patcher asks this before cpu_detect() has run (it must finish before
+ * anything else uses a patch site), so it asks the CPU itself.
+ */
+bool cpu_has_long_nops(void)
+{
+	u32 a, b, c, d;
+
+	cpuid(1, &a, &b, &c, &d);	/* all zero where there is no cpuid */
+	return ((a >> 8) & 0xf) >= 6 && long_nop_executes();
 }
 
 void cpu_detect(void)

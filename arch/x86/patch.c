@@ -21,7 +21,6 @@
 #include <ksyms.h>
 #include <string.h>
 #include <asm/cpu.h>
-#include <asm/extable.h>
 #include <asm/paravirt.h>
 #include <asm/patch.h>
 #include <asm/privileged.h>
@@ -117,38 +116,15 @@ early_boot_option("nopatch", set_nopatch, "leave paravirt call sites unpatched")
 early_boot_option("patchlog", set_patchlog, "print every paravirt call site");
 early_boot_option("pvdebug", set_pvdebug, "poison registers sites may clobber");
 
-/* ---- choosing NOPs ---- */
-
-/* 0f 1f raises #UD on a CPU without it; the exception table skips it. */
-static bool long_nop_executes(void)
-{
-	int works = 0;
-
-	asm volatile("1: .byte 0x0f, 0x1f, 0x40, 0x00\n\t"	/* nopl 0(%%eax) */
-		     "movl $1, %0\n"
-		     "2:\n\t"
-		     _ASM_EXTABLE(1b, 2b)
-		     : "+r" (works) : : "memory");
-	return works;
-}
-
-/* Family 6 (Pentium Pro) and later have the 0f 1f NOP, but QEMU runs it
- * on any CPU model and some VIA family-6 chips lack it: check both. */
-static bool cpu_has_p6_nops(void)
-{
-	u32 a, b, c, d;
-
-	cpuid(1, &a, &b, &c, &d);	/* all zero where there is no cpuid */
-	return ((a >> 8) & 0xf) >= 6 && long_nop_executes();
-}
-
 /* ---- writing ---- */
 
 /*
  * The only routine that writes kernel code.  It lives in a section of
  * its own, which paravirt_patch_all() checks holds no site: it can never
  * be rewriting code it is running.  sync_core serializes (iret), which
- * makes even a 486 drop instructions it had already fetched.
+ * makes even a 486 drop instructions it had already fetched.  It writes
+ * a byte at a time with interrupts off; only an NMI could run a site
+ * half-written, and pv386 enables no NMI source.
  */
 static void __section(".text.patch_text") __attribute__((noinline))
 patch_text(u8 *addr, const u8 *bytes, unsigned int len)
@@ -234,7 +210,7 @@ unsigned int paravirt_patch_all(void)
 
 void paravirt_patch_init(void)
 {
-	bool p6 = cpu_has_p6_nops();
+	bool p6 = cpu_has_long_nops();
 
 	env.table = (u32)&paravirt_ops;
 	env.nops = p6 ? p6_nops : generic_nops;

@@ -43,6 +43,7 @@ struct cpuinfo_x86 {
 extern struct cpuinfo_x86 boot_cpu;
 
 void cpu_detect(void);
+bool cpu_has_long_nops(void);	/* the 0f 1f NOPs: usable before cpu_detect */
 void cpu_print(void);
 
 static inline bool cpu_has(unsigned int feature)

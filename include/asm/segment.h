@@ -3,6 +3,10 @@
  *
  * Included from C and from assembly.  The order matches the order in which
  * gdt.c fills the table; a selector is (index << 3) | RPL.
+ *
+ * sysexit takes the user CS and SS from the SYSENTER_CS MSR (the kernel
+ * CS): CS + 16 and CS + 24.  So kernel CS, kernel DS, user CS and user DS
+ * must stay four consecutive entries, in this order.
  */
 #ifndef ASM_SEGMENT_H
 #define ASM_SEGMENT_H
