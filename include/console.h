@@ -27,7 +27,4 @@ void serial_puts(const char *s);
 /* Wait until the UART has sent everything written so far. */
 void serial_flush(void);
 
-/* Polled serial input, for a console that reads (later issues). */
-int serial_getc_nonblock(void);
-
 #endif

@@ -218,7 +218,9 @@ static bool build_replacement(const struct patch_env *env,
  * Work out what `site`, whose bytes are now `cur`, should hold after
  * becoming `kind` (target: the function for DIRECT and NULL).  out
  * (site->len bytes) receives the bytes the site must end up with: the
- * replacement, or cur unchanged when the site is refused.
+ * replacement, or cur unchanged when the site is refused.  A record whose
+ * length is 0 or over PATCH_MAX_SITE_LEN is refused without touching out
+ * at all: no buffer is promised to be that long.
  */
 enum patch_result patch_site(const struct patch_env *env,
 			     const struct paravirt_patch_site *site,

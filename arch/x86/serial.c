@@ -18,7 +18,6 @@
 #define UART_DLL	0	/* divisor latch, low and high byte */
 #define UART_DLM	1
 
-#define LSR_DATA_READY	0x01
 #define LSR_THR_EMPTY	0x20	/* ready for the next byte */
 #define LSR_TX_IDLE	0x40	/* transmitter empty: the last bit is out */
 #define LCR_DLAB	0x80
@@ -56,13 +55,6 @@ void serial_flush(void)
 
 	while (serial_present && !(inb(COM1 + UART_LSR) & LSR_TX_IDLE) && --spins)
 		;
-}
-
-int serial_getc_nonblock(void)
-{
-	if (!serial_present || !(inb(COM1 + UART_LSR) & LSR_DATA_READY))
-		return -1;
-	return inb(COM1 + UART_DATA);
 }
 
 static struct console serial_console = {

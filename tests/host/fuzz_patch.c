@@ -160,7 +160,7 @@ static bool cur_is_original(const struct fuzz_case *c)
 /* Enough to rebuild the case by hand from a failure message. */
 static const char *describe(const struct fuzz_case *c)
 {
-	static char buf[400];
+	static char buf[640];
 
 	snprintf(buf, sizeof(buf),
 		 "seed %#llx: site instr=%08x type=%u len=%u clobbers=%#x; "
@@ -274,11 +274,11 @@ static void check_result(const struct fuzz_case *c, enum patch_result r,
 		      "length %u: result %d; %s", len, r, describe(c));
 		return;
 	}
-	if (r != PATCH_DONE)
-		CHECK(!memcmp(b->out, c->cur, len), "result %d but out [%s] != cur; %s",
-		      r, hex(b->out, len), describe(c));
 	if (r == PATCH_DONE)
 		CHECK(cur_is_original(c), "PATCH_DONE on a non-original site; %s", describe(c));
+	else
+		CHECK(!memcmp(b->out, c->cur, len), "result %d but out [%s] != cur; %s",
+		      r, hex(b->out, len), describe(c));
 	if (r == PATCH_REFUSED_BYTES)
 		CHECK(!cur_is_original(c), "the original refused as wrong bytes; %s",
 		      describe(c));

@@ -21,11 +21,11 @@
 unsigned long long fuzz_seed;
 
 static unsigned int failures;		/* in the running test */
-static char details[1 + MAX_DETAILS][512];	/* the first few, to print */
+static char details[1 + MAX_DETAILS][1100];	/* the first few, to print */
 
 void check_failed(const char *file, int line, const char *fmt, ...)
 {
-	char msg[400];
+	char msg[1024];
 	va_list ap;
 
 	va_start(ap, fmt);
