@@ -33,23 +33,6 @@ void paravirt_null_op_entry(void);
 
 /* ---- what each patchable op becomes natively ---- */
 
-#define DECLARE_TEMPLATE(op) extern const u8 tpl_##op[], tpl_##op##_end[]
-DECLARE_TEMPLATE(irq_disable);
-DECLARE_TEMPLATE(irq_enable);
-DECLARE_TEMPLATE(restore_fl);
-DECLARE_TEMPLATE(save_fl);
-DECLARE_TEMPLATE(save_fl_irq_disable);
-DECLARE_TEMPLATE(safe_halt);
-DECLARE_TEMPLATE(halt);
-DECLARE_TEMPLATE(iret);
-DECLARE_TEMPLATE(irq_enable_sysexit);
-DECLARE_TEMPLATE(read_cr0);
-DECLARE_TEMPLATE(read_cr2);
-DECLARE_TEMPLATE(read_cr3);
-DECLARE_TEMPLATE(write_cr3);
-DECLARE_TEMPLATE(clts);
-DECLARE_TEMPLATE(read_tsc);
-
 struct op_template {
 	const char *name;
 	const u8 *start, *end;	/* from patch_templates.S */
@@ -57,25 +40,12 @@ struct op_template {
 	bool jump;		/* iret and sysexit are jumped to */
 };
 
+/* Indexed by slot; ops without a template stay empty (start == NULL). */
 #define TEMPLATE(op, writes, jump) \
-	[PARAVIRT_SLOT(op)] = { #op, tpl_##op, tpl_##op##_end, writes, jump }
+	[PARAVIRT_SLOT(op)] = { #op, tpl_##op, tpl_##op##_end, writes, jump },
 
 static const struct op_template templates[PARAVIRT_NR_SLOTS] = {
-	TEMPLATE(irq_disable, 0, false),
-	TEMPLATE(irq_enable, 0, false),
-	TEMPLATE(restore_fl, 0, false),
-	TEMPLATE(save_fl, CLBR_EAX, false),
-	TEMPLATE(save_fl_irq_disable, CLBR_EAX, false),
-	TEMPLATE(safe_halt, 0, false),
-	TEMPLATE(halt, 0, false),
-	TEMPLATE(iret, 0, true),
-	TEMPLATE(irq_enable_sysexit, 0, true),
-	TEMPLATE(read_cr0, CLBR_EAX, false),
-	TEMPLATE(read_cr2, CLBR_EAX, false),
-	TEMPLATE(read_cr3, CLBR_EAX, false),
-	TEMPLATE(write_cr3, 0, false),
-	TEMPLATE(clts, 0, false),
-	TEMPLATE(read_tsc, CLBR_EAX | CLBR_EDX, false),
+	PATCH_TEMPLATES(TEMPLATE)
 };
 
 /* The site records store the slot in a byte, and the NULL-op stub pushes

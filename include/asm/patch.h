@@ -72,6 +72,35 @@ struct patch_env {
 	bool poison;		/* pvdebug: spoil clobbered registers */
 };
 
+/*
+ * The ops arch/x86/patch_templates.S has a native template for: one
+ * list, so the patcher and the host tests cannot disagree on it.
+ * PATCH_TEMPLATES(X) expands X(op, writes, jump) for each op, where
+ * writes are the registers the template leaves its result in and jump
+ * says the op is jumped to (iret, sysexit) rather than called.
+ */
+#define PATCH_TEMPLATES(X)					\
+	X(irq_disable,		0,			false)	\
+	X(irq_enable,		0,			false)	\
+	X(restore_fl,		0,			false)	\
+	X(save_fl,		CLBR_EAX,		false)	\
+	X(save_fl_irq_disable,	CLBR_EAX,		false)	\
+	X(safe_halt,		0,			false)	\
+	X(halt,			0,			false)	\
+	X(iret,			0,			true)	\
+	X(irq_enable_sysexit,	0,			true)	\
+	X(read_cr0,		CLBR_EAX,		false)	\
+	X(read_cr2,		CLBR_EAX,		false)	\
+	X(read_cr3,		CLBR_EAX,		false)	\
+	X(write_cr3,		0,			false)	\
+	X(clts,			0,			false)	\
+	X(read_tsc,		CLBR_EAX | CLBR_EDX,	false)
+
+/* tpl_<op> .. tpl_<op>_end: the template's bytes. */
+#define DECLARE_PATCH_TEMPLATE(op, writes, jump) \
+	extern const u8 tpl_##op[], tpl_##op##_end[];
+PATCH_TEMPLATES(DECLARE_PATCH_TEMPLATE)
+
 /* NOP tables, from arch/x86/patch_templates.S. */
 #define GENERIC_MAX_NOP	9	/* 386 and later */
 #define P6_MAX_NOP	11	/* the 0f 1f NOPs of family 6 and later */

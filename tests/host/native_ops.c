@@ -13,27 +13,15 @@
 #include <string.h>
 #include "check.h"
 
-#define DECLARE_TEMPLATE(op) extern const u8 tpl_##op[], tpl_##op##_end[]
-DECLARE_TEMPLATE(irq_disable);
-DECLARE_TEMPLATE(irq_enable);
-DECLARE_TEMPLATE(restore_fl);
-DECLARE_TEMPLATE(save_fl);
-DECLARE_TEMPLATE(save_fl_irq_disable);
-DECLARE_TEMPLATE(safe_halt);
-DECLARE_TEMPLATE(halt);
-DECLARE_TEMPLATE(iret);
-DECLARE_TEMPLATE(irq_enable_sysexit);
-DECLARE_TEMPLATE(read_cr0);
-DECLARE_TEMPLATE(read_cr2);
-DECLARE_TEMPLATE(read_cr3);
-DECLARE_TEMPLATE(write_cr3);
-DECLARE_TEMPLATE(clts);
-DECLARE_TEMPLATE(read_tsc);
-
 /* A void op or one returning in EAX: the C sites save ECX and EDX. */
 #define CALL_OP(op, writes, slot, ...)					\
 	{ #op, tpl_##op, tpl_##op##_end, { __VA_ARGS__ },		\
 	  sizeof((u8[]){ __VA_ARGS__ }), writes, false, slot, CLBR_EAX }
+
+/* An op taking its argument in EAX: its C sites keep all three. */
+#define WRITE_OP(op, slot, ...)						\
+	{ #op, tpl_##op, tpl_##op##_end, { __VA_ARGS__ },		\
+	  sizeof((u8[]){ __VA_ARGS__ }), 0, false, slot, CLBR_NONE }
 
 #define JUMP_OP(op, slot, ...)						\
 	{ #op, tpl_##op, tpl_##op##_end, { __VA_ARGS__ },		\
@@ -42,7 +30,7 @@ DECLARE_TEMPLATE(read_tsc);
 const struct native_op native_ops[] = {
 	CALL_OP(irq_disable,		0,	  19, 0xfa),		/* cli */
 	CALL_OP(irq_enable,		0,	  20, 0xfb),		/* sti */
-	CALL_OP(restore_fl,		0,	  17, 0x50, 0x9d),	/* push %eax; popf */
+	WRITE_OP(restore_fl,			  17, 0x50, 0x9d),	/* push %eax; popf */
 	CALL_OP(save_fl,		CLBR_EAX, 16, 0x9c, 0x58),	/* pushf; pop %eax */
 	CALL_OP(save_fl_irq_disable,	CLBR_EAX, 18, 0x9c, 0x58, 0xfa),
 	CALL_OP(safe_halt,		0,	  21, 0xfb, 0xf4),	/* sti; hlt */
@@ -52,7 +40,7 @@ const struct native_op native_ops[] = {
 	CALL_OP(read_cr0,		CLBR_EAX,  7, 0x0f, 0x20, 0xc0), /* mov %cr0,%eax */
 	CALL_OP(read_cr2,		CLBR_EAX,  9, 0x0f, 0x20, 0xd0),
 	CALL_OP(read_cr3,		CLBR_EAX, 11, 0x0f, 0x20, 0xd8),
-	CALL_OP(write_cr3,		0,	  12, 0x0f, 0x22, 0xd8), /* mov %eax,%cr3 */
+	WRITE_OP(write_cr3,			  12, 0x0f, 0x22, 0xd8), /* mov %eax,%cr3 */
 	CALL_OP(clts,			0,	   6, 0x0f, 0x06),
 	/* u64 in EDX:EAX: its site saves only ECX. */
 	{ "read_tsc", tpl_read_tsc, tpl_read_tsc_end, { 0x0f, 0x31 }, 2,
