@@ -55,12 +55,9 @@ _start:
 	pushl %eax
 #ifdef CONFIG_PARAVIRT
 	call paravirt_init		/* the table, before anything uses it */
-	movl $X86_EFLAGS_FIXED, %eax
-	call *paravirt_ops+PV_restore_fl
-#else
-	pushl $X86_EFLAGS_FIXED
-	popfl
 #endif
+	movl $X86_EFLAGS_FIXED, %eax
+	RESTORE_FLAGS_FROM_EAX
 	popl %eax
 	cmpl $MULTIBOOT_BOOT_MAGIC, %eax
 	jne 1f

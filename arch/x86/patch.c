@@ -12,7 +12,11 @@
  * this file decides, writes, and reports.
  *
  * It runs once, early in kmain, with interrupts off: after the backend is
- * chosen and before the rest of the kernel runs any site.  Boot options:
+ * chosen and before the rest of the kernel runs any site.  (A site that
+ * runs earlier - _start's EFLAGS reset, the return from the #UD of the
+ * long-NOP probe - runs as the indirect call the build emitted, which is
+ * correct too.  What must never happen is a site running, or being
+ * entered by an interrupt, while it is rewritten.)  Boot options:
  * nopatch (leave every site an indirect call), patchlog (print each site)
  * and pvdebug (spoil the registers a site says it clobbers).
  */
@@ -49,10 +53,14 @@ static const struct op_template templates[PARAVIRT_NR_SLOTS] = {
 };
 
 /* The site records store the slot in a byte, and the NULL-op stub pushes
- * it as a sign-extended byte: the table must stay below 128 slots. */
+ * it as a sign-extended byte: the table must stay below 128 slots.  And
+ * a slot number is an offset / 4 (the asm sites compute it that way), so
+ * every patchable op must sit on a pointer boundary. */
 _Static_assert(PARAVIRT_NR_SLOTS <= 127, "paravirt_ops has too many slots");
-_Static_assert(offsetof(struct paravirt_ops, cpuid) % sizeof(void *) == 0,
-	       "paravirt_ops slots must be pointer-aligned");
+#define ASSERT_SLOT_ALIGNED(op, writes, jump)				\
+	_Static_assert(offsetof(struct paravirt_ops, op) % sizeof(void *) == 0, \
+		       #op " is not on a slot boundary");
+PATCH_TEMPLATES(ASSERT_SLOT_ALIGNED)
 
 struct patch_op paravirt_patch_op(unsigned int slot)
 {

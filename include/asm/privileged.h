@@ -141,6 +141,7 @@ static inline void paravirt_report(void)	{ }
 	PARAVIRT_ASM_SITE(PV_irq_enable_sysexit, CLBR_ANY,	\
 			  jmp *%cs:paravirt_ops+PV_irq_enable_sysexit)
 #define DISABLE_INTERRUPTS	PV_ASM_CALL_SAVE_ALL(PV_irq_disable)
+#define RESTORE_FLAGS_FROM_EAX	PV_ASM_CALL_SAVE_ALL(PV_restore_fl)
 #define ENABLE_INTERRUPTS	PV_ASM_CALL_SAVE_ALL(PV_irq_enable)
 #define HALT			PV_ASM_CALL_SAVE_ALL(PV_halt)
 #define GET_CR0_INTO_EAX					\
@@ -152,6 +153,7 @@ static inline void paravirt_report(void)	{ }
 #define INTERRUPT_RETURN	iret
 #define ENABLE_INTERRUPTS_SYSEXIT sti; sysexit
 #define DISABLE_INTERRUPTS	cli
+#define RESTORE_FLAGS_FROM_EAX	pushl %eax; popfl
 #define ENABLE_INTERRUPTS	sti
 #define GET_CR0_INTO_EAX	movl %cr0, %eax
 #define HALT			hlt
