@@ -30,7 +30,7 @@ CC       := gcc
 LD       := ld
 # No libgcc: it assumes the stack calling convention, and -mregparm=3
 # changes that for every call, library calls included (see math64.h).
-CFLAGS   := -m32 -march=i386 -std=gnu11 -O2 -ffreestanding -fno-pic -fno-pie \
+CFLAGS   := -m32 -march=i386 -std=gnu11 -O2 -g -ffreestanding -fno-pic -fno-pie \
 	    -nostdlib -fno-stack-protector -fno-asynchronous-unwind-tables \
 	    -fno-omit-frame-pointer -mregparm=3 -mgeneral-regs-only \
 	    -fno-tree-loop-distribute-patterns \
