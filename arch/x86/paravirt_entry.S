@@ -18,6 +18,7 @@ paravirt_nop:
 	.type paravirt_null_op_entry, @function
 paravirt_null_op_entry:
 	movl 4(%esp), %eax		/* the op's slot, pushed by the site */
-	movl (%esp), %edx		/* just past the site */
+	movl (%esp), %edx		/* return address: the site's start + 7 */
+	subl $7, %edx
 	call paravirt_null_op		/* panics */
 	.size paravirt_null_op_entry, . - paravirt_null_op_entry

@@ -98,11 +98,16 @@ early_boot_option("pvdebug", set_pvdebug, "poison registers sites may clobber");
 
 /*
  * The only routine that writes kernel code.  It lives in a section of
- * its own, which paravirt_patch_all() checks holds no site: it can never
+ * its own, which plan_site() checks holds no site: it can never
  * be rewriting code it is running.  sync_core serializes (iret), which
- * makes even a 486 drop instructions it had already fetched.  It writes
- * a byte at a time with interrupts off; only an NMI could run a site
- * half-written, and pv386 enables no NMI source.
+ * makes even a 486 drop instructions it had already fetched (QEMU and
+ * Bochs notice code changes by themselves: no emulator test can show a
+ * missing serialization, so it stays here on the manual's word).
+ * sync_core is a plain call through the table, not a site, and the
+ * native one lives in the native backend; a backend whose sync_core ran
+ * a patch site would defeat the fence.  It writes a byte at a time with
+ * interrupts off; only an NMI could run a site half-written, and pv386
+ * enables no NMI source.
  */
 static void __section(".text.patch_text") __attribute__((noinline))
 patch_text(u8 *addr, const u8 *bytes, unsigned int len)
@@ -144,15 +149,22 @@ static enum patch_result plan_site(const struct paravirt_patch_site *site,
 	u32 target;
 
 	if (site->type >= PARAVIRT_NR_SLOTS || site_in_patch_text(site))
-		return PATCH_REFUSED_FIT;
+		return PATCH_REFUSED_RECORD;
 	op = paravirt_patch_op(site->type);
 	*kind = choose_kind(site->type, &target);
 	return patch_site(&env, site, &op, *kind, target, (const u8 *)site->instr, out);
 }
 
+static bool refused(enum patch_result result)
+{
+	return result == PATCH_REFUSED_BYTES || result == PATCH_REFUSED_FIT ||
+	       result == PATCH_REFUSED_RECORD;
+}
+
+/* Counts what each site is (patched) or would be (nopatch). */
 static void count(enum patch_result result, enum patch_kind kind)
 {
-	if (result == PATCH_REFUSED_BYTES || result == PATCH_REFUSED_FIT) {
+	if (refused(result)) {
 		stats.refused++;
 		return;
 	}
@@ -164,26 +176,39 @@ static void count(enum patch_result result, enum patch_kind kind)
 	}
 }
 
-/* Patch every site; returns how many were written (0 on a second run). */
-unsigned int paravirt_patch_all(void)
+/*
+ * Plan every site and, if `write`, rewrite those that need it.  Returns
+ * how many sites needed a write.  Writing happens only from
+ * paravirt_patch_init(), once, before interrupts are ever enabled: then
+ * no site can be running, or be entered by an interrupt, mid-rewrite.
+ */
+static unsigned int patch_pass(bool write)
 {
 	const struct paravirt_patch_site *site;
-	unsigned int written = 0;
+	unsigned int needed = 0;
 
 	stats = (struct paravirt_patch_stats){ 0 };
-	for (site = __start_parainstructions; site < __stop_parainstructions; site++) {
+	for_each_patch_site(site) {
 		u8 out[PATCH_MAX_SITE_LEN];
 		enum patch_kind kind = PATCH_INLINE;
 		enum patch_result result = plan_site(site, &kind, out);
 
 		stats.total++;
 		count(result, kind);
-		if (result == PATCH_DONE && !nopatch) {
+		if (result != PATCH_DONE)
+			continue;
+		needed++;
+		if (write)
 			patch_text((u8 *)site->instr, out, site->len);
-			written++;
-		}
 	}
-	return written;
+	return needed;
+}
+
+/* How many sites a patch run would write now: 0 after a patched boot
+ * (the patcher is idempotent), all of them after a nopatch one. */
+unsigned int paravirt_patch_pending(void)
+{
+	return patch_pass(false);
 }
 
 void paravirt_patch_init(void)
@@ -194,7 +219,7 @@ void paravirt_patch_init(void)
 	env.nops = p6 ? p6_nops : generic_nops;
 	env.max_nop = p6 ? P6_MAX_NOP : GENERIC_MAX_NOP;
 	env.poison = pvdebug;
-	paravirt_patch_all();
+	patch_pass(!nopatch);
 }
 
 /* ---- reporting ---- */
@@ -248,12 +273,15 @@ void paravirt_patch_report(void)
 	const struct paravirt_patch_site *site;
 
 	if (patchlog)
-		for (site = __start_parainstructions; site < __stop_parainstructions; site++)
+		for_each_patch_site(site)
 			log_site(site);
 	if (nopatch) {
 		printk("paravirt: nopatch: %u sites left as indirect calls\n", stats.total);
 		return;
 	}
+	/* N counts every site that now holds its replacement: inline and
+	 * direct ones, and the rare NOP-only and empty-op ones of the line
+	 * below; I + D + R = M when those are zero. */
 	printk("paravirt: patched %u/%u sites (%u inline, %u direct, %u refused)\n",
 	       stats.total - stats.refused, stats.total, stats.inlined,
 	       stats.direct, stats.refused);
@@ -264,9 +292,13 @@ void paravirt_patch_report(void)
 	       pvdebug ? ", clobbered registers poisoned (pvdebug)" : "");
 }
 
-/* Reached through paravirt_null_op_entry from a site whose op is NULL. */
-void paravirt_null_op(unsigned int slot, u32 return_address)
+/*
+ * Reached through paravirt_null_op_entry from a site whose op is NULL.
+ * paravirt_init() refuses a backend with an empty op, so at boot this
+ * cannot happen; it is for a table changed later (live switching).
+ */
+void paravirt_null_op(unsigned int slot, u32 site)
 {
-	panic("paravirt: op %s is empty (slot %u), called from %08x",
-	      paravirt_op_name(slot), slot, return_address);
+	panic("paravirt: op %s is empty (slot %u), called from the site at %08x",
+	      paravirt_op_name(slot), slot, site);
 }

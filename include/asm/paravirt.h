@@ -108,7 +108,7 @@ struct paravirt_patch_stats {
 };
 
 void paravirt_patch_init(void);		/* before the rest of the kernel runs */
-unsigned int paravirt_patch_all(void);	/* returns the number of writes */
+unsigned int paravirt_patch_pending(void);	/* sites a run would write now */
 void paravirt_patch_report(void);
 const struct paravirt_patch_stats *paravirt_patch_stats(void);
 const struct patch_env *paravirt_patch_env(void);
@@ -118,6 +118,8 @@ const char *paravirt_op_name(unsigned int slot);
 struct patch_op paravirt_patch_op(unsigned int slot);	/* template, etc. */
 extern const struct paravirt_patch_site __start_parainstructions[];
 extern const struct paravirt_patch_site __stop_parainstructions[];
+#define for_each_patch_site(s) \
+	for ((s) = __start_parainstructions; (s) < __stop_parainstructions; (s)++)
 
 /* An op's patch type: its slot number in the table. */
 #define PARAVIRT_SLOT(op)	(offsetof(struct paravirt_ops, op) / sizeof(void *))
@@ -240,6 +242,9 @@ static inline u64 pv_read_tsc(void)
 	.short clobbers;					\
 	.popsection
 
+/* An asm call site reads the table through %ds: use it where %ds is
+ * still the kernel's (the jump sites, used after user segments are
+ * loaded, carry a %cs: override instead). */
 #define PV_ASM_CALL_SAVE_ALL(offset)				\
 	PARAVIRT_ASM_SITE(offset, CLBR_NONE,			\
 		pushl %eax; pushl %ecx; pushl %edx;		\

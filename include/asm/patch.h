@@ -37,8 +37,16 @@ struct paravirt_patch_site {
 	u32 instr;		/* address of the site's first byte */
 	u8 type;		/* the op: its slot number in paravirt_ops */
 	u8 len;			/* bytes in the site */
-	u16 clobbers;		/* CLBR_* registers the site may change */
+	u16 clobbers;		/* CLBR_* registers the site may change; a jump
+				   site never returns, so it says CLBR_ANY */
 };
+
+/* The site macros emit this layout by hand (.long, .byte, .byte, .short). */
+_Static_assert(sizeof(struct paravirt_patch_site) == 8, "site record is 8 bytes");
+_Static_assert(offsetof(struct paravirt_patch_site, type) == 4 &&
+	       offsetof(struct paravirt_patch_site, len) == 5 &&
+	       offsetof(struct paravirt_patch_site, clobbers) == 6,
+	       "site record layout");
 
 /* What the engine needs to know about one op. */
 struct patch_op {
@@ -62,6 +70,7 @@ enum patch_result {
 	PATCH_ALREADY,		/* it already did: nothing to write */
 	PATCH_REFUSED_BYTES,	/* not the indirect call the build recorded */
 	PATCH_REFUSED_FIT,	/* the replacement does not fit or is unsafe */
+	PATCH_REFUSED_RECORD,	/* the record itself is bad (slot, place) */
 };
 
 /* The running machine, as far as the engine cares. */
