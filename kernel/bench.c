@@ -10,17 +10,19 @@
  * tools/bench boots the three kernels (inline, indirect, patched) and
  * tabulates the "bench:" lines printed here.
  *
- * restore_fl and write_cr3 take their argument in EAX.  Alone in a loop
- * with an unchanging argument, GCC would copy it into EAX on every pass
- * (it does not hoist copies into a fixed register), which no real caller
- * pays for: flags come from irq_save, a page directory from memory.  So
- * they are measured in the pairs the kernel uses them in, minus the
- * other half: irq_restore(irq_save()) and write_cr3(read_cr3()).
+ * restore_fl and write_cr3 take their argument in EAX.  They are measured
+ * in the pairs the kernel uses them in, minus the other half:
+ * irq_restore(irq_save()) and write_cr3(read_cr3()), where the value is
+ * already in EAX.  That is the best case, and the per-op table shows only
+ * it: a patched site also fixes its registers (EAX in, EAX out), so where
+ * the compiler had the value elsewhere it adds a mov that the inline
+ * kernel does not need.  The workloads include those movs.
  */
 #include <kernel.h>
 #include <bench.h>
 #include <cmdline.h>
 #include <math64.h>
+#include <asm/extable.h>
 #include <asm/irq.h>
 #include <asm/machine.h>
 #include <asm/privileged.h>
@@ -118,30 +120,45 @@ BENCH_LOOP(hotpath, ,
 	consume(read_tsc()))
 
 /*
- * A kernel workload: record an event, the way a driver or a tracer does.
- * An interrupt arrives (through the IDT, as above); the event is stamped
- * with the TSC, formatted, and appended to a shared ring of records
- * under irq save/restore; the page-directory base and the FPU state
- * (%cr3, %cr0) are sampled with it.
+ * The kernel workload: the kernel's own paths to the hot ops, as they
+ * run.  A software interrupt through the IDT; a page fault that the
+ * exception table resolves (fault entry, the handler, the table search,
+ * INTERRUPT_RETURN) followed by read_cr2 for its address; a critical
+ * section under irq save/restore that queues a record stamped with the
+ * TSC; and a TLB flush (a %cr3 reload).  No padding work is added around
+ * them: the ratio to the inline kernel is what these paths really pay.
  */
-#define EVENT_RING	8
-static char event_ring[EVENT_RING][64];
-static unsigned int event_head;
+struct fault_record {
+	u64 stamp;
+	u32 address;
+	u32 sequence;
+};
 
-static void record_event(unsigned int n)
+#define FAULT_RING	8
+static struct fault_record fault_ring[FAULT_RING];
+static unsigned int fault_head;
+
+static void kernel_paths(unsigned int n)
 {
-	u64 stamp = read_tsc();
-	unsigned long flags = raw_local_irq_save();
-	char *slot = event_ring[event_head++ % EVENT_RING];
+	u32 value = 0;
+	unsigned long flags;
+	struct fault_record *r;
 
-	snprintf(slot, sizeof(event_ring[0]), "event %u at %llu cr3 %lx ts %lu",
-		 n, stamp, read_cr3(), read_cr0() & 8);
+	asm volatile("int %0" : : "i" (BENCH_VECTOR) : "memory");
+	asm volatile("1: movl 0x40, %0\n"	/* page 0 is not mapped */
+		     "2:\n\t"
+		     _ASM_EXTABLE(1b, 2b)
+		     : "+r" (value) : : "memory");
+	flags = raw_local_irq_save();
+	r = &fault_ring[fault_head++ % FAULT_RING];
+	r->stamp = read_tsc();
+	r->address = read_cr2();
+	r->sequence = n;
 	raw_local_irq_restore(flags);
+	write_cr3(read_cr3());
 }
 
-BENCH_LOOP(workload, ,
-	asm volatile("int %0" : : "i" (BENCH_VECTOR) : "memory");
-	record_event(i))
+BENCH_LOOP(workload, , kernel_paths(i))
 
 /* ---- reporting ---- */
 
@@ -195,7 +212,7 @@ void bench_run(void)
 			     op_benches[i].run() - op_benches[i].minus());
 	print_per_op("op", "iret", bench_iret());
 	print_per_op("workload", "hotpath", bench_hotpath());
-	print_per_op("workload", "events", bench_workload());
+	print_per_op("workload", "kernel", bench_workload());
 	printk("bench: done (%lu workload interrupts)\n", workload_interrupts);
 	set_system_gate(BENCH_VECTOR, NULL);
 	pic_unmask(IRQ_TIMER);

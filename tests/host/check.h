@@ -39,6 +39,7 @@ bool check_bytes_at(const char *file, int line, const u8 *got, const u8 *want,
 void test_original_bytes(void);		/* test_templates.c */
 void test_template_bytes(void);
 void test_inline_sites(void);
+void test_kernel_op_list(void);
 void test_nop_tables(void);		/* test_nops.c */
 void test_nop_padding(void);
 void test_refuse_bytes(void);		/* test_refuse.c */

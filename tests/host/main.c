@@ -57,7 +57,7 @@ static const struct {
 	void (*fn)(void);
 } tests[] = {
 #define T(name) { #name, test_##name }
-	T(original_bytes), T(template_bytes), T(inline_sites),
+	T(original_bytes), T(template_bytes), T(inline_sites), T(kernel_op_list),
 	T(nop_tables), T(nop_padding),
 	T(refuse_bytes), T(refuse_fit), T(refuse_writes),
 	T(direct), T(nops_kind), T(null_kind), T(poison), T(idempotent),

@@ -4,10 +4,10 @@
  * instruction set says it must be, and the site the kernel's macros
  * (asm/paravirt.h, asm/privileged.h) emit for it.
  *
- * writes and jump must say what arch/x86/patch.c says: they decide
- * whether a site may be inlined at all.  The slots are those of struct
- * paravirt_ops when this was written; the engine only uses a slot as a
- * number (address = table + 4 * slot), so a stale one does no harm.
+ * writes and jump are this file's own expectations; test_kernel_op_list
+ * checks that the kernel's PATCH_TEMPLATES agrees.  The slot numbers are
+ * arbitrary (distinct, below 64): the engine only uses a slot as a number
+ * (address = table + 4 * slot), never as a position in the real table.
  */
 #include <stdlib.h>
 #include <string.h>

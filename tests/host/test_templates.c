@@ -131,3 +131,33 @@ void test_inline_sites(void)
 		check_inline_site(n, &env_p6);
 	}
 }
+
+/*
+ * The kernel's own list of patchable ops (PATCH_TEMPLATES in asm/patch.h)
+ * must say what these tests expect: the same ops, and for each the same
+ * result registers and the same call-or-jump.  A wrong `writes` there
+ * would let pvdebug poison a result (read_tsc's EDX, say) unnoticed.
+ */
+struct kernel_op {
+	const char *name;
+	u8 writes;
+	bool jump;
+};
+
+#define KERNEL_OP(op, writes, jump) { #op, writes, jump },
+static const struct kernel_op kernel_ops[] = { PATCH_TEMPLATES(KERNEL_OP) };
+
+void test_kernel_op_list(void)
+{
+	unsigned int i, n = sizeof(kernel_ops) / sizeof(kernel_ops[0]);
+
+	CHECK(n == nr_native_ops, "the kernel lists %u ops, the tests %u", n, nr_native_ops);
+	for (i = 0; i < n; i++) {
+		const struct native_op *want = native_op(kernel_ops[i].name);
+
+		CHECK(kernel_ops[i].writes == want->writes, "%s: kernel says writes %#x, want %#x",
+		      kernel_ops[i].name, kernel_ops[i].writes, want->writes);
+		CHECK(kernel_ops[i].jump == want->jump, "%s: kernel says jump=%d",
+		      kernel_ops[i].name, kernel_ops[i].jump);
+	}
+}
