@@ -154,6 +154,29 @@ KTEST(patch_entry_sites_recorded)
 	KT_EXPECT(sysexit);
 }
 
+/* Every op with a template is called somewhere, and every such call is a
+ * site (tools/audit-sites checks the binary for calls outside sites; it
+ * can only see an op as hot if at least one site records it). */
+KTEST(patch_every_patchable_op_has_sites)
+{
+	const struct paravirt_patch_site *s;
+	unsigned int slot, missing = 0;
+
+	for (slot = 0; slot < PARAVIRT_NR_SLOTS; slot++) {
+		unsigned int sites = 0;
+
+		if (!paravirt_patch_op(slot).tpl)
+			continue;
+		for_each_patch_site(s)
+			sites += s->type == slot;
+		if (!sites) {
+			printk("ktest:   no site for %s\n", paravirt_op_name(slot));
+			missing++;
+		}
+	}
+	KT_EXPECT_EQ(missing, 0);
+}
+
 /* ---- the engine on sites built in memory, then run ---- */
 
 /* A call site of `slot` saving ECX and EDX, followed by a ret: callable. */
