@@ -96,7 +96,7 @@ $(BUILD)/obj/%.o: %.S $(OFFSETS)
 # code address moves between the two; the check makes sure.
 LINK := $(LD) -m elf_i386 -T linker.ld
 
-$(BUILD)/ksyms-empty.S:
+$(BUILD)/ksyms-empty.S: tools/gen-ksyms
 	@mkdir -p $(dir $@)
 	tools/gen-ksyms < /dev/null > $@
 
@@ -111,7 +111,7 @@ $(BUILD)/obj/%.o: $(BUILD)/%.S
 
 $(KERNEL): $(BUILD)/pv386.stage1.elf $(BUILD)/obj/ksyms.o
 	$(LINK) -o $@ $(OBJS) $(BUILD)/obj/ksyms.o
-	@nm -n $< | grep -i ' t ' > $@.syms1; nm -n $@ | grep -i ' t ' > $@.syms2
+	@nm -n $< | grep -i ' [tw] ' > $@.syms1; nm -n $@ | grep -i ' [tw] ' > $@.syms2
 	@cmp -s $@.syms1 $@.syms2 || { echo "ksyms: code moved between links"; rm -f $@; exit 1; }
 	@rm -f $@.syms1 $@.syms2
 
