@@ -15,7 +15,6 @@
 #include <asm/paravirt.h>
 #include <asm/patch.h>
 #include <asm/privileged.h>
-#include <asm/processor-flags.h>
 
 static const u8 *site_bytes(const struct paravirt_patch_site *s)
 {
