@@ -45,7 +45,8 @@ ifeq ($(PARAVIRT),n)
 SRCS     := $(filter-out arch/x86/paravirt.c arch/x86/paravirt_entry.S \
 		arch/x86/native.c arch/x86/native_entry.S arch/x86/patch%,$(SRCS))
 endif
-OBJS     := $(patsubst %,$(BUILD)/obj/%.o,$(basename $(SRCS)))
+OBJS     := $(patsubst %,$(BUILD)/obj/%.o,$(basename $(SRCS))) \
+	    $(BUILD)/obj/user_programs.o
 OFFSETS  := $(BUILD)/include/generated/asm-offsets.h
 KERNEL   := $(BUILD)/pv386.elf
 ISO      := $(BUILD)/pv386.iso
@@ -90,6 +91,34 @@ $(BUILD)/obj/%.o: %.c | $(OFFSETS)
 $(BUILD)/obj/%.o: %.S $(OFFSETS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ASFLAGS) -c -o $@ $<
+
+# User programs (user/*.c, one program each, with the library user/lib/)
+# are ordinary ring-3 executables linked at 1 GiB.  Both kernels pack the
+# same files into their read-only data (tools/gen-programs).
+USER_DIR    := build/user
+USER_CFLAGS := -m32 -march=i386 -O2 -g -ffreestanding -nostdlib -fno-pic -fno-pie \
+	       -fno-stack-protector -fno-asynchronous-unwind-tables \
+	       -Wall -Wextra -Werror -Iinclude -MMD -MP
+USER_PROGS  := $(basename $(notdir $(wildcard user/*.c)))
+USER_ELFS   := $(patsubst %,$(USER_DIR)/%.elf,$(USER_PROGS))
+USER_LIB    := $(patsubst user/lib/%,$(USER_DIR)/lib/%.o,\
+	       $(basename $(wildcard user/lib/*.c user/lib/*.S)))
+
+$(USER_DIR)/%.o: user/%.c | build-deps
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -c -o $@ $<
+
+$(USER_DIR)/%.o: user/%.S | build-deps
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -c -o $@ $<
+
+$(USER_DIR)/%.elf: $(USER_DIR)/%.o $(USER_LIB) user/user.ld
+	$(LD) -m elf_i386 -T user/user.ld -o $@ $(USER_DIR)/lib/crt0.o $< \
+	      $(filter-out %/crt0.o,$(USER_LIB))
+
+$(BUILD)/user_programs.S: $(USER_ELFS) tools/gen-programs
+	@mkdir -p $(dir $@)
+	tools/gen-programs $(USER_ELFS) > $@
 
 # Two links: the first one's code symbols become the symbol table
 # (kernel/ksyms.c) of the second.  The table lies after all code, so no
@@ -184,4 +213,4 @@ bench:
 clean:
 	rm -rf build
 
--include $(OBJS:.o=.d)
+-include $(OBJS:.o=.d) $(USER_LIB:.o=.d) $(USER_ELFS:.elf=.d)

@@ -10,6 +10,21 @@
 
 #include <types.h>
 
+#define BOOT_MAX_REGIONS	32	/* memory map entries kept */
+#define BOOT_MAX_MODULES	8
+#define BOOT_MAX_RESERVED	(4 + 2 * BOOT_MAX_MODULES)
+
+/* One "available RAM" range of the loader's memory map. */
+struct mem_region {
+	u64 start, end;		/* [start, end) in bytes */
+};
+
+/* A Multiboot module: a file the loader put in memory for us. */
+struct boot_module {
+	u32 start, end;		/* physical [start, end) */
+	char name[32];		/* its command line's first word, path stripped */
+};
+
 struct boot_info {
 	char cmdline[256];
 	bool cmdline_truncated;	/* the loader's was longer */
@@ -21,6 +36,14 @@ struct boot_info {
 	unsigned int mmap_entries;
 	u64 mmap_usable_bytes;	/* sum of "available" regions */
 	u64 mmap_top;		/* end of the highest available region */
+	unsigned int nr_regions;	/* available regions kept, unsorted */
+	struct mem_region regions[BOOT_MAX_REGIONS];
+	unsigned int nr_modules;
+	struct boot_module modules[BOOT_MAX_MODULES];
+	/* What the loader left in RAM that the page allocator must not
+	 * hand out: the info block, strings, map, module list, modules. */
+	unsigned int nr_reserved;
+	struct mem_region reserved[BOOT_MAX_RESERVED];
 };
 
 extern struct boot_info boot_info;

@@ -31,7 +31,6 @@ typedef int64_t  s64;
 #define __used		__attribute__((used))
 #define __section(s)	__attribute__((section(s)))
 
-#define EFAULT	14
-#define EINVAL	22
+#include <uapi/errno.h>
 
 #endif

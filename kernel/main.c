@@ -7,13 +7,19 @@
 #include <bootinfo.h>
 #include <cmdline.h>
 #include <console.h>
+#include <exec.h>
 #include <ktest.h>
+#include <page_alloc.h>
+#include <run.h>
+#include <task.h>
 #include <asm/cpu.h>
 #include <asm/desc.h>
 #include <asm/irq.h>
 #include <asm/machine.h>
 #include <asm/paging.h>
 #include <asm/privileged.h>
+#include <asm/process.h>
+#include <asm/syscall.h>
 #include <asm/timer.h>
 #include <asm/traps.h>
 
@@ -26,11 +32,13 @@ static void console_init(void)
 	vga_init();
 }
 
-/* Nothing left to do: sleep until the next interrupt, forever. */
-static void __noreturn cpu_idle(void)
+/* The boot thread's work is done: it sleeps for good, and the idle
+ * task (sched.c) waits in safe_halt for whatever comes. */
+static void __noreturn boot_thread_rest(void)
 {
+	raw_local_irq_disable();
 	for (;;)
-		raw_safe_halt();
+		sched_sleep_on(boot_thread_rest);
 }
 
 void kmain(const void *multiboot_info)
@@ -48,9 +56,15 @@ void kmain(const void *multiboot_info)
 	cpu_detect();
 	cpu_print();
 	memory_print();
+	page_alloc_init();
 	paging_init();
+	fpu_init();
+	pmc_init();
 	pic_init();
+	task_init();
+	sched_init();
 	timer_init();
+	syscall_init();
 	raw_local_irq_enable();
 	printk("pv386 ready: backend=%s cpu=%s family %u model %u (%s)\n",
 	       paravirt_backend_name(), boot_cpu.vendor, boot_cpu.family,
@@ -59,7 +73,9 @@ void kmain(const void *multiboot_info)
 		ktest_run_all();
 	if (bench_requested())
 		bench_run();
-	cpu_idle();
+	programs_print();
+	run_programs();
+	boot_thread_rest();
 }
 
 /* Called by _start when EAX does not hold the Multiboot magic: the

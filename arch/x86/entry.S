@@ -10,6 +10,9 @@
  */
 #include <asm/segment.h>
 #include <asm/privileged.h>
+#include <asm/processor-flags.h>
+#include <asm/syscall.h>
+#include <generated/asm-offsets.h>
 
 /* Exceptions for which the CPU pushes an error code itself. */
 #define HAS_ERROR_CODE(v) ((v) == 8 || ((v) >= 10 && (v) <= 14) || \
@@ -51,6 +54,10 @@ common_trap:
 	movl %eax, %es
 	movl %esp, %eax			/* struct pt_regs *, first regparm argument */
 	call trap_dispatch
+/* A new user task starts here too, with its first pt_regs on the stack
+ * (arch/x86/process.c builds it). */
+	.globl ret_from_trap
+ret_from_trap:
 	popal
 	popl %gs
 	popl %fs
@@ -59,3 +66,86 @@ common_trap:
 	addl $8, %esp			/* drop vector and error code */
 	INTERRUPT_RETURN
 	.size common_trap, . - common_trap
+
+/*
+ * sysenter lands here (the SYSENTER_EIP MSR), in ring 0 with interrupts
+ * off, on the stack the SYSENTER_ESP MSR names: the word after the TSS's
+ * esp0, so -4(%esp) is the task's kernel stack top.  The user side
+ * (user/lib/syscall.S) pushed its return address and set EBP to that
+ * stack pointer: the CPU keeps neither.  Build the same struct pt_regs
+ * as an int $0x80 would, so the rest of the kernel sees no difference;
+ * go back with sysexit (EIP from EDX, ESP from ECX).
+ */
+	.globl sysenter_entry
+	.type sysenter_entry, @function
+sysenter_entry:
+	movl -4(%esp), %esp
+	pushl $__USER_DS		/* ss */
+	pushl %ebp			/* esp: the user's, as the stub left it */
+	pushl $0			/* eflags: filled in below */
+	pushl $__USER_CS
+	pushl $0			/* eip: sysenter_dispatch reads it */
+	pushl $0			/* error code */
+	pushl $SYSCALL_VECTOR
+	pushl %ds
+	pushl %es
+	pushl %fs
+	pushl %gs
+	pushal
+	movl $__KERNEL_DS, %eax		/* before any site: they read via %ds */
+	movl %eax, %ds
+	movl %eax, %es
+	/* The kernel is running on the user's EFLAGS (less IF): keep them
+	 * for the frame, then drop what the kernel must not inherit: NT
+	 * would turn the next iret into a task switch, DF and AC and TF
+	 * would change what C code does.  IOPL stays: it is the task's. */
+	SAVE_FLAGS_INTO_EAX
+	orl $X86_EFLAGS_IF, %eax
+	movl %eax, PT_REGS_eflags(%esp)
+	andl $~(X86_EFLAGS_NT | X86_EFLAGS_DF | X86_EFLAGS_AC | X86_EFLAGS_TF | X86_EFLAGS_IF), %eax
+	RESTORE_FLAGS_FROM_EAX
+	movl %esp, %eax
+	call sysenter_dispatch
+	popal
+	popl %gs
+	popl %fs
+	popl %es
+	popl %ds
+	movl 8(%esp), %edx		/* user EIP */
+	movl 20(%esp), %ecx		/* user ESP */
+	ENABLE_INTERRUPTS_SYSEXIT
+	.size sysenter_entry, . - sysenter_entry
+
+/*
+ * void switch_stacks(u32 *save_esp, u32 next_esp): the context switch.
+ * Save the callee-saved registers on this stack and its pointer in
+ * *save_esp, take next_esp, and pop the registers the next task saved
+ * when it was switched out; ret returns into its switch_stacks call
+ * (or, the first time, to where process.c pointed it).
+ */
+	.globl switch_stacks
+	.type switch_stacks, @function
+switch_stacks:
+	pushl %ebp
+	pushl %ebx
+	pushl %esi
+	pushl %edi
+	movl %esp, (%eax)
+	movl %edx, %esp
+	popl %edi
+	popl %esi
+	popl %ebx
+	popl %ebp
+	ret
+	.size switch_stacks, . - switch_stacks
+
+/* A new kernel thread starts here, function in EBX: interrupts on (the
+ * switch ran with them off), call it, end the task if it returns. */
+	.globl kernel_thread_start
+	.type kernel_thread_start, @function
+kernel_thread_start:
+	ENABLE_INTERRUPTS
+	call *%ebx
+	xorl %eax, %eax
+	call task_exit
+	.size kernel_thread_start, . - kernel_thread_start

@@ -9,6 +9,7 @@
 #include <kernel.h>
 #include <string.h>
 #include <asm/desc.h>
+#include <asm/processor.h>
 #include <asm/privileged.h>
 
 u64 gdt_table[GDT_ENTRIES] __attribute__((aligned(8)));
@@ -27,6 +28,20 @@ static u64 flat_segment(u8 dpl, u8 type)
 			       DESC_FLAGS_4K32);
 }
 
+static u64 ldt_descriptor(const u64 *ldt)
+{
+	return pack_descriptor((u32)ldt, LDT_ENTRIES * sizeof(u64) - 1,
+			       DESC_PRESENT | DESC_LDT, 0);
+}
+
+/* Point the GDT's LDT descriptor at a task's own LDT (NULL: the empty
+ * one) and load it: a run-time descriptor update, at a context switch. */
+void load_task_ldt(const u64 *ldt)
+{
+	write_gdt_entry(gdt_table, GDT_ENTRY_LDT, ldt_descriptor(ldt ? ldt : ldt_table));
+	load_ldt_desc();
+}
+
 static void gdt_fill(void)
 {
 	write_gdt_entry(gdt_table, 0, 0);
@@ -37,9 +52,7 @@ static void gdt_fill(void)
 	write_gdt_entry(gdt_table, GDT_ENTRY_TSS,
 			pack_descriptor((u32)&kernel_tss, sizeof(kernel_tss) - 1,
 					DESC_PRESENT | DESC_TSS32, 0));
-	write_gdt_entry(gdt_table, GDT_ENTRY_LDT,
-			pack_descriptor((u32)ldt_table, sizeof(ldt_table) - 1,
-					DESC_PRESENT | DESC_LDT, 0));
+	write_gdt_entry(gdt_table, GDT_ENTRY_LDT, ldt_descriptor(ldt_table));
 }
 
 /* A far jump is the only way to reload %cs; the data segment registers

@@ -12,6 +12,7 @@
 
 #define MB_INFO_MEMORY		(1 << 0)
 #define MB_INFO_CMDLINE		(1 << 2)
+#define MB_INFO_MODS		(1 << 3)
 #define MB_INFO_MMAP		(1 << 6)
 #define MB_INFO_LOADER_NAME	(1 << 9)
 
@@ -30,6 +31,12 @@ struct multiboot_info {
 	u32 boot_loader_name;
 } __packed;
 
+struct multiboot_module {
+	u32 start, end;
+	u32 string;		/* its command line */
+	u32 reserved;
+} __packed;
+
 struct multiboot_mmap_entry {
 	u32 size;
 	u64 addr, len;
@@ -37,6 +44,34 @@ struct multiboot_mmap_entry {
 } __packed;
 
 struct boot_info boot_info;
+
+/* Remember [start, end) as taken by the loader's data. */
+static void reserve(u32 start, u32 end)
+{
+	struct mem_region *r;
+
+	if (boot_info.nr_reserved == BOOT_MAX_RESERVED || end <= start)
+		return;
+	r = &boot_info.reserved[boot_info.nr_reserved++];
+	r->start = start;
+	r->end = end;
+}
+
+static void reserve_string(u32 s)
+{
+	reserve(s, s + strlen((const char *)s) + 1);
+}
+
+static void keep_region(u64 start, u64 len)
+{
+	struct mem_region *r;
+
+	if (boot_info.nr_regions == BOOT_MAX_REGIONS)
+		return;		/* more than a PC has: the rest is not used */
+	r = &boot_info.regions[boot_info.nr_regions++];
+	r->start = start;
+	r->end = start + len;
+}
 
 static void parse_mmap(const struct multiboot_info *mbi)
 {
@@ -56,14 +91,69 @@ static void parse_mmap(const struct multiboot_info *mbi)
 			boot_info.mmap_usable_bytes += e->len;
 			if (e->addr + e->len > boot_info.mmap_top)
 				boot_info.mmap_top = e->addr + e->len;
+			keep_region(e->addr, e->len);
 		}
 		p += e->size + 4;
+	}
+}
+
+/* No memory map: the two classic ranges, or 16 MiB if nothing is known
+ * (memory_top() makes the same guess). */
+static void guess_regions(void)
+{
+	if (boot_info.has_meminfo) {
+		keep_region(0, boot_info.mem_lower_kb * 1024ull);
+		keep_region(0x100000, boot_info.mem_upper_kb * 1024ull);
+	} else {
+		keep_region(0x100000, (16 << 20) - 0x100000);
+	}
+}
+
+/* A module's name is the first word of its string, without the path:
+ * QEMU's -initrd "build/user/hello.elf" gives "hello.elf". */
+static void module_name(char *name, size_t size, const char *string)
+{
+	const char *start = string, *p;
+	size_t len;
+
+	for (p = string; *p && *p != ' '; p++)
+		if (*p == '/')
+			start = p + 1;
+	len = min((size_t)(p - start), size - 1);
+	memcpy(name, start, len);
+	name[len] = '\0';
+}
+
+static void parse_modules(const struct multiboot_info *mbi)
+{
+	const struct multiboot_module *m = (const void *)mbi->mods_addr;
+	u32 i;
+
+	reserve(mbi->mods_addr, mbi->mods_addr + mbi->mods_count * sizeof(*m));
+	for (i = 0; i < mbi->mods_count && i < BOOT_MAX_MODULES; i++, m++) {
+		struct boot_module *b = &boot_info.modules[boot_info.nr_modules++];
+
+		b->start = m->start;
+		b->end = m->end;
+		if (m->string)
+			module_name(b->name, sizeof(b->name), (const char *)m->string);
+		reserve(m->start, m->end);
+		if (m->string)
+			reserve_string(m->string);
 	}
 }
 
 void multiboot_parse(const void *info)
 {
 	const struct multiboot_info *mbi = info;
+
+	reserve((u32)mbi, (u32)mbi + sizeof(*mbi));
+	if (mbi->flags & MB_INFO_CMDLINE)
+		reserve_string(mbi->cmdline);
+	if (mbi->flags & MB_INFO_MMAP)
+		reserve(mbi->mmap_addr, mbi->mmap_addr + mbi->mmap_length);
+	if (mbi->flags & MB_INFO_MODS)
+		parse_modules(mbi);
 
 	if (mbi->flags & MB_INFO_CMDLINE)
 		boot_info.cmdline_truncated =
@@ -81,6 +171,8 @@ void multiboot_parse(const void *info)
 	}
 	if (mbi->flags & MB_INFO_MMAP)
 		parse_mmap(mbi);
+	if (!boot_info.nr_regions)
+		guess_regions();
 }
 
 u32 memory_top(void)

@@ -26,6 +26,7 @@
 #include <string.h>
 #include <asm/cpu.h>
 #include <asm/paravirt.h>
+#include <asm/paging.h>
 #include <asm/patch.h>
 #include <asm/privileged.h>
 
@@ -97,29 +98,16 @@ early_boot_option("pvdebug", set_pvdebug, "poison registers sites may clobber");
 /* ---- writing ---- */
 
 /*
- * The only routine that writes kernel code.  It lives in a section of
- * its own, which plan_site() checks holds no site: it can never
- * be rewriting code it is running.  sync_core serializes (iret), which
- * makes even a 486 drop instructions it had already fetched (QEMU and
- * Bochs notice code changes by themselves: no emulator test can show a
- * missing serialization, so it stays here on the manual's word).
- * sync_core is a plain call through the table, not a site, and the
- * native one lives in the native backend; a backend whose sync_core ran
- * a patch site would defeat the fence.  It writes a byte at a time with
- * interrupts off; only an NMI could run a site half-written, and pv386
- * enables no NMI source.
+ * Code is written by kernel_text_poke() (arch/x86/paging.c), the only
+ * routine that writes kernel code.  It lives in a section of its own,
+ * the fence: the sites it runs are never rewritten (patch_pass() leaves
+ * them indirect and counts them as fenced), so it can never be rewriting
+ * code it is running.  It serializes with sync_core after each write,
+ * which makes even a 486 drop instructions it had already fetched (QEMU
+ * and Bochs notice code changes by themselves: no emulator test can show
+ * a missing serialization, so it stays there on the manual's word).
  */
-static void __section(".text.patch_text") __attribute__((noinline))
-patch_text(u8 *addr, const u8 *bytes, unsigned int len)
-{
-	volatile u8 *dst = addr;
-
-	while (len--)
-		*dst++ = *bytes++;
-	sync_core();
-}
-
-static bool site_in_patch_text(const struct paravirt_patch_site *site)
+bool paravirt_site_fenced(const struct paravirt_patch_site *site)
 {
 	return site->instr + site->len > (u32)__patch_text_start &&
 	       site->instr < (u32)__patch_text_end;
@@ -148,7 +136,7 @@ static enum patch_result plan_site(const struct paravirt_patch_site *site,
 	struct patch_op op;
 	u32 target;
 
-	if (site->type >= PARAVIRT_NR_SLOTS || site_in_patch_text(site))
+	if (site->type >= PARAVIRT_NR_SLOTS)
 		return PATCH_REFUSED_RECORD;
 	op = paravirt_patch_op(site->type);
 	*kind = choose_kind(site->type, &target);
@@ -191,15 +179,20 @@ static unsigned int patch_pass(bool write)
 	for_each_patch_site(site) {
 		u8 out[PATCH_MAX_SITE_LEN];
 		enum patch_kind kind = PATCH_INLINE;
-		enum patch_result result = plan_site(site, &kind, out);
+		enum patch_result result;
 
+		if (paravirt_site_fenced(site)) {
+			stats.fenced++;
+			continue;
+		}
 		stats.total++;
+		result = plan_site(site, &kind, out);
 		count(result, kind);
 		if (result != PATCH_DONE)
 			continue;
 		needed++;
 		if (write)
-			patch_text((u8 *)site->instr, out, site->len);
+			kernel_text_poke((u8 *)site->instr, out, site->len);
 	}
 	return needed;
 }
@@ -264,7 +257,8 @@ static void log_site(const struct paravirt_patch_site *site)
 	print_bytes(before, site->len);
 	printk(" ->");
 	print_bytes((const u8 *)site->instr, site->len);
-	printk(" (%s)\n", result == PATCH_ALREADY ? kinds[kind] :
+	printk(" (%s)\n", paravirt_site_fenced(site) ? "fenced" :
+	       result == PATCH_ALREADY ? kinds[kind] :
 	       result == PATCH_DONE ? "unpatched" : "refused");
 }
 
@@ -285,6 +279,9 @@ void paravirt_patch_report(void)
 	printk("paravirt: patched %u/%u sites (%u inline, %u direct, %u refused)\n",
 	       stats.total - stats.refused, stats.total, stats.inlined,
 	       stats.direct, stats.refused);
+	if (stats.fenced)
+		printk("paravirt: %u sites in the code writer stay indirect (fenced)\n",
+		       stats.fenced);
 	if (stats.nops || stats.null)
 		printk("paravirt: %u sites became NOPs, %u call the empty-op stub\n",
 		       stats.nops, stats.null);

@@ -5,6 +5,9 @@
  */
 #include <kernel.h>
 #include <cmdline.h>
+#include <task.h>
+#include <asm/cpu.h>
+#include <asm/privileged.h>
 #include <asm/io.h>
 #include <asm/irq.h>
 #include <asm/timer.h>
@@ -36,6 +39,16 @@ static void timer_interrupt(struct pt_regs *regs)
 {
 	(void)regs;
 	ticks++;
+	sched_tick();
+}
+
+/* The finer clock, where the CPU has a time-stamp counter. */
+bool clock_tsc(u64 *tsc)
+{
+	if (!cpu_has(X86_FEATURE_TSC))
+		return false;
+	*tsc = read_tsc();
+	return true;
 }
 
 unsigned long timer_ticks(void)
@@ -73,5 +86,6 @@ void timer_init(void)
 	outb(PIT_CH0, divisor & 0xff);
 	outb(PIT_CH0, divisor >> 8);
 	request_irq(IRQ_TIMER, timer_interrupt);
-	printk("timer: PIT at %u Hz (divisor %u)\n", hz, divisor);
+	printk("timer: PIT at %u Hz (divisor %u), clock: %s\n", hz, divisor,
+	       cpu_has(X86_FEATURE_TSC) ? "PIT ticks and the TSC" : "PIT ticks (no TSC)");
 }

@@ -12,12 +12,16 @@
  *   - anything else is a kernel bug: name it, dump the registers, panic.
  */
 #include <kernel.h>
+#include <task.h>
 #include <asm/desc.h>
 #include <asm/extable.h>
 #include <asm/irq.h>
+#include <asm/paging.h>
 #include <asm/privileged.h>
+#include <asm/process.h>
 #include <asm/processor-flags.h>
 #include <asm/traps.h>
+#include <asm/uaccess.h>
 
 u64 idt_table[NR_VECTORS] __attribute__((aligned(8)));
 
@@ -54,16 +58,22 @@ static bool from_user_mode(const struct pt_regs *regs)
 	return (regs->cs & 3) != 0;
 }
 
+static void print_page_fault(u32 error, u32 addr)
+{
+	printk(", address %08x (%s, %s%s)%s", addr,
+	       error & PF_PROT ? "protection" : "not present",
+	       error & PF_WRITE ? "write" : "read", error & PF_USER ? ", user" : "",
+	       error & PF_WRITE && kernel_text_contains(addr) ?
+	       ": kernel text is read-only" : "");
+}
+
 static void __noreturn die(struct pt_regs *regs)
 {
 	unsigned int v = regs->vector;
 
 	printk("\ntrap: %s (#%u) at %08x", trap_name(v), v, regs->eip);
 	if (v == X86_TRAP_PF)
-		printk(", address %08lx (%s, %s%s)", read_cr2(),
-		       regs->error_code & 1 ? "protection" : "not present",
-		       regs->error_code & 2 ? "write" : "read",
-		       regs->error_code & 4 ? ", user" : "");
+		print_page_fault(regs->error_code, read_cr2());
 	printk("\n");
 	show_regs(regs);
 	show_backtrace(regs->ebp);
@@ -93,12 +103,91 @@ static bool is_fault(unsigned int vector)
 	       vector != X86_TRAP_BP && vector != X86_TRAP_OF;
 }
 
-static void handle_exception(struct pt_regs *regs)
+/* Up to 4 bytes of user code at eip, to name the instruction. */
+static void print_user_code(u32 eip)
+{
+	u8 code[4];
+	unsigned int i, n = 0;
+
+	while (n < sizeof(code) && !copy_from_user(&code[n], eip + n, 1))
+		n++;
+	printk(", code");
+	for (i = 0; i < n; i++)
+		printk(" %02x", code[i]);
+}
+
+/* A user task's exception that is not a request: kill it, alone. */
+static void __noreturn kill_user_task(struct pt_regs *regs, const char *why)
 {
 	unsigned int v = regs->vector;
 
+	printk("task %d (%s) killed: %s (#%u) at eip %08x", current->pid,
+	       current->name, trap_name(v), v, regs->eip);
+	if (v == X86_TRAP_PF)
+		print_page_fault(regs->error_code, read_cr2());
+	else if (regs->error_code)
+		printk(", error %04x", regs->error_code);
+	print_user_code(regs->eip);
+	printk("%s%s\n", why ? ": " : "", why ? why : "");
+	task_exit(EXIT_KILLED);
+}
+
+static const char *const user_fault_reasons[] = {
+	[USER_FAULT_BAD_ADDRESS] = NULL,
+	[USER_FAULT_STACK_OVERFLOW] = "stack overflow",
+	[USER_FAULT_NO_MEMORY] = "out of memory",
+};
+
+/*
+ * A not-present fault at a user address may be a heap or stack page not
+ * yet given (user_fault.c): map it and run the instruction again.  This
+ * holds in kernel mode too, where a system call touches the caller's
+ * memory.  Returns true when resolved; else *why says what it was.
+ */
+static bool page_fault_resolved(const struct pt_regs *regs, const char **why)
+{
+	u32 addr = read_cr2();
+	enum user_fault r;
+
+	*why = NULL;
+	if (addr < USER_BASE || addr >= USER_END) {
+		if (from_user_mode(regs))
+			*why = "kernel memory";
+		return false;
+	}
+	if (regs->error_code & PF_PROT)
+		return false;
+	r = user_fault_resolve(addr);
+	*why = user_fault_reasons[r];
+	return r == USER_FAULT_RESOLVED;
+}
+
+static void handle_user_exception(struct pt_regs *regs, const char *why)
+{
+	unsigned int v = regs->vector;
+
+	if (v == X86_TRAP_NM && fpu_handle_nm(regs))
+		return;
+	if (v == X86_TRAP_NM)
+		why = "floating point, and there is no FPU (CR0.EM)";
+	if (v == X86_TRAP_DB && arch_report_watchpoint(regs))
+		return;
+	kill_user_task(regs, why);
+}
+
+static void handle_exception(struct pt_regs *regs)
+{
+	unsigned int v = regs->vector;
+	const char *why = NULL;
+
 	trap_counts[v]++;
-	if (!from_user_mode(regs) && is_fault(v) && fixup_exception(regs))
+	if (v == X86_TRAP_PF && page_fault_resolved(regs, &why))
+		return;
+	if (from_user_mode(regs)) {
+		handle_user_exception(regs, why);
+		return;
+	}
+	if (is_fault(v) && fixup_exception(regs))
 		return;
 	if (v == X86_TRAP_BP || v == X86_TRAP_DB) {
 		/* int3 leaves EIP after itself; resuming is harmless.  RF
@@ -124,6 +213,10 @@ void trap_dispatch(struct pt_regs *regs)
 		system_gate_handlers[v](regs);
 	else
 		printk("trap: unexpected interrupt on vector %u\n", v);
+	/* Preemption: only on the way back to user mode, where the task
+	 * holds nothing of the kernel's. */
+	if (from_user_mode(regs) && sched_need_resched())
+		schedule();
 }
 
 static void set_gate(unsigned int vector, unsigned int dpl)

@@ -15,5 +15,10 @@ extern struct tss kernel_tss;
 extern struct thread_struct init_thread;
 
 void gdt_init(void);
+void load_task_ldt(const u64 *ldt);
+
+/* A data segment ring 3 may use: base, limit in bytes (byte-granular up
+ * to 1 MiB, page-granular above). */
+u64 user_data_segment(u32 base, u32 limit);
 
 #endif

@@ -53,12 +53,8 @@ static inline u32 descriptor_base(u64 d)
 	return (u32)((d >> 16) & 0xffffff) | (u32)((d >> 32) & 0xff000000);
 }
 
-/* The per-thread state the CPU's descriptor tables reflect (load_tls,
- * load_esp0). */
-struct thread_struct {
-	u64 tls_array[GDT_ENTRY_TLS_ENTRIES];
-	u32 esp0;		/* kernel stack top, copied into the TSS */
-};
+/* A task's CPU state (asm/processor.h); the ops take it by pointer. */
+struct thread_struct;
 
 /* The 32-bit task-state segment.  pv386 uses it only for the ring-0
  * stack the CPU switches to on an interrupt from user mode. */

@@ -24,6 +24,7 @@
 #include <types.h>
 #include <asm/desc_defs.h>
 #include <asm/extable.h>
+#include <asm/processor.h>
 #include <asm/processor-flags.h>
 
 /* ---- interrupt flag ---- */

@@ -1,5 +1,15 @@
 /*
- * asm/paging.h - the kernel's page tables: a 1:1 map of low memory.
+ * asm/paging.h - the x86 two-level page tables and pv386's address
+ * space layout.
+ *
+ *   0 .. KERNEL_SPACE_END         the kernel: RAM mapped 1:1, supervisor
+ *                                 only (page 0 left out to catch NULL);
+ *                                 the same page tables in every address
+ *                                 space
+ *   USER_BASE .. USER_END         a task's own pages, user-accessible
+ *
+ * Kernel text and read-only data are mapped read-only once the patcher
+ * is done; kernel_text_poke() is the one way to write code after that.
  */
 #ifndef ASM_PAGING_H
 #define ASM_PAGING_H
@@ -7,15 +17,35 @@
 #include <types.h>
 
 #define PAGE_SIZE	4096
+#define PAGE_MASK	(~(PAGE_SIZE - 1))
 #define PTE_PRESENT	0x001
 #define PTE_WRITE	0x002
 #define PTE_USER	0x004
 
-#define PAGING_MAX_MAPPED	(256u << 20)	/* static tables cover this much */
+#define PT_ENTRIES	1024
+#define PGDIR_SPAN	(PT_ENTRIES * PAGE_SIZE)	/* 4 MiB per directory entry */
+
+#define KERNEL_SPACE_END	0x40000000u	/* RAM the kernel can map: 1 GiB */
+#define USER_BASE		KERNEL_SPACE_END
+#define USER_END		0xc0000000u
+
+/* Page-fault error code bits. */
+#define PF_PROT		0x1	/* a protection violation (else: not present) */
+#define PF_WRITE	0x2
+#define PF_USER		0x4
 
 void paging_init(void);
-u32 paging_mapped_bytes(void);
 void paging_set_user(u32 start, u32 end);
-extern u32 kernel_page_dir[1024];
+bool kernel_text_contains(u32 addr);	/* mapped read-only */
+void kernel_text_poke(void *addr, const void *bytes, unsigned int len);
+void flush_tlb(void);
+extern u32 kernel_page_dir[PT_ENTRIES];
+
+/* Address spaces of user tasks (arch/x86/mm.c). */
+u32 *pgd_alloc(void);				/* NULL when out of memory */
+void pgd_free(u32 *pgd);
+int map_user_page(u32 *pgd, u32 va, bool writable);	/* 0 or -ENOMEM */
+u32 user_page_frame(const u32 *pgd, u32 va);	/* its frame, or 0 */
+u32 user_pages_mapped(const u32 *pgd);
 
 #endif

@@ -105,6 +105,7 @@ struct paravirt_patch_stats {
 	unsigned int nops;	/* no-op function: NOPs only */
 	unsigned int null;	/* empty op: calls the panic stub */
 	unsigned int refused;	/* left as they were */
+	unsigned int fenced;	/* in the code writer: kept indirect on purpose */
 };
 
 void paravirt_patch_init(void);		/* before the rest of the kernel runs */
@@ -113,6 +114,8 @@ void paravirt_patch_report(void);
 const struct paravirt_patch_stats *paravirt_patch_stats(void);
 const struct patch_env *paravirt_patch_env(void);
 bool paravirt_patching_disabled(void);	/* nopatch */
+/* In the code writer's fenced section: never patched (patch.c). */
+bool paravirt_site_fenced(const struct paravirt_patch_site *site);
 bool paravirt_poisoning(void);		/* pvdebug */
 const char *paravirt_op_name(unsigned int slot);
 struct patch_op paravirt_patch_op(unsigned int slot);	/* template, etc. */

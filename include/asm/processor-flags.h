@@ -38,6 +38,8 @@
 #define X86_CR4_PSE	0x00000010
 #define X86_CR4_PAE	0x00000020
 #define X86_CR4_PGE	0x00000080
-#define X86_CR4_PCE	0x00000100
+#define X86_CR4_PCE	0x00000100	/* rdpmc allowed in ring 3 */
+#define X86_CR4_OSFXSR	0x00000200	/* the OS saves state with fxsave */
+#define X86_CR4_OSXMMEXCPT 0x00000400	/* SSE exceptions raise #XM */
 
 #endif

@@ -4,6 +4,8 @@
 #ifndef ASM_TIMER_H
 #define ASM_TIMER_H
 
+#include <types.h>
+
 #ifndef HZ
 #define HZ 100		/* default; `make HZ=...` or the hz= option changes it */
 #endif
@@ -15,5 +17,6 @@ unsigned long timer_ticks(void);
 unsigned int timer_hz(void);
 unsigned int timer_divisor(void);	/* PIT input clocks per tick */
 unsigned int timer_read_count(void);	/* where the PIT is in this tick */
+bool clock_tsc(u64 *tsc);		/* false where there is no TSC */
 
 #endif

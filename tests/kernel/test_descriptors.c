@@ -9,6 +9,7 @@
 #include <ktest.h>
 #include <string.h>
 #include <asm/desc.h>
+#include <asm/processor.h>
 #include <asm/privileged.h>
 #include <asm/traps.h>
 
@@ -164,7 +165,7 @@ KTEST(ldt_entry_and_load)
 
 KTEST(load_tls_fills_gdt)
 {
-	struct thread_struct t = { { 0 }, 0 };
+	struct thread_struct t = { .esp0 = 0 };
 	u64 saved[GDT_ENTRY_TLS_ENTRIES];
 	int i;
 

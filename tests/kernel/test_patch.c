@@ -90,6 +90,33 @@ KTEST(patch_native_boot_inlines_every_site)
 	KT_EXPECT_EQ(st->refused, 0);
 }
 
+static bool site_is_original(const struct paravirt_patch_site *s)
+{
+	u8 orig[PATCH_MAX_SITE_LEN];
+	int n = patch_original(paravirt_patch_env(), s,
+			       paravirt_patch_op(s->type).jump, orig);
+
+	return n == s->len && !memcmp(orig, site_bytes(s), n);
+}
+
+/* The code writer's own sites (kernel_text_poke) stay indirect calls in
+ * every mode: it must never run code it is rewriting. */
+KTEST(patch_fenced_sites_stay_indirect)
+{
+	const struct paravirt_patch_site *s;
+	unsigned int fenced = 0, bad = 0;
+
+	for_each_patch_site(s) {
+		if (!paravirt_site_fenced(s))
+			continue;
+		fenced++;
+		bad += !site_is_original(s);
+	}
+	KT_EXPECT(fenced > 0);
+	KT_EXPECT_EQ(fenced, paravirt_patch_stats()->fenced);
+	KT_EXPECT_EQ(bad, 0);
+}
+
 KTEST(patch_sites_hold_template_and_nops)
 {
 	const struct paravirt_patch_site *s;
@@ -99,7 +126,7 @@ KTEST(patch_sites_hold_template_and_nops)
 		KT_SKIP("booted with nopatch");
 	poisoned_sites = 0;
 	for_each_patch_site(s)
-		if (!site_is_template_and_nops(s)) {
+		if (!paravirt_site_fenced(s) && !site_is_template_and_nops(s)) {
 			printk("ktest:   site %08x (%s) is not template + NOPs\n",
 			       s->instr, paravirt_op_name(s->type));
 			bad++;
@@ -113,17 +140,12 @@ KTEST(patch_sites_hold_template_and_nops)
 KTEST(patch_nopatch_leaves_indirect_calls)
 {
 	const struct paravirt_patch_site *s;
-	u8 orig[PATCH_MAX_SITE_LEN];
 	unsigned int bad = 0;
 
 	if (!paravirt_patching_disabled())
 		KT_SKIP("sites are patched");
-	for_each_patch_site(s) {
-		int n = patch_original(paravirt_patch_env(), s,
-				       paravirt_patch_op(s->type).jump, orig);
-		if (n != s->len || memcmp(orig, site_bytes(s), n))
-			bad++;
-	}
+	for_each_patch_site(s)
+		bad += !site_is_original(s);
 	KT_EXPECT_EQ(bad, 0);
 }
 

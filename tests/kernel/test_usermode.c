@@ -8,6 +8,7 @@
 #include <string.h>
 #include <asm/cpu.h>
 #include <asm/desc.h>
+#include <asm/processor.h>
 #include <asm/paging.h>
 #include <asm/processor-flags.h>
 #include <asm/privileged.h>

@@ -1,0 +1,136 @@
+/*
+ * fpu.c - the x87/SSE registers, shared lazily between tasks.
+ *
+ * Saving the FPU at every switch would cost each switch hundreds of
+ * bytes of copying, though most tasks never touch it.  Instead the
+ * switch only sets CR0.TS when the next task is not the one whose state
+ * is in the FPU (fpu_owner).  That task's first FPU instruction then
+ * raises #NM; the handler clears TS (clts), saves the owner's registers,
+ * loads the current task's (or starts it fresh) and makes it the owner.
+ * fxsave/fxrstor where the CPU has FXSR, fnsave/frstor before.
+ *
+ * Without an FPU (a 386 with no 387, or the `nofpu` option), CR0.EM
+ * makes every FPU instruction raise #NM too, and the task is killed.
+ */
+#include <kernel.h>
+#include <cmdline.h>
+#include <task.h>
+#include <asm/cpu.h>
+#include <asm/privileged.h>
+#include <asm/process.h>
+#include <asm/processor-flags.h>
+
+static bool has_fpu, use_fxsr, ts_set, pretend_no_fpu;
+static struct task *fpu_owner;
+
+static int set_nofpu(const char *v)
+{
+	(void)v;
+	pretend_no_fpu = true;
+	return 0;
+}
+boot_option("nofpu", set_nofpu, "run as if there were no FPU (CR0.EM)");
+
+/* fninit resets a present FPU's status word to 0; with none there, the
+ * store does not happen and the preset value stays. */
+static bool fpu_probe(void)
+{
+	u16 status = 0x5a5a;
+
+	write_cr0(read_cr0() & ~(X86_CR0_EM | X86_CR0_TS));
+	asm volatile("fninit\n\tfnstsw %0" : "+m" (status));
+	return (status & 0xff) == 0;
+}
+
+static void set_ts(void)
+{
+	write_cr0(read_cr0() | X86_CR0_TS);
+	ts_set = true;
+}
+
+void fpu_init(void)
+{
+	unsigned long cr0;
+
+	has_fpu = !pretend_no_fpu && fpu_probe();
+	cr0 = read_cr0() & ~(X86_CR0_EM | X86_CR0_MP | X86_CR0_NE);
+	if (!has_fpu) {
+		write_cr0(cr0 | X86_CR0_EM);
+		printk("fpu: %s: CR0.EM set, a task using floating point is killed\n",
+		       pretend_no_fpu ? "off (nofpu)" : "none");
+		return;
+	}
+	/* MP: wait/fwait obey TS too.  NE (486 and later): FPU errors raise
+	 * #MF rather than the PC's old IRQ 13 route. */
+	cr0 |= X86_CR0_MP | (boot_cpu.family >= 4 ? X86_CR0_NE : 0);
+	write_cr0(cr0);
+	use_fxsr = cpu_has(X86_FEATURE_FXSR) && boot_cpu.has_cr4;
+	if (use_fxsr)
+		write_cr4(read_cr4() | X86_CR4_OSFXSR |
+			  (cpu_has(X86_FEATURE_SSE) ? X86_CR4_OSXMMEXCPT : 0));
+	set_ts();
+	printk("fpu: present, switched lazily with %s\n",
+	       use_fxsr ? "fxsave/fxrstor" : "fnsave/frstor");
+}
+
+bool fpu_present(void)
+{
+	return has_fpu;
+}
+
+static void fpu_save(struct thread_struct *t)
+{
+	if (use_fxsr)
+		asm volatile("fxsave %0" : "=m" (t->fpu.fxsave));
+	else
+		asm volatile("fnsave %0\n\tfwait" : "=m" (t->fpu.fnsave));
+}
+
+static void fpu_restore(struct thread_struct *t)
+{
+	if (use_fxsr)
+		asm volatile("fxrstor %0" : : "m" (t->fpu.fxsave));
+	else
+		asm volatile("frstor %0" : : "m" (t->fpu.fnsave));
+}
+
+/* #NM from ring 3.  False when there is no FPU to give. */
+bool fpu_handle_nm(struct pt_regs *regs)
+{
+	struct thread_struct *t = &current->thread;
+
+	(void)regs;
+	if (!has_fpu)
+		return false;
+	clts();
+	ts_set = false;
+	if (fpu_owner && fpu_owner != current)
+		fpu_save(&fpu_owner->thread);
+	if (t->fpu_used)
+		fpu_restore(t);
+	else
+		asm volatile("fninit");
+	t->fpu_used = true;
+	fpu_owner = current;
+	return true;
+}
+
+/* At a switch: TS set unless the next task's state is already loaded. */
+void fpu_switch(struct task *prev, struct task *next)
+{
+	(void)prev;
+	if (!has_fpu)
+		return;
+	if (next != fpu_owner && !ts_set)
+		set_ts();
+	else if (next == fpu_owner && ts_set) {
+		clts();
+		ts_set = false;
+	}
+}
+
+void fpu_release(struct task *t)
+{
+	if (fpu_owner == t)
+		fpu_owner = NULL;
+}

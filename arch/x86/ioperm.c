@@ -1,0 +1,31 @@
+/*
+ * ioperm.c - I/O privilege for user tasks.
+ *
+ * With IOPL 3 in EFLAGS, ring 3 may use in/out (and cli/sti); with IOPL 0
+ * every one of them raises #GP.  pv386 grants IOPL 3 only to a task the
+ * kernel marked as allowed (task_may_use_io) and that asks for it.  Two
+ * places hold a task's IOPL: the EFLAGS of its saved user frame, which
+ * iret restores, and the kernel's own EFLAGS, which sysexit keeps; so
+ * set_iopl_mask changes the running EFLAGS now, and the context switch
+ * changes it again for each task (process.c).
+ */
+#include <kernel.h>
+#include <task.h>
+#include <asm/privileged.h>
+#include <asm/process.h>
+#include <asm/processor-flags.h>
+
+#define IOPL_SHIFT	12
+
+int arch_set_iopl(struct task *t, struct pt_regs *regs, unsigned int level)
+{
+	u32 iopl;
+
+	if (level != 0 && level != 3)
+		return -EINVAL;
+	iopl = level << IOPL_SHIFT;
+	t->thread.iopl = iopl;
+	regs->eflags = (regs->eflags & ~X86_EFLAGS_IOPL) | iopl;
+	set_iopl_mask(iopl);
+	return 0;
+}

@@ -1,0 +1,112 @@
+/*
+ * process.c - the x86 side of tasks: the frames a new task starts from,
+ * and the context switch, which puts the next task's CPU state in place
+ * through paravirt_ops before it changes stacks:
+ *
+ *   load_esp0      its kernel stack, for entries from ring 3
+ *   write_cr3      its address space
+ *   load_tls       its thread-local segments, on every switch
+ *   write_gdt_entry + load_ldt_desc   its LDT, when either has its own
+ *   set_debugreg   its watchpoints, when either task has some
+ *   set_iopl_mask  its I/O privilege: sysexit returns with the kernel's
+ *                  EFLAGS, so the kernel must run with the task's IOPL
+ *   clts / CR0.TS  the FPU, lazily (fpu.c)
+ *   read_pmc       the performance counter it used (pmc.c)
+ */
+#include <kernel.h>
+#include <task.h>
+#include <asm/desc.h>
+#include <asm/paging.h>
+#include <asm/privileged.h>
+#include <asm/process.h>
+#include <asm/processor-flags.h>
+#include <asm/syscall.h>
+
+void ret_from_trap(void);		/* entry.S */
+void kernel_thread_start(void);
+
+/* What switch_stacks pops: the callee-saved registers, then where to
+ * return. */
+struct switch_frame {
+	u32 edi, esi, ebx, ebp;
+	u32 ret;
+};
+
+static u32 kstack_top(const struct task *t)
+{
+	return t->kstack + KSTACK_PAGES * PAGE_SIZE;
+}
+
+/* The frame a task's entries from ring 3 leave at the top of its stack. */
+struct pt_regs *task_user_regs(struct task *t)
+{
+	return (struct pt_regs *)kstack_top(t) - 1;
+}
+
+/* A new user task: a pt_regs that returns to the program's entry point
+ * in ring 3, under a switch frame that "returns" to the end of the trap
+ * path, which pops it. */
+void arch_task_setup_user(struct task *t, u32 entry, u32 user_esp)
+{
+	struct pt_regs *regs = task_user_regs(t);
+	struct switch_frame *frame = (struct switch_frame *)regs - 1;
+
+	*regs = (struct pt_regs){
+		.eax = syscall_sysenter_enabled(),	/* for user/lib/crt0.S */
+		.ds = __USER_DS, .es = __USER_DS, .fs = 0, .gs = 0,
+		.eip = entry, .cs = __USER_CS,
+		.eflags = X86_EFLAGS_IF | X86_EFLAGS_FIXED,
+		.esp = user_esp, .ss = __USER_DS,
+	};
+	*frame = (struct switch_frame){ .ret = (u32)ret_from_trap };
+	t->thread.esp0 = kstack_top(t);
+	t->kernel_esp = (u32)frame;
+}
+
+void arch_task_setup_kernel(struct task *t, void (*fn)(void))
+{
+	struct switch_frame *frame = (struct switch_frame *)kstack_top(t) - 1;
+
+	*frame = (struct switch_frame){ .ebx = (u32)fn, .ret = (u32)kernel_thread_start };
+	t->thread.esp0 = kstack_top(t);
+	t->kernel_esp = (u32)frame;
+}
+
+static void switch_debugregs(const struct thread_struct *next)
+{
+	int i;
+
+	set_debugreg(7, 0);		/* disarm before changing addresses */
+	if (!next->dr7)
+		return;
+	for (i = 0; i < NR_WATCHPOINTS; i++)
+		set_debugreg(i, next->debugreg[i]);
+	set_debugreg(7, next->dr7);
+}
+
+/* Interrupts are off: nothing may see half of one task's state and half
+ * of the other's. */
+/* What the task must not keep once it is gone. */
+void arch_task_release(struct task *t)
+{
+	fpu_release(t);
+}
+
+void arch_switch_to(struct task *prev, struct task *next)
+{
+	struct thread_struct *p = &prev->thread, *n = &next->thread;
+
+	load_esp0(&kernel_tss, n);
+	if (prev->pgd != next->pgd)
+		write_cr3((u32)next->pgd);
+	load_TLS(n, 0);
+	if (p->has_ldt || n->has_ldt)
+		load_task_ldt(n->has_ldt ? n->ldt : NULL);
+	if (p->dr7 || n->dr7)
+		switch_debugregs(n);
+	if (p->iopl != n->iopl)
+		set_iopl_mask(n->iopl);
+	pmc_switch(prev, next);
+	fpu_switch(prev, next);
+	switch_stacks(&prev->kernel_esp, next->kernel_esp);
+}

@@ -1,0 +1,92 @@
+/*
+ * syscall.c - the x86 ways into kernel/syscall.c.
+ *
+ * int $0x80 is a DPL-3 interrupt gate: the common trap path saves the
+ * registers and returns through INTERRUPT_RETURN (the table's iret).
+ * sysenter, where the CPU has it (SEP, less the Pentium Pro's broken
+ * one: cpu.c), is set up through write_msr: the kernel code segment,
+ * entry point, and a stack pointer pointing just past the TSS's esp0,
+ * where entry.S finds the task's kernel stack.  It returns through
+ * ENABLE_INTERRUPTS_SYSEXIT (the table's irq_enable_sysexit).
+ */
+#include <kernel.h>
+#include <cmdline.h>
+#include <syscall.h>
+#include <task.h>
+#include <asm/cpu.h>
+#include <asm/desc.h>
+#include <asm/privileged.h>
+#include <asm/syscall.h>
+#include <asm/uaccess.h>
+
+#define MSR_IA32_SYSENTER_CS	0x174
+#define MSR_IA32_SYSENTER_ESP	0x175
+#define MSR_IA32_SYSENTER_EIP	0x176
+
+void sysenter_entry(void);
+
+static bool sysenter_on, sysenter_disabled;
+
+static int set_nosysenter(const char *v)
+{
+	(void)v;
+	sysenter_disabled = true;
+	return 0;
+}
+boot_option("nosysenter", set_nosysenter, "system calls by int $0x80 only");
+
+static void syscall_from_regs(struct pt_regs *regs)
+{
+	regs->eax = do_syscall(regs, regs->eax, regs->ebx, regs->ecx, regs->edx);
+}
+
+/* int $0x80: trap_dispatch does the rest, preemption included. */
+static void int80_handler(struct pt_regs *regs)
+{
+	syscall_from_regs(regs);
+}
+
+/* From entry.S: the user stub pushed its return address at the stack
+ * pointer it left in EBP (= regs->esp). */
+void sysenter_dispatch(struct pt_regs *regs)
+{
+	u32 ret;
+
+	if (copy_from_user(&ret, regs->esp, sizeof(ret)))
+		task_kill("sysenter with a bad stack pointer %08x", regs->esp);
+	regs->eip = ret;
+	regs->esp += sizeof(ret);
+	raw_local_irq_enable();
+	syscall_from_regs(regs);
+	if (sched_need_resched())
+		schedule();
+	raw_local_irq_disable();
+}
+
+bool syscall_sysenter_enabled(void)
+{
+	return sysenter_on;
+}
+
+static void sysenter_init(void)
+{
+	if (!cpu_has(X86_FEATURE_SEP) || sysenter_disabled) {
+		printk("syscall: int $0x80 only (%s)\n",
+		       sysenter_disabled ? "nosysenter" : "no sysenter on this CPU");
+		return;
+	}
+	if (wrmsr_safe(MSR_IA32_SYSENTER_CS, __KERNEL_CS) ||
+	    wrmsr_safe(MSR_IA32_SYSENTER_ESP, (u32)&kernel_tss.esp0 + sizeof(u32)) ||
+	    wrmsr_safe(MSR_IA32_SYSENTER_EIP, (u32)sysenter_entry)) {
+		printk("syscall: the SYSENTER MSRs refused a write: int $0x80 only\n");
+		return;
+	}
+	sysenter_on = true;
+	printk("syscall: int $0x%x and sysenter\n", SYSCALL_VECTOR);
+}
+
+void syscall_init(void)
+{
+	set_system_gate(SYSCALL_VECTOR, int80_handler);
+	sysenter_init();
+}

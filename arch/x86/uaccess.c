@@ -1,0 +1,84 @@
+/*
+ * uaccess.c - the kernel's only way to touch user memory: one byte at a
+ * time, each access with an exception-table entry (asm/uaccess.h).
+ * Byte by byte is slow but plain; system calls here move a few bytes.
+ */
+#include <kernel.h>
+#include <asm/extable.h>
+#include <asm/paging.h>
+#include <asm/uaccess.h>
+
+bool user_range_ok(u32 addr, u32 len)
+{
+	return addr >= USER_BASE && addr < USER_END && len <= USER_END - addr;
+}
+
+static int get_user_u8(u8 *out, u32 addr)
+{
+	int err;
+	u8 v = 0;
+
+	asm volatile("movl %[fault], %[err]\n"
+		     "1: movb (%[addr]), %[v]\n\t"
+		     "xorl %[err], %[err]\n"
+		     "2:\n\t"
+		     _ASM_EXTABLE(1b, 2b)
+		     : [err] "=&r" (err), [v] "+q" (v)
+		     : [addr] "r" (addr), [fault] "i" (-EFAULT)
+		     : "memory");
+	*out = v;
+	return err;
+}
+
+static int put_user_u8(u32 addr, u8 v)
+{
+	int err;
+
+	asm volatile("movl %[fault], %[err]\n"
+		     "1: movb %[v], (%[addr])\n\t"
+		     "xorl %[err], %[err]\n"
+		     "2:\n\t"
+		     _ASM_EXTABLE(1b, 2b)
+		     : [err] "=&r" (err)
+		     : [addr] "r" (addr), [v] "q" (v), [fault] "i" (-EFAULT)
+		     : "memory");
+	return err;
+}
+
+int copy_from_user(void *dst, u32 src, u32 len)
+{
+	u8 *d = dst;
+
+	if (!user_range_ok(src, len))
+		return -EFAULT;
+	for (; len; len--, src++)
+		if (get_user_u8(d++, src))
+			return -EFAULT;
+	return 0;
+}
+
+int copy_to_user(u32 dst, const void *src, u32 len)
+{
+	const u8 *s = src;
+
+	if (!user_range_ok(dst, len))
+		return -EFAULT;
+	for (; len; len--, dst++)
+		if (put_user_u8(dst, *s++))
+			return -EFAULT;
+	return 0;
+}
+
+/* A NUL-terminated string of at most size - 1 characters. */
+int strncpy_from_user(char *dst, u32 src, u32 size)
+{
+	u32 i;
+
+	for (i = 0; i < size; i++) {
+		if (!user_range_ok(src + i, 1) || get_user_u8((u8 *)&dst[i], src + i))
+			return -EFAULT;
+		if (!dst[i])
+			return i;
+	}
+	return -EINVAL;		/* too long */
+}

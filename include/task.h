@@ -1,0 +1,89 @@
+/*
+ * task.h - tasks: what the scheduler switches between.
+ *
+ * A task is a kernel stack, an address space (a page directory; kernel
+ * threads use the kernel's own) and the CPU state it owns (struct
+ * thread_struct).  User tasks run a program loaded from an ELF image
+ * (kernel/exec.c) and enter the kernel through interrupts, exceptions
+ * and system calls; kernel threads (the idle task, the boot thread) never
+ * leave ring 0.  kernel/task.c creates and ends tasks, kernel/sched.c
+ * decides which one runs.
+ */
+#ifndef PV386_TASK_H
+#define PV386_TASK_H
+
+#include <kernel.h>
+#include <asm/processor.h>
+
+#define NR_TASKS	32
+#define TASK_NAME_LEN	16
+#define KSTACK_PAGES	2	/* 8 KiB of kernel stack per task */
+
+enum task_state {
+	TASK_UNUSED,
+	TASK_RUNNABLE,		/* running, or waiting for the CPU */
+	TASK_SLEEPING,		/* until a tick, a child's exit, ... */
+	TASK_ZOMBIE,		/* exited; its parent has not collected it */
+};
+
+struct task {
+	int pid;
+	char name[TASK_NAME_LEN];
+	enum task_state state;
+	bool user;		/* runs a program in ring 3 */
+	u32 kstack;		/* lowest address of its kernel stack */
+	u32 kstack_size;
+	u32 kernel_esp;		/* saved by the context switch */
+	u32 *pgd;		/* page directory (kernel_page_dir for threads) */
+	struct task *parent;
+	int exit_status;
+	unsigned long wake_tick;	/* sleeping until this tick, or 0 */
+	void *wait_channel;	/* what it sleeps on, if not a tick */
+	u32 brk_start, brk;	/* its heap: [brk_start, brk), paged in on use */
+	u32 stack_bottom;	/* the lowest address its stack may grow to */
+	char arg[64];		/* the argument string spawn gave it */
+	bool io_allowed;	/* may ask for I/O privilege */
+	unsigned long slice;	/* ticks left before preemption */
+	unsigned long switches;	/* times it was switched in */
+	struct thread_struct thread;
+};
+
+/* Exit statuses of a task the kernel ended. */
+#define EXIT_KILLED	(-1000)
+
+struct task *current_task(void);
+#define current	current_task()
+
+void task_init(void);			/* the boot thread becomes a task */
+struct task *task_create_kernel(const char *name, void (*fn)(void));
+int task_spawn(const char *program, const char *arg);	/* pid or -errno */
+int task_wait(int pid, int *status);	/* pid collected, or -ECHILD */
+void task_exit(int status) __noreturn;
+void task_kill(const char *fmt, ...) __printf(1, 2) __noreturn;	/* the current one */
+void task_reap_orphans(void);
+struct task *task_by_pid(int pid);
+struct task *task_after(struct task *t);	/* next in the table, wrapping */
+unsigned int tasks_alive(void);
+void task_for_each(void (*fn)(struct task *t));
+
+/* kernel/user_fault.c: a page fault at a user address of the current task. */
+enum user_fault {
+	USER_FAULT_RESOLVED,		/* a page was mapped: try again */
+	USER_FAULT_BAD_ADDRESS,		/* nothing belongs there */
+	USER_FAULT_STACK_OVERFLOW,	/* just below the stack's limit */
+	USER_FAULT_NO_MEMORY,		/* it belongs, but RAM ran out */
+};
+enum user_fault user_fault_resolve(u32 addr);
+
+/* kernel/sched.c */
+void sched_init(void);
+void schedule(void);
+void sched_yield(void);
+void sched_sleep_ticks(unsigned long ticks);
+void sched_sleep_on(void *channel);	/* interrupts off; wake_up(channel) ends it */
+void sched_wake_up(void *channel);
+void sched_tick(void);			/* from the timer interrupt */
+bool sched_need_resched(void);
+void sched_set_current(struct task *t);
+
+#endif

@@ -1,0 +1,39 @@
+/*
+ * uapi/syscalls.h - pv386's system calls: the numbers and the calling
+ * convention, shared by the kernel (kernel/syscall.c) and the user
+ * library (user/lib/).
+ *
+ * Two ways in, the same calls behind them:
+ *   int $0x80   EAX = number, arguments in EBX, ECX, EDX, ESI, EDI;
+ *               result in EAX; returns through the table's iret.
+ *   sysenter    the same registers, where the CPU has SEP.  The CPU saves
+ *               neither the user's EIP nor ESP, so the stub pushes its
+ *               return address and puts its stack pointer in EBP; the
+ *               kernel leaves with sysexit (irq_enable_sysexit).
+ * A result from -4095 to -1 is minus an error number (uapi/errno.h).
+ */
+#ifndef PV386_UAPI_SYSCALLS_H
+#define PV386_UAPI_SYSCALLS_H
+
+#define SYS_exit	0	/* (status) */
+#define SYS_write	1	/* (buf, len): to the console; bytes written */
+#define SYS_getpid	2
+#define SYS_yield	3
+#define SYS_sleep	4	/* (ticks) */
+#define SYS_spawn	5	/* (program name, argument string): pid */
+#define SYS_wait	6	/* (pid or -1, int *status): pid */
+#define SYS_set_tls	7	/* (slot 0-2, base, limit in bytes): GDT selector */
+#define SYS_iopl	8	/* (0 or 3): I/O privilege (only for tasks allowed it) */
+#define SYS_brk		9	/* (new end or 0): the heap's end */
+#define SYS_watch	10	/* (address, len 1/2/4): trap on writes */
+#define SYS_set_ldt	11	/* (slot, base, limit in bytes): LDT selector */
+#define SYS_getarg	12	/* (buf, size): the argument string spawn gave */
+#define SYS_uptime	13	/* (u32 out[4]): ticks, HZ, TSC low, TSC high */
+#define SYS_pmc		14	/* (u32 out[2]): this task's PMC0 count */
+#define SYS_nop		15	/* does nothing: for measuring the way in */
+#define NR_SYSCALLS	16
+
+#define SYSCALL_VECTOR	0x80
+#define SYSCALL_ERROR_MAX 4095
+
+#endif

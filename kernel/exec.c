@@ -1,0 +1,166 @@
+/*
+ * exec.c - loads a user program (a static ELF32 i386 executable) into a
+ * task: a fresh address space, its loadable segments copied in, a first
+ * stack page, and the first frame, which starts it at its entry point in
+ * ring 3.
+ *
+ * The image is only trusted as far as it is checked: every segment must
+ * lie inside user space and inside the file.  A program that does not
+ * load gives an error to whoever spawned it; the kernel goes on.
+ */
+#include <kernel.h>
+#include <bootinfo.h>
+#include <exec.h>
+#include <string.h>
+#include <task.h>
+#include <asm/paging.h>
+#include <asm/process.h>
+
+#define ELF_MAGIC	0x464c457f	/* "\x7fELF" */
+#define ELFCLASS32	1
+#define ET_EXEC		2
+#define EM_386		3
+#define PT_LOAD		1
+#define PF_W		2
+
+struct elf32_ehdr {
+	u32 magic;
+	u8 class, data, version, osabi, pad[8];
+	u16 type, machine;
+	u32 version2, entry, phoff, shoff, flags;
+	u16 ehsize, phentsize, phnum, shentsize, shnum, shstrndx;
+} __packed;
+
+struct elf32_phdr {
+	u32 type, offset, vaddr, paddr, filesz, memsz, flags, align;
+} __packed;
+
+/* A program by name: packed into the kernel, or a Multiboot module. */
+bool program_find(const char *name, struct program *out)
+{
+	const struct program *p;
+	unsigned int i;
+
+	for (p = user_programs; p->name; p++) {
+		if (!strcmp(p->name, name)) {
+			*out = *p;
+			return true;
+		}
+	}
+	for (i = 0; i < boot_info.nr_modules; i++) {
+		const struct boot_module *m = &boot_info.modules[i];
+
+		if (!strcmp(m->name, name)) {
+			*out = (struct program){ m->name, (const u8 *)m->start,
+						 (const u8 *)m->end };
+			return true;
+		}
+	}
+	return false;
+}
+
+void programs_print(void)
+{
+	const struct program *p;
+	unsigned int i;
+
+	printk("programs:");
+	for (p = user_programs; p->name; p++)
+		printk(" %s", p->name);
+	for (i = 0; i < boot_info.nr_modules; i++)
+		printk(" %s (module)", boot_info.modules[i].name);
+	printk("\n");
+}
+
+static bool in_user_space(u32 start, u32 size)
+{
+	return start >= USER_BASE && start < USER_END && size <= USER_END - start;
+}
+
+static int check_header(const struct program *prog, const struct elf32_ehdr *h)
+{
+	u32 size = prog->image_end - prog->image;
+
+	if (size < sizeof(*h) || h->magic != ELF_MAGIC || h->class != ELFCLASS32 ||
+	    h->type != ET_EXEC || h->machine != EM_386 ||
+	    h->phentsize != sizeof(struct elf32_phdr) ||
+	    h->phoff > size || h->phnum > (size - h->phoff) / sizeof(struct elf32_phdr))
+		return -EINVAL;
+	return 0;
+}
+
+/* Copy len bytes to user address va of t, page by page, through the
+ * kernel's 1:1 view of each frame (t's address space is not loaded). */
+static void copy_to_task(struct task *t, u32 va, const u8 *src, u32 len)
+{
+	while (len) {
+		u32 chunk = min(len, PAGE_SIZE - va % PAGE_SIZE);
+
+		memcpy((void *)(user_page_frame(t->pgd, va) + va % PAGE_SIZE), src, chunk);
+		va += chunk;
+		src += chunk;
+		len -= chunk;
+	}
+}
+
+static int load_segment(struct task *t, const struct program *prog,
+			const struct elf32_phdr *ph)
+{
+	u32 size = prog->image_end - prog->image, va;
+	int err;
+
+	if (!in_user_space(ph->vaddr, ph->memsz) || ph->filesz > ph->memsz ||
+	    ph->offset > size || ph->filesz > size - ph->offset)
+		return -EINVAL;
+	for (va = ph->vaddr & PAGE_MASK; va < ph->vaddr + ph->memsz; va += PAGE_SIZE) {
+		err = map_user_page(t->pgd, va, ph->flags & PF_W);
+		if (err)
+			return err;
+	}
+	copy_to_task(t, ph->vaddr, prog->image + ph->offset, ph->filesz);
+	t->brk_start = max(t->brk_start, (ph->vaddr + ph->memsz + PAGE_SIZE - 1) & PAGE_MASK);
+	return 0;
+}
+
+static int load_segments(struct task *t, const struct program *prog,
+			 const struct elf32_ehdr *h)
+{
+	const struct elf32_phdr *ph = (const void *)(prog->image + h->phoff);
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < h->phnum; i++, ph++) {
+		if (ph->type != PT_LOAD)
+			continue;
+		err = load_segment(t, prog, ph);
+		if (err)
+			return err;
+	}
+	return t->brk_start ? 0 : -EINVAL;	/* nothing loaded */
+}
+
+int exec_load(struct task *t, const struct program *prog, const char *arg)
+{
+	const struct elf32_ehdr *h = (const void *)prog->image;
+	int err = check_header(prog, h);
+
+	if (err)
+		return err;
+	if (!in_user_space(h->entry, 1))
+		return -EINVAL;
+	t->pgd = pgd_alloc();
+	if (!t->pgd)
+		return -ENOMEM;
+	err = load_segments(t, prog, h);
+	if (!err)
+		err = map_user_page(t->pgd, USER_STACK_TOP - PAGE_SIZE, true);
+	if (err) {
+		pgd_free(t->pgd);
+		return err;
+	}
+	t->brk = t->brk_start;
+	t->stack_bottom = USER_STACK_TOP - USER_STACK_MAX;
+	strlcpy(t->arg, arg ? arg : "", sizeof(t->arg));
+	arch_task_setup_user(t, h->entry, USER_STACK_TOP);
+	return 0;
+}

@@ -1,0 +1,187 @@
+/*
+ * syscall.c - what each system call does (numbers in uapi/syscalls.h).
+ *
+ * Every pointer a program passes is checked and every access to it goes
+ * through asm/uaccess.h: a pointer into the kernel or to unmapped memory
+ * gets -EFAULT, never a kernel fault.  A call either succeeds or changes
+ * nothing.
+ */
+#include <kernel.h>
+#include <cmdline.h>
+#include <page_alloc.h>
+#include <string.h>
+#include <syscall.h>
+#include <task.h>
+#include <asm/paging.h>
+#include <asm/privileged.h>
+#include <asm/process.h>
+#include <asm/timer.h>
+#include <asm/uaccess.h>
+
+#define WRITE_CHUNK	128
+#define WRITE_MAX	4096
+
+static unsigned long counts[NR_SYSCALLS];
+
+unsigned long syscall_count(unsigned int nr)
+{
+	return nr < NR_SYSCALLS ? counts[nr] : 0;
+}
+
+/* ---- I/O privilege: which programs may ask for it ---- */
+
+static char io_programs[64] = "ioport";
+
+static int parse_iopl_programs(const char *value)
+{
+	if (!value)
+		return -EINVAL;
+	strlcpy(io_programs, value, sizeof(io_programs));
+	return 0;
+}
+boot_option("iopl", parse_iopl_programs,
+	    "programs that may ask for I/O privilege, comma-separated");
+
+static bool program_may_use_io(const char *name)
+{
+	const char *p = io_programs;
+	size_t len = strlen(name);
+
+	while (*p) {
+		if (!strncmp(p, name, len) && (p[len] == ',' || !p[len]))
+			return true;
+		while (*p && *p != ',')
+			p++;
+		if (*p)
+			p++;
+	}
+	return false;
+}
+
+/* ---- the calls ---- */
+
+static long sys_write(u32 buf, u32 len)
+{
+	char chunk[WRITE_CHUNK + 1];
+	u32 done = 0;
+
+	if (len > WRITE_MAX)
+		return -EINVAL;
+	if (!user_range_ok(buf, len))
+		return -EFAULT;
+	while (done < len) {
+		u32 n = min(len - done, (u32)WRITE_CHUNK);
+
+		if (copy_from_user(chunk, buf + done, n))
+			return done ? (long)done : -EFAULT;
+		chunk[n] = '\0';	/* a NUL inside ends the chunk early: harmless */
+		printk("%s", chunk);
+		done += n;
+	}
+	return done;
+}
+
+static long sys_spawn(u32 name_ptr, u32 arg_ptr)
+{
+	char name[TASK_NAME_LEN], arg[sizeof(current->arg)] = "";
+	int err = strncpy_from_user(name, name_ptr, sizeof(name));
+
+	if (err < 0)
+		return err;
+	if (arg_ptr && (err = strncpy_from_user(arg, arg_ptr, sizeof(arg))) < 0)
+		return err;
+	return task_spawn(name, arg);
+}
+
+static long sys_wait(int pid, u32 status_ptr)
+{
+	int status, err;
+
+	if (status_ptr && !user_range_ok(status_ptr, sizeof(status)))
+		return -EFAULT;
+	err = task_wait(pid, &status);
+	if (err >= 0 && status_ptr && copy_to_user(status_ptr, &status, sizeof(status)))
+		return -EFAULT;
+	return err;
+}
+
+/* The heap grows or shrinks; pages come on first touch (user_fault.c),
+ * but a request that RAM could never back fails now. */
+static long sys_brk(u32 end)
+{
+	struct task *t = current;
+	u32 new_end = (end + PAGE_SIZE - 1) & PAGE_MASK;
+
+	if (!end)
+		return t->brk;
+	if (end < t->brk_start || end >= t->stack_bottom - PAGE_SIZE)
+		return -EINVAL;
+	if (new_end > t->brk && (new_end - t->brk) / PAGE_SIZE > pages_free_count())
+		return -ENOMEM;
+	t->brk = new_end;
+	return t->brk;
+}
+
+static long sys_getarg(u32 buf, u32 size)
+{
+	u32 len = strlen(current->arg) + 1;
+
+	if (size < len)
+		return -EINVAL;
+	return copy_to_user(buf, current->arg, len) ? -EFAULT : (long)len - 1;
+}
+
+static long sys_uptime(u32 out)
+{
+	u32 v[4] = { timer_ticks(), timer_hz(), 0, 0 };
+	u64 tsc;
+
+	if (clock_tsc(&tsc)) {
+		v[2] = (u32)tsc;
+		v[3] = (u32)(tsc >> 32);
+	}
+	return copy_to_user(out, v, sizeof(v)) ? -EFAULT : 0;
+}
+
+static long sys_pmc(u32 out)
+{
+	u64 count;
+	int err = arch_task_pmc(current, &count);
+
+	if (err)
+		return err;
+	return copy_to_user(out, &count, sizeof(count)) ? -EFAULT : 0;
+}
+
+static long sys_iopl(struct pt_regs *regs, u32 level)
+{
+	if (level && !current->io_allowed && !program_may_use_io(current->name))
+		return -EPERM;
+	return arch_set_iopl(current, regs, level);
+}
+
+long do_syscall(struct pt_regs *regs, u32 nr, u32 a, u32 b, u32 c)
+{
+	if (nr >= NR_SYSCALLS)
+		return -ENOSYS;
+	counts[nr]++;
+	switch (nr) {
+	case SYS_exit:		task_exit((int)a);
+	case SYS_write:		return sys_write(a, b);
+	case SYS_getpid:	return current->pid;
+	case SYS_yield:		sched_yield(); return 0;
+	case SYS_sleep:		sched_sleep_ticks(a); return 0;
+	case SYS_spawn:		return sys_spawn(a, b);
+	case SYS_wait:		return sys_wait((int)a, b);
+	case SYS_set_tls:	return arch_set_tls(current, a, b, c);
+	case SYS_iopl:		return sys_iopl(regs, a);
+	case SYS_brk:		return sys_brk(a);
+	case SYS_watch:		return arch_set_watchpoint(current, a, b);
+	case SYS_set_ldt:	return arch_set_ldt_entry(current, a, b, c);
+	case SYS_getarg:	return sys_getarg(a, b);
+	case SYS_uptime:	return sys_uptime(a);
+	case SYS_pmc:		return sys_pmc(a);
+	case SYS_nop:		return 0;
+	}
+	return -ENOSYS;
+}

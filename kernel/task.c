@@ -1,0 +1,246 @@
+/*
+ * task.c - creating and ending tasks.
+ *
+ * Tasks live in a fixed table.  The boot thread (kmain) becomes task 1,
+ * "kernel"; task 0, "idle", runs when nothing else can (sched.c).  A user
+ * task is spawned from a program (exec.c loads it into a fresh address
+ * space); it ends by exiting or by being killed for a fault, and stays a
+ * zombie, holding only its kernel stack, until its parent collects its
+ * status with task_wait().  A task whose parent is gone is collected by
+ * the idle task.
+ */
+#include <kernel.h>
+#include <exec.h>
+#include <page_alloc.h>
+#include <string.h>
+#include <task.h>
+#include <asm/desc.h>
+#include <asm/paging.h>
+#include <asm/privileged.h>
+#include <asm/process.h>
+
+static struct task tasks[NR_TASKS];
+static int next_pid = 2;		/* 0 idle, 1 the boot thread */
+
+extern char boot_stack[], boot_stack_top[];
+
+struct task *task_by_pid(int pid)
+{
+	struct task *t;
+
+	for (t = tasks; t < tasks + NR_TASKS; t++)
+		if (t->state != TASK_UNUSED && t->pid == pid)
+			return t;
+	return NULL;
+}
+
+struct task *task_after(struct task *t)
+{
+	do {
+		t = t + 1 < tasks + NR_TASKS ? t + 1 : tasks;
+	} while (t->state == TASK_UNUSED);
+	return t;
+}
+
+void task_for_each(void (*fn)(struct task *t))
+{
+	struct task *t;
+
+	for (t = tasks; t < tasks + NR_TASKS; t++)
+		if (t->state != TASK_UNUSED)
+			fn(t);
+}
+
+unsigned int tasks_alive(void)
+{
+	unsigned int n = 0;
+	struct task *t;
+
+	for (t = tasks; t < tasks + NR_TASKS; t++)
+		n += t->state == TASK_RUNNABLE || t->state == TASK_SLEEPING;
+	return n;
+}
+
+/* A free slot with a kernel stack, or NULL (and *err) if none. */
+static struct task *task_alloc(const char *name, int *err)
+{
+	unsigned long flags = raw_local_irq_save();
+	struct task *t;
+
+	for (t = tasks; t < tasks + NR_TASKS && t->state != TASK_UNUSED; t++)
+		;
+	if (t == tasks + NR_TASKS) {
+		raw_local_irq_restore(flags);
+		*err = -EAGAIN;
+		return NULL;
+	}
+	memset(t, 0, sizeof(*t));
+	t->state = TASK_SLEEPING;	/* claimed, not yet runnable */
+	t->pid = next_pid++;
+	raw_local_irq_restore(flags);
+	strlcpy(t->name, name, sizeof(t->name));
+	t->kstack = pages_alloc(KSTACK_PAGES);
+	t->kstack_size = KSTACK_PAGES * PAGE_SIZE;
+	t->pgd = kernel_page_dir;
+	if (!t->kstack) {
+		t->state = TASK_UNUSED;
+		*err = -ENOMEM;
+		return NULL;
+	}
+	return t;
+}
+
+static void task_free(struct task *t)
+{
+	pages_free(t->kstack, KSTACK_PAGES);
+	t->state = TASK_UNUSED;
+}
+
+/* The boot thread, already running on the boot stack, becomes a task. */
+void task_init(void)
+{
+	struct task *t = &tasks[1];
+
+	t->pid = 1;
+	strlcpy(t->name, "kernel", sizeof(t->name));
+	t->state = TASK_RUNNABLE;
+	t->kstack = (u32)boot_stack;
+	t->kstack_size = boot_stack_top - boot_stack;
+	t->pgd = kernel_page_dir;
+	t->thread = init_thread;
+	sched_set_current(t);
+}
+
+struct task *task_create_kernel(const char *name, void (*fn)(void))
+{
+	int err;
+	struct task *t = task_alloc(name, &err);
+
+	if (!t)
+		panic("cannot create kernel thread %s: error %d", name, err);
+	arch_task_setup_kernel(t, fn);
+	t->state = TASK_RUNNABLE;
+	return t;
+}
+
+/* A new task running program with argument arg, child of the current
+ * task: its pid, or -ENOENT, -ENOMEM, -EAGAIN. */
+int task_spawn(const char *program, const char *arg)
+{
+	struct program prog;
+	struct task *t;
+	int err;
+
+	if (!program_find(program, &prog))
+		return -ENOENT;
+	t = task_alloc(program, &err);
+	if (!t)
+		return err;
+	t->user = true;
+	t->parent = current;
+	err = exec_load(t, &prog, arg);
+	if (err) {
+		t->pgd = kernel_page_dir;
+		task_free(t);
+		return err;
+	}
+	t->state = TASK_RUNNABLE;
+	return t->pid;
+}
+
+/* Everything but the kernel stack we are running on. */
+static void task_release(struct task *t)
+{
+	arch_task_release(t);
+	if (t->pgd != kernel_page_dir) {
+		u32 *pgd = t->pgd;
+
+		t->pgd = kernel_page_dir;
+		write_cr3((u32)kernel_page_dir);
+		pgd_free(pgd);
+	}
+}
+
+static void orphan_children(struct task *parent)
+{
+	struct task *t;
+
+	for (t = tasks; t < tasks + NR_TASKS; t++)
+		if (t->state != TASK_UNUSED && t->parent == parent)
+			t->parent = NULL;
+}
+
+void task_exit(int status)
+{
+	struct task *t = current;
+
+	if (t->pid <= 1)
+		panic("task %d (%s) may not exit", t->pid, t->name);
+	task_release(t);
+	raw_local_irq_disable();
+	orphan_children(t);
+	t->exit_status = status;
+	t->state = TASK_ZOMBIE;
+	if (t->parent)
+		sched_wake_up(t->parent);
+	schedule();
+	panic("a zombie ran again");
+}
+
+void task_kill(const char *fmt, ...)
+{
+	va_list ap;
+
+	printk("task %d (%s) killed: ", current->pid, current->name);
+	va_start(ap, fmt);
+	vprintk(fmt, ap);
+	va_end(ap);
+	printk("\n");
+	task_exit(EXIT_KILLED);
+}
+
+/* A zombie child of the current task, matching pid (-1: any). */
+static struct task *find_zombie(int pid, bool *has_child)
+{
+	struct task *t;
+
+	*has_child = false;
+	for (t = tasks; t < tasks + NR_TASKS; t++) {
+		if (t->state == TASK_UNUSED || t->parent != current ||
+		    (pid != -1 && t->pid != pid))
+			continue;
+		*has_child = true;
+		if (t->state == TASK_ZOMBIE)
+			return t;
+	}
+	return NULL;
+}
+
+/* Wait for a child to end: its pid and *status, or -ECHILD. */
+int task_wait(int pid, int *status)
+{
+	unsigned long flags = raw_local_irq_save();
+	struct task *z;
+	bool has_child;
+
+	while (!(z = find_zombie(pid, &has_child)) && has_child)
+		sched_sleep_on(current);
+	raw_local_irq_restore(flags);
+	if (!z)
+		return -ECHILD;
+	pid = z->pid;
+	if (status)
+		*status = z->exit_status;
+	task_free(z);
+	return pid;
+}
+
+/* The idle task's chore: free the zombies nobody will wait for. */
+void task_reap_orphans(void)
+{
+	struct task *t;
+
+	for (t = tasks; t < tasks + NR_TASKS; t++)
+		if (t->state == TASK_ZOMBIE && !t->parent)
+			task_free(t);
+}

@@ -1,0 +1,47 @@
+/*
+ * pv386.h - the user library: system calls and a few C helpers for
+ * pv386's user programs.  Everything a program can ask of the kernel is
+ * here; the numbers and the calling convention are in uapi/syscalls.h.
+ */
+#ifndef PV386_USER_H
+#define PV386_USER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdarg.h>
+#include <uapi/syscalls.h>
+#include <uapi/errno.h>
+
+/* The raw ways in: nr and up to three arguments; the result (or -errno). */
+long syscall3(long nr, long a, long b, long c);		/* the best the CPU has */
+long syscall_int80(long nr, long a, long b, long c);
+long syscall_sysenter(long nr, long a, long b, long c);
+int have_sysenter(void);
+
+void exit(int status) __attribute__((noreturn));
+long write(const void *buf, size_t len);
+int getpid(void);
+void yield(void);
+void sleep_ticks(unsigned long ticks);
+int spawn(const char *program, const char *arg);
+int wait(int pid, int *status);
+int set_tls(int slot, const void *base, unsigned long limit);	/* a selector */
+int set_ldt(int slot, const void *base, unsigned long limit);	/* a selector */
+int iopl(int level);
+void *brk(void *end);
+void *sbrk(long increment);		/* (void *)-1 when refused */
+int watch(void *addr, int len);
+int getarg(char *buf, size_t size);
+int uptime(uint32_t out[4]);
+int read_pmc_count(uint64_t *count);
+
+/* C helpers */
+size_t strlen(const char *s);
+int strcmp(const char *a, const char *b);
+void *memset(void *dst, int c, size_t n);
+void *memcpy(void *dst, const void *src, size_t n);
+int printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap);
+int atoi(const char *s);
+
+#endif

@@ -1,0 +1,66 @@
+/*
+ * syscalls.c - one C function per system call, over syscall3().
+ */
+#include "pv386.h"
+
+extern long sysenter_ok;	/* crt0.S */
+
+int have_sysenter(void)
+{
+	return sysenter_ok != 0;
+}
+
+long syscall3(long nr, long a, long b, long c)
+{
+	return sysenter_ok ? syscall_sysenter(nr, a, b, c) : syscall_int80(nr, a, b, c);
+}
+
+void exit(int status)
+{
+	syscall3(SYS_exit, status, 0, 0);
+	for (;;)
+		;
+}
+
+long write(const void *buf, size_t len)	{ return syscall3(SYS_write, (long)buf, len, 0); }
+int getpid(void)			{ return syscall3(SYS_getpid, 0, 0, 0); }
+void yield(void)			{ syscall3(SYS_yield, 0, 0, 0); }
+void sleep_ticks(unsigned long ticks)	{ syscall3(SYS_sleep, ticks, 0, 0); }
+int iopl(int level)			{ return syscall3(SYS_iopl, level, 0, 0); }
+int watch(void *addr, int len)		{ return syscall3(SYS_watch, (long)addr, len, 0); }
+int getarg(char *buf, size_t size)	{ return syscall3(SYS_getarg, (long)buf, size, 0); }
+int uptime(uint32_t out[4])		{ return syscall3(SYS_uptime, (long)out, 0, 0); }
+int read_pmc_count(uint64_t *count)	{ return syscall3(SYS_pmc, (long)count, 0, 0); }
+
+int spawn(const char *program, const char *arg)
+{
+	return syscall3(SYS_spawn, (long)program, (long)arg, 0);
+}
+
+int wait(int pid, int *status)
+{
+	return syscall3(SYS_wait, pid, (long)status, 0);
+}
+
+int set_tls(int slot, const void *base, unsigned long limit)
+{
+	return syscall3(SYS_set_tls, slot, (long)base, limit);
+}
+
+int set_ldt(int slot, const void *base, unsigned long limit)
+{
+	return syscall3(SYS_set_ldt, slot, (long)base, limit);
+}
+
+void *brk(void *end)
+{
+	return (void *)syscall3(SYS_brk, (long)end, 0, 0);
+}
+
+void *sbrk(long increment)
+{
+	char *old = brk(0);
+	long r = (long)brk(old + increment);
+
+	return r < 0 && r >= -SYSCALL_ERROR_MAX ? (void *)-1 : old;
+}
