@@ -17,6 +17,7 @@ struct console {
 };
 
 void register_console(struct console *con);
+void unregister_console(struct console *con);
 
 void serial_init(void);
 void vga_init(void);

@@ -14,6 +14,7 @@
 
 #include <kernel.h>
 #include <asm/processor.h>
+#include <uapi/syscalls.h>
 
 #define NR_TASKS	32
 #define TASK_NAME_LEN	16
@@ -48,8 +49,8 @@ struct task {
 	struct thread_struct thread;
 };
 
-/* Exit statuses of a task the kernel ended. */
-#define EXIT_KILLED	(-1000)
+/* The exit status of a task the kernel killed (uapi/syscalls.h). */
+#define EXIT_KILLED(vector)	(-EXIT_KILLED_BASE - (int)(vector))
 
 struct task *current_task(void);
 #define current	current_task()
@@ -59,7 +60,8 @@ struct task *task_create_kernel(const char *name, void (*fn)(void));
 int task_spawn(const char *program, const char *arg);	/* pid or -errno */
 int task_wait(int pid, int *status);	/* pid collected, or -ECHILD */
 void task_exit(int status) __noreturn;
-void task_kill(const char *fmt, ...) __printf(1, 2) __noreturn;	/* the current one */
+/* Kill the current task for a fault at exception vector v. */
+void task_kill(unsigned int v, const char *fmt, ...) __printf(2, 3) __noreturn;
 void task_reap_orphans(void);
 struct task *task_by_pid(int pid);
 struct task *task_after(struct task *t);	/* next in the table, wrapping */

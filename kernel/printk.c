@@ -17,6 +17,18 @@ void register_console(struct console *con)
 	consoles = con;
 }
 
+void unregister_console(struct console *con)
+{
+	struct console **p;
+
+	for (p = &consoles; *p; p = &(*p)->next) {
+		if (*p == con) {
+			*p = con->next;
+			return;
+		}
+	}
+}
+
 static void console_write(const char *s, size_t n)
 {
 	struct console *con;

@@ -187,7 +187,7 @@ void task_exit(int status)
 	panic("a zombie ran again");
 }
 
-void task_kill(const char *fmt, ...)
+void task_kill(unsigned int v, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -196,7 +196,7 @@ void task_kill(const char *fmt, ...)
 	vprintk(fmt, ap);
 	va_end(ap);
 	printk("\n");
-	task_exit(EXIT_KILLED);
+	task_exit(EXIT_KILLED(v));
 }
 
 /* A zombie child of the current task, matching pid (-1: any). */

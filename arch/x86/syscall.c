@@ -53,7 +53,8 @@ void sysenter_dispatch(struct pt_regs *regs)
 	u32 ret;
 
 	if (copy_from_user(&ret, regs->esp, sizeof(ret)))
-		task_kill("sysenter with a bad stack pointer %08x", regs->esp);
+		task_kill(X86_TRAP_GP, "sysenter with a bad stack pointer %08x",
+			  regs->esp);
 	regs->eip = ret;
 	regs->esp += sizeof(ret);
 	raw_local_irq_enable();

@@ -129,7 +129,7 @@ static void __noreturn kill_user_task(struct pt_regs *regs, const char *why)
 		printk(", error %04x", regs->error_code);
 	print_user_code(regs->eip);
 	printk("%s%s\n", why ? ": " : "", why ? why : "");
-	task_exit(EXIT_KILLED);
+	task_exit(EXIT_KILLED(v));
 }
 
 static const char *const user_fault_reasons[] = {

@@ -33,6 +33,10 @@
 #define SYS_nop		15	/* does nothing: for measuring the way in */
 #define NR_SYSCALLS	16
 
+/* wait()'s status: what the child passed to exit, or, for a child the
+ * kernel killed for a CPU exception v, -(EXIT_KILLED_BASE + v). */
+#define EXIT_KILLED_BASE 1000
+
 #define SYSCALL_VECTOR	0x80
 #define SYSCALL_ERROR_MAX 4095
 
