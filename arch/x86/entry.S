@@ -8,11 +8,28 @@
  * with INTERRUPT_RETURN, which goes through paravirt_ops like every other
  * privileged operation.
  */
+#include <asm/extable.h>
 #include <asm/segment.h>
 #include <asm/privileged.h>
 #include <asm/processor-flags.h>
 #include <asm/syscall.h>
 #include <generated/asm-offsets.h>
+
+/*
+ * Pop a user's data segment register on the way out.  The selector may
+ * have gone bad while the task was in the kernel (it freed the LDT slot
+ * it points at): the pop then faults, and the fixup loads the null
+ * selector instead, as if the task had.  Its next use of the register
+ * faults in user mode, where that kills only the task.
+ */
+.macro POP_USER_SEGMENT seg
+98:	popl %\seg
+	.pushsection .text.fixup, "ax"
+99:	movl $0, (%esp)
+	jmp 98b
+	.popsection
+	_ASM_EXTABLE 98b, 99b
+.endm
 
 /* Exceptions for which the CPU pushes an error code itself. */
 #define HAS_ERROR_CODE(v) ((v) == 8 || ((v) >= 10 && (v) <= 14) || \
@@ -49,9 +66,7 @@ common_trap:
 	pushl %fs
 	pushl %gs
 	pushal
-	movl $__KERNEL_DS, %eax		/* the interrupted code's %ds may be anything */
-	movl %eax, %ds
-	movl %eax, %es
+	call load_kernel_segments
 	movl %esp, %eax			/* struct pt_regs *, first regparm argument */
 	call trap_dispatch
 /* A new user task starts here too, with its first pt_regs on the stack
@@ -59,10 +74,10 @@ common_trap:
 	.globl ret_from_trap
 ret_from_trap:
 	popal
-	popl %gs
-	popl %fs
-	popl %es
-	popl %ds
+	POP_USER_SEGMENT gs
+	POP_USER_SEGMENT fs
+	POP_USER_SEGMENT es
+	POP_USER_SEGMENT ds
 	addl $8, %esp			/* drop vector and error code */
 	INTERRUPT_RETURN
 	.size common_trap, . - common_trap
@@ -92,9 +107,7 @@ sysenter_entry:
 	pushl %fs
 	pushl %gs
 	pushal
-	movl $__KERNEL_DS, %eax		/* before any site: they read via %ds */
-	movl %eax, %ds
-	movl %eax, %es
+	call load_kernel_segments	/* before any site: they read via %ds */
 	/* The kernel is running on the user's EFLAGS (less IF): keep them
 	 * for the frame, then drop what the kernel must not inherit: NT
 	 * would turn the next iret into a task switch, DF and AC and TF
@@ -107,14 +120,48 @@ sysenter_entry:
 	movl %esp, %eax
 	call sysenter_dispatch
 	popal
-	popl %gs
-	popl %fs
-	popl %es
-	popl %ds
+	POP_USER_SEGMENT gs
+	POP_USER_SEGMENT fs
+	POP_USER_SEGMENT es
+	POP_USER_SEGMENT ds
 	movl 8(%esp), %edx		/* user EIP */
 	movl 20(%esp), %ecx		/* user ESP */
 	ENABLE_INTERRUPTS_SYSEXIT
 	.size sysenter_entry, . - sysenter_entry
+
+/*
+ * The kernel's own segment registers, on every entry: %ds and %es flat,
+ * %fs and %gs null.  The user's values are saved in the frame; leaving
+ * them loaded would let a selector that went bad in the meantime (see
+ * POP_USER_SEGMENT) be saved again by every nested entry and fault
+ * again at every exit.  Clobbers EAX only.
+ */
+	.type load_kernel_segments, @function
+load_kernel_segments:
+	movl $__KERNEL_DS, %eax
+	movl %eax, %ds
+	movl %eax, %es
+	xorl %eax, %eax
+	movl %eax, %fs
+	movl %eax, %gs
+	ret
+	.size load_kernel_segments, . - load_kernel_segments
+
+/*
+ * The exception table sends a faulting INTERRUPT_RETURN here, with the
+ * frame it could not return through on top of the stack.  Only a return
+ * to user mode may fail for reasons other than a kernel bug (bad_iret
+ * tells them apart).  %ds may already hold the user's selector.
+ */
+	.globl iret_fault
+	.type iret_fault, @function
+iret_fault:
+	movl $__KERNEL_DS, %eax
+	movl %eax, %ds
+	movl %eax, %es
+	movl %esp, %eax			/* the frame: EIP, CS, EFLAGS[, ESP, SS] */
+	call bad_iret			/* does not return */
+	.size iret_fault, . - iret_fault
 
 /*
  * void switch_stacks(u32 *save_esp, u32 next_esp): the context switch.

@@ -6,6 +6,8 @@
  * stack, so there is no return address for a C function to use.
  */
 
+#include <asm/extable.h>
+
 	.text
 
 /* Return from an interrupt or exception: pops EIP, CS, EFLAGS (and ESP, SS
@@ -13,7 +15,8 @@
 	.globl native_iret
 	.type native_iret, @function
 native_iret:
-	iret
+1:	iret
+	_ASM_EXTABLE 1b, iret_fault	/* a bad user frame: entry.S */
 	.size native_iret, . - native_iret
 
 /* Return to user mode after sysenter: EDX = user EIP, ECX = user ESP.

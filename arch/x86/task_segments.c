@@ -3,6 +3,10 @@
  * thread-local slots in the GDT (installed by load_tls at every switch)
  * and a private LDT (installed by load_task_ldt).
  *
+ * A task may also free a slot (base = limit = 0) while a segment register
+ * still holds its selector: the way back to user mode then meets a bad
+ * selector, which entry.S survives (POP_USER_SEGMENT, iret_fault).
+ *
  * Segmentation cannot open kernel memory to ring 3 here: whatever base
  * and limit a task asks for, paging still refuses it supervisor pages.
  * The checks below keep segments inside user space anyway, so that a
@@ -32,12 +36,28 @@ static bool segment_in_user_space(u32 base, u32 limit)
 	       limit <= USER_END - base;
 }
 
+/* The descriptor for base and limit; base = limit = 0 frees the slot
+ * (an empty descriptor).  False if the segment is not in user space. */
+static bool make_segment(u32 base, u32 limit, u64 *desc)
+{
+	if (!base && !limit) {
+		*desc = 0;
+		return true;
+	}
+	if (!segment_in_user_space(base, limit))
+		return false;
+	*desc = user_data_segment(base, limit);
+	return true;
+}
+
 /* Returns the selector for the slot, or -EINVAL. */
 int arch_set_tls(struct task *t, unsigned int slot, u32 base, u32 limit)
 {
-	if (slot >= GDT_ENTRY_TLS_ENTRIES || !segment_in_user_space(base, limit))
+	u64 desc;
+
+	if (slot >= GDT_ENTRY_TLS_ENTRIES || !make_segment(base, limit, &desc))
 		return -EINVAL;
-	t->thread.tls_array[slot] = user_data_segment(base, limit);
+	t->thread.tls_array[slot] = desc;
 	if (t == current)
 		load_TLS(&t->thread, 0);
 	return (GDT_ENTRY_TLS_MIN + slot) * 8 + 3;
@@ -45,9 +65,11 @@ int arch_set_tls(struct task *t, unsigned int slot, u32 base, u32 limit)
 
 int arch_set_ldt_entry(struct task *t, unsigned int slot, u32 base, u32 limit)
 {
-	if (slot >= LDT_ENTRIES || !segment_in_user_space(base, limit))
+	u64 desc;
+
+	if (slot >= LDT_ENTRIES || !make_segment(base, limit, &desc))
 		return -EINVAL;
-	write_ldt_entry(t->thread.ldt, slot, user_data_segment(base, limit));
+	write_ldt_entry(t->thread.ldt, slot, desc);
 	t->thread.has_ldt = true;
 	if (t == current)
 		load_task_ldt(t->thread.ldt);

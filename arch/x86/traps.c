@@ -26,6 +26,7 @@
 u64 idt_table[NR_VECTORS] __attribute__((aligned(8)));
 
 static unsigned long trap_counts[FIRST_EXTERNAL_VECTOR];
+static unsigned int last_fixed_vector;	/* of the last fault fixed up */
 static trap_handler_t system_gate_handlers[NR_VECTORS];
 
 static const char *const exception_names[FIRST_EXTERNAL_VECTOR] = {
@@ -187,8 +188,10 @@ static void handle_exception(struct pt_regs *regs)
 		handle_user_exception(regs, why);
 		return;
 	}
-	if (is_fault(v) && fixup_exception(regs))
+	if (is_fault(v) && fixup_exception(regs)) {
+		last_fixed_vector = v;
 		return;
+	}
 	if (v == X86_TRAP_BP || v == X86_TRAP_DB) {
 		/* int3 leaves EIP after itself; resuming is harmless.  RF
 		 * keeps an instruction breakpoint from firing again on the
@@ -199,6 +202,22 @@ static void handle_exception(struct pt_regs *regs)
 		return;
 	}
 	die(regs);
+}
+
+/*
+ * From iret_fault (entry.S): the return through frame (EIP, CS, EFLAGS,
+ * ESP, SS) faulted.  A return to user mode: the task's state is beyond
+ * repair, kill it.  A return within the kernel: a kernel bug.
+ */
+void bad_iret(const u32 *frame)
+{
+	unsigned int v = last_fixed_vector;
+
+	if ((frame[1] & 3) == 0)
+		panic("iret to kernel eip %08x faulted: %s (#%u)", frame[0],
+		      trap_name(v), v);
+	task_kill(v, "return to user mode faulted: %s (#%u), eip %08x cs %04x ss %04x",
+		  trap_name(v), v, frame[0], frame[1] & 0xffff, frame[4] & 0xffff);
 }
 
 void trap_dispatch(struct pt_regs *regs)

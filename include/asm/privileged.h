@@ -134,9 +134,19 @@ static inline void paravirt_report(void)	{ }
  * INTERRUPT_RETURN uses a %cs: override: by then %ds may hold a user
  * selector.  iret and sysexit are jumped to, with the frame on the stack.
  */
+#include <asm/extable.h>
+
+/*
+ * An iret to user mode can fault (a user segment made invalid behind the
+ * task's back): the exception table sends that to iret_fault (entry.S),
+ * which kills the task alone.  The entry sits at the site's first byte,
+ * where the patcher puts the iret when it inlines it; native_iret has
+ * its own.
+ */
 #ifdef CONFIG_PARAVIRT
 #define INTERRUPT_RETURN					\
-	PARAVIRT_ASM_SITE(PV_iret, CLBR_ANY, jmp *%cs:paravirt_ops+PV_iret)
+	PARAVIRT_ASM_SITE(PV_iret, CLBR_ANY, jmp *%cs:paravirt_ops+PV_iret); \
+	_ASM_EXTABLE 771b, iret_fault
 #define ENABLE_INTERRUPTS_SYSEXIT				\
 	PARAVIRT_ASM_SITE(PV_irq_enable_sysexit, CLBR_ANY,	\
 			  jmp *%cs:paravirt_ops+PV_irq_enable_sysexit)
@@ -152,7 +162,7 @@ static inline void paravirt_report(void)	{ }
 #define GET_CR0_INTO_EAX	PV_ASM_READ_INTO_EAX(PV_read_cr0)
 #define SAVE_FLAGS_INTO_EAX	PV_ASM_READ_INTO_EAX(PV_save_fl)
 #else
-#define INTERRUPT_RETURN	iret
+#define INTERRUPT_RETURN	771: iret; _ASM_EXTABLE 771b, iret_fault
 #define ENABLE_INTERRUPTS_SYSEXIT sti; sysexit
 #define DISABLE_INTERRUPTS	cli
 #define RESTORE_FLAGS_FROM_EAX	pushl %eax; popfl

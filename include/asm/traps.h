@@ -54,6 +54,7 @@ void show_current_regs(void);
 void show_backtrace(u32 ebp);
 unsigned long trap_count(unsigned int vector);
 const char *trap_name(unsigned int vector);
+void bad_iret(const u32 *frame) __noreturn;	/* from entry.S */
 
 /* Handlers for the 256 vectors, built by entry.S. */
 extern const u32 trap_stubs[NR_VECTORS];

@@ -22,11 +22,13 @@
 #define SYS_sleep	4	/* (ticks) */
 #define SYS_spawn	5	/* (program name, argument string): pid */
 #define SYS_wait	6	/* (pid or -1, int *status): pid */
-#define SYS_set_tls	7	/* (slot 0-2, base, limit in bytes): GDT selector */
+#define SYS_set_tls	7	/* (slot 0-2, base, limit in bytes): GDT selector;
+				   base = limit = 0 frees the slot */
 #define SYS_iopl	8	/* (0 or 3): I/O privilege (only for tasks allowed it) */
 #define SYS_brk		9	/* (new end or 0): the heap's end */
 #define SYS_watch	10	/* (address, len 1/2/4): trap on writes */
-#define SYS_set_ldt	11	/* (slot, base, limit in bytes): LDT selector */
+#define SYS_set_ldt	11	/* (slot, base, limit in bytes): LDT selector;
+				   base = limit = 0 frees the slot */
 #define SYS_getarg	12	/* (buf, size): the argument string spawn gave */
 #define SYS_uptime	13	/* (u32 out[4]): ticks, HZ, TSC low, TSC high */
 #define SYS_pmc		14	/* (u32 out[2]): this task's PMC0 count */
