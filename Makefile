@@ -42,7 +42,7 @@ SRCS     := $(wildcard boot/*.S arch/x86/*.c arch/x86/*.S kernel/*.c tests/kerne
 SRCS     := $(filter-out arch/x86/asm-offsets.c,$(SRCS))
 # Without the table there is nothing to fill, and no backend to fill it.
 ifeq ($(PARAVIRT),n)
-SRCS     := $(filter-out arch/x86/paravirt.c arch/x86/paravirt_entry.S \
+SRCS     := $(filter-out arch/x86/paravirt%.c arch/x86/paravirt%.S \
 		arch/x86/native.c arch/x86/native_entry.S arch/x86/patch%,$(SRCS))
 endif
 OBJS     := $(patsubst %,$(BUILD)/obj/%.o,$(basename $(SRCS))) \

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <task.h>
 #include <asm/paging.h>
+#include <asm/privileged.h>
 #include <asm/process.h>
 
 #define ELF_MAGIC	0x464c457f	/* "\x7fELF" */
@@ -158,6 +159,10 @@ int exec_load(struct task *t, const struct program *prog, const char *arg)
 		pgd_free(t->pgd);
 		return err;
 	}
+	/* The program's code was written through the kernel's mapping and
+	 * will run through the task's: serialize, so no CPU can run bytes
+	 * it fetched before they were written. */
+	sync_core();
 	t->brk = t->brk_start;
 	t->stack_bottom = USER_STACK_TOP - USER_STACK_MAX;
 	strlcpy(t->arg, arg ? arg : "", sizeof(t->arg));

@@ -10,6 +10,7 @@
 #include <ktest.h>
 #include <string.h>
 #include <asm/machine.h>
+#include <asm/privileged.h>
 
 extern const struct ktest __start_ktests[], __stop_ktests[];
 
@@ -20,11 +21,13 @@ static char filter[64];		/* the option's text is gone after parsing */
 static int parse_test(const char *value)
 {
 	requested = true;
+	paravirt_count_start();		/* op coverage, from the first op on */
 	if (value)
 		strlcpy(filter, value, sizeof(filter));
 	return 0;
 }
-boot_option("test", parse_test, "run the in-kernel tests (test=word: only matching)");
+/* Early: kmain must know before the first op runs (op coverage). */
+early_boot_option("test", parse_test, "run the in-kernel tests (test=word: only matching)");
 
 bool ktest_requested(void)
 {
@@ -53,6 +56,25 @@ void ktest_expect_eq(struct ktest_ctx *t, u64 a, u64 b, const char *as,
 	t->failures++;
 	printk("ktest:   %s:%d: expected %s == %s, got 0x%llx and 0x%llx\n",
 	       file, line, as, bs, a, b);
+}
+
+/*
+ * After a whole run: how many ops of paravirt_ops the kernel's features
+ * reached.  With nopatch every call goes through the table, so an op
+ * never reached is an op no feature uses: a failure.
+ */
+static bool op_coverage_ok(void)
+{
+#ifdef CONFIG_PARAVIRT
+	if (!paravirt_coverage_report() && paravirt_patching_disabled()) {
+		printk("ktest: FAIL op_coverage: with nopatch every op the CPU has "
+		       "must be reached\n");
+		return false;
+	}
+#else
+	printk("op coverage: no table (PARAVIRT=n): every op is inline\n");
+#endif
+	return true;
 }
 
 /* Returns 1 for a pass, 0 for a failure, -1 for a skip. */
@@ -99,6 +121,8 @@ void ktest_run_all(void)
 		default: skipped++; break;
 		}
 	}
+	if (!filter[0] && !op_coverage_ok())
+		failed++;
 	if (skipped)
 		printk("ktest: %d skipped\n", skipped);
 	printk("ktest: %d passed, %d failed\n", passed, failed);

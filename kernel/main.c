@@ -43,10 +43,10 @@ static void __noreturn boot_thread_rest(void)
 
 void kmain(const void *multiboot_info)
 {
+	multiboot_parse(multiboot_info);	/* before anything can reuse it */
+	cmdline_parse_early(boot_info.cmdline);	/* test, opcount: op counts from here */
 	gdt_init();			/* our own segments, whatever the loader left */
 	trap_init();			/* a fault now reaches a handler, not a reset */
-	multiboot_parse(multiboot_info);	/* before anything can reuse it */
-	cmdline_parse_early(boot_info.cmdline);
 	paravirt_patch_init();		/* before anything else runs a patch site */
 	console_init();
 	printk("pv386: booted by %s, command line '%s'\n",
@@ -55,6 +55,7 @@ void kmain(const void *multiboot_info)
 	cmdline_parse(boot_info.cmdline);
 	cpu_detect();
 	cpu_print();
+	cpu_setup();
 	memory_print();
 	page_alloc_init();
 	paging_init();
@@ -65,7 +66,9 @@ void kmain(const void *multiboot_info)
 	sched_init();
 	timer_init();
 	syscall_init();
+	cpu_print_control_registers();
 	raw_local_irq_enable();
+	timer_check();
 	printk("pv386 ready: backend=%s cpu=%s family %u model %u (%s)\n",
 	       paravirt_backend_name(), boot_cpu.vendor, boot_cpu.family,
 	       boot_cpu.model, boot_cpu.name);

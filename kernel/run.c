@@ -11,6 +11,7 @@
 #include <run.h>
 #include <string.h>
 #include <task.h>
+#include <asm/privileged.h>
 
 static char run_list[128];
 
@@ -56,4 +57,8 @@ void run_programs(void)
 	}
 	while ((pid = task_wait(-1, &status)) > 0)
 		printk("run: pid %d exited with status %d\n", pid, status);
+#ifdef CONFIG_PARAVIRT
+	if (paravirt_counting())	/* opcount: which ops the programs reached */
+		paravirt_coverage_report();
+#endif
 }

@@ -21,6 +21,7 @@ void asm_offsets(void);
 void asm_offsets(void)
 {
 #ifdef CONFIG_PARAVIRT
+	DEFINE(PARAVIRT_SLOTS, PARAVIRT_NR_SLOTS);
 	OFFSET(PV_irq_disable, paravirt_ops, irq_disable);
 	OFFSET(PV_irq_enable, paravirt_ops, irq_enable);
 	OFFSET(PV_halt, paravirt_ops, halt);

@@ -116,7 +116,7 @@ bool paravirt_site_fenced(const struct paravirt_patch_site *site)
 /* What the site's op makes it become; *target is the function to call. */
 static enum patch_kind choose_kind(unsigned int slot, u32 *target)
 {
-	void *fn = slot_function(&paravirt_ops, slot);
+	void *fn = paravirt_op_function(slot);
 
 	*target = (u32)fn;
 	if (!fn) {

@@ -6,21 +6,46 @@
  * task's share: at every switch it reads the counter and adds the time
  * since the task was switched in.  Where rdpmc faults, the exception
  * table turns that into -EFAULT, the boot log says so, and counting is
- * off.  Which event counter 0 counts is the firmware's choice: pv386
- * does not program the event selectors, it only shows the op at work.
+ * off.  Counter 0 is set (write_msr) to count instructions, where pv386
+ * knows the CPU's event-select MSR: Intel's P5 CESR, the P6 and later
+ * PERFEVTSEL0, AMD's PERFEVTSEL0.
  */
 #include <kernel.h>
+#include <string.h>
 #include <task.h>
 #include <asm/cpu.h>
 #include <asm/privileged.h>
 #include <asm/process.h>
 #include <asm/processor-flags.h>
 
+#define MSR_P5_CESR		0x11
+#define MSR_P6_PERFEVTSEL0	0x186
+#define MSR_K7_PERFEVTSEL0	0xc0010000
+#define P5_INSTRUCTIONS_ALL_RINGS	(0x16 | 3 << 6)	/* event, CC0 = any CPL */
+#define EVTSEL_INST_RETIRED	(0xc0 | 1 << 16 | 1 << 17 | 1 << 22) /* USR OS EN */
+
 static bool pmc_works;
+
+/* Counter 0 to count instructions; false where pv386 knows no way. */
+static bool program_counter0(void)
+{
+	bool intel = !strcmp(boot_cpu.vendor, "GenuineIntel");
+
+	if (!cpu_has(X86_FEATURE_MSR))
+		return false;
+	if (intel && boot_cpu.family == 5)
+		return !wrmsr_safe(MSR_P5_CESR, P5_INSTRUCTIONS_ALL_RINGS);
+	if (intel && boot_cpu.family >= 6)
+		return !wrmsr_safe(MSR_P6_PERFEVTSEL0, EVTSEL_INST_RETIRED);
+	if (!strcmp(boot_cpu.vendor, "AuthenticAMD") && boot_cpu.family >= 6)
+		return !wrmsr_safe(MSR_K7_PERFEVTSEL0, EVTSEL_INST_RETIRED);
+	return false;
+}
 static u64 pmc_at_switch;
 
 void pmc_init(void)
 {
+	bool programmed = program_counter0();
 	u64 v;
 
 	if (rdpmc_safe(0, &v)) {
@@ -31,7 +56,8 @@ void pmc_init(void)
 	pmc_at_switch = v;
 	if (boot_cpu.has_cr4)
 		write_cr4(read_cr4() | X86_CR4_PCE);
-	printk("pmc: counter 0 read at every switch%s\n",
+	printk("pmc: counter 0 (%s) read at every switch%s\n",
+	       programmed ? "instructions" : "left as the firmware set it",
 	       boot_cpu.has_cr4 ? ", CR4.PCE set" : "");
 }
 

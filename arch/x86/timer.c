@@ -11,6 +11,7 @@
 #include <asm/io.h>
 #include <asm/irq.h>
 #include <asm/timer.h>
+#include <math64.h>
 
 #define PIT_CH0		0x40
 #define PIT_CMD		0x43
@@ -71,6 +72,37 @@ unsigned int timer_read_count(void)
 	lo = inb(PIT_CH0);
 	hi = inb(PIT_CH0);
 	return lo | hi << 8;
+}
+
+/*
+ * At boot, with interrupts on: the PIT must really interrupt.  Wait for
+ * a tick edge, then CALIBRATION_TICKS more, asleep in hlt (halt, not
+ * safe_halt: interrupts are already on).  Where there is a TSC, count
+ * its cycles across those ticks: its rate, for the boot log.
+ */
+#define CALIBRATION_TICKS	2
+
+void timer_check(void)
+{
+	unsigned long start = ticks;
+	u64 tsc0 = 0, tsc1 = 0, per_second;
+	bool tsc = cpu_has(X86_FEATURE_TSC);
+
+	while (ticks == start)
+		halt();
+	start = ticks;
+	if (tsc)
+		tsc0 = read_tsc();
+	while (ticks - start < CALIBRATION_TICKS)
+		halt();
+	if (!tsc) {
+		printk("timer: ticking\n");
+		return;
+	}
+	tsc1 = read_tsc();
+	per_second = (tsc1 - tsc0) * hz;
+	div64_u32_rem(&per_second, CALIBRATION_TICKS * 1000);
+	printk("timer: ticking, TSC at %llu kHz\n", per_second);
 }
 
 unsigned int timer_divisor(void)

@@ -27,6 +27,7 @@ u64 idt_table[NR_VECTORS] __attribute__((aligned(8)));
 
 static unsigned long trap_counts[FIRST_EXTERNAL_VECTOR];
 static unsigned int last_fixed_vector;	/* of the last fault fixed up */
+
 static trap_handler_t system_gate_handlers[NR_VECTORS];
 
 static const char *const exception_names[FIRST_EXTERNAL_VECTOR] = {
@@ -104,6 +105,18 @@ static bool is_fault(unsigned int vector)
 	       vector != X86_TRAP_BP && vector != X86_TRAP_OF;
 }
 
+/*
+ * A user page fault that killed its task leaves the address in CR2:
+ * clear it once reported, so that a later register dump shows 0 rather
+ * than an old user address that looks like the cause of whatever goes
+ * wrong next.  (A fixed-up fault keeps it: the code that expected the
+ * fault may read it.)
+ */
+static void consume_cr2(void)
+{
+	write_cr2(0);
+}
+
 /* Up to 4 bytes of user code at eip, to name the instruction. */
 static void print_user_code(u32 eip)
 {
@@ -130,6 +143,8 @@ static void __noreturn kill_user_task(struct pt_regs *regs, const char *why)
 		printk(", error %04x", regs->error_code);
 	print_user_code(regs->eip);
 	printk("%s%s\n", why ? ": " : "", why ? why : "");
+	if (v == X86_TRAP_PF)
+		consume_cr2();
 	task_exit(EXIT_KILLED(v));
 }
 

@@ -45,6 +45,8 @@ extern struct cpuinfo_x86 boot_cpu;
 void cpu_detect(void);
 bool cpu_has_long_nops(void);	/* the 0f 1f NOPs: usable before cpu_detect */
 void cpu_print(void);
+void cpu_setup(void);			/* cpu_setup.c */
+void cpu_print_control_registers(void);
 
 static inline bool cpu_has(unsigned int feature)
 {

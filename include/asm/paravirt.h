@@ -127,6 +127,14 @@ extern const struct paravirt_patch_site __stop_parainstructions[];
 /* An op's patch type: its slot number in the table. */
 #define PARAVIRT_SLOT(op)	(offsetof(struct paravirt_ops, op) / sizeof(void *))
 #define PARAVIRT_NR_SLOTS	(sizeof(struct paravirt_ops) / sizeof(void *))
+#define PARAVIRT_FIRST_SLOT	PARAVIRT_SLOT(cpuid)	/* name, kernel_rpl come first */
+
+/* Counting the calls that reach each op (paravirt_count.c). */
+void paravirt_count_start(void);
+bool paravirt_counting(void);
+void *paravirt_op_function(unsigned int slot);	/* behind any counting stub */
+unsigned long paravirt_op_call_count(unsigned int slot);
+bool paravirt_coverage_report(void);	/* prints; all ops the CPU has reached? */
 
 /*
  * PARAVIRT_SITE(insns) records insns as a patch site: numbered labels

@@ -13,6 +13,7 @@
 #define PIT_HZ	1193182	/* the PIT's input clock */
 
 void timer_init(void);
+void timer_check(void);			/* with interrupts on: it ticks */
 unsigned long timer_ticks(void);
 unsigned int timer_hz(void);
 unsigned int timer_divisor(void);	/* PIT input clocks per tick */
