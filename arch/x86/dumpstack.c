@@ -4,10 +4,13 @@
  * (show_current_regs, for panic) and a frame-pointer backtrace.
  *
  * The kernel is built with frame pointers: each frame starts with the
- * caller's EBP followed by the return address, and _start sets EBP to 0,
- * which ends the chain.
+ * caller's EBP followed by the return address.  _start sets EBP to 0,
+ * which ends the chain on the boot stack; on a task's kernel stack it
+ * ends at the top of the stack or at the user's EBP in the entry frame,
+ * which lies outside it.
  */
 #include <kernel.h>
+#include <task.h>
 #include <asm/privileged.h>
 #include <asm/traps.h>
 
@@ -31,9 +34,18 @@ void show_regs(const struct pt_regs *regs)
 	       read_cr0(), read_cr2(), read_cr3(), read_cr4_safe());
 }
 
-static bool on_boot_stack(u32 addr)
+/* A frame of the running task's kernel stack (the boot stack before
+ * there are tasks): the chain is followed only as far as it stays there,
+ * so a corrupt EBP cannot send the dump into the weeds. */
+static bool on_current_stack(u32 addr)
 {
-	return addr >= (u32)boot_stack && addr + 8 <= (u32)boot_stack_top;
+	u32 low = (u32)boot_stack, high = (u32)boot_stack_top;
+
+	if (current) {
+		low = current->kstack;
+		high = current->kstack + current->kstack_size;
+	}
+	return addr >= low && addr + 8 <= high;
 }
 
 void show_backtrace(u32 ebp)
@@ -41,7 +53,7 @@ void show_backtrace(u32 ebp)
 	int depth;
 
 	printk("  backtrace:");
-	for (depth = 0; depth < 16 && ebp && on_boot_stack(ebp); depth++) {
+	for (depth = 0; depth < 16 && ebp && on_current_stack(ebp); depth++) {
 		u32 *frame = (u32 *)ebp;
 		printk(" %08x", frame[1]);
 		ebp = frame[0];
