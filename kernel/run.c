@@ -61,4 +61,5 @@ void run_programs(void)
 	if (paravirt_counting())	/* opcount: which ops the programs reached */
 		paravirt_coverage_report();
 #endif
+	printk("run: done\n");
 }
