@@ -152,7 +152,8 @@ static enum patch_result plan_site(const struct paravirt_patch_site *site,
 		return PATCH_REFUSED_RECORD;
 	op = paravirt_patch_op(site->type);
 	*kind = choose_kind(site->type, &target);
-	return patch_site(&env, site, &op, *kind, target, (const u8 *)site->instr, out);
+	return patch_compute_site(&env, site, &op, *kind, target,
+				  (const u8 *)site->instr, out);
 }
 
 static bool refused(enum patch_result result)
@@ -195,7 +196,7 @@ static unsigned int patch_pass(bool write)
 
 		stats.total++;
 		count(result, kind);
-		if (result != PATCH_DONE)
+		if (result != PATCH_NEEDS_WRITE)
 			continue;
 		needed++;
 		if (write)
@@ -254,7 +255,7 @@ static void log_site(const struct paravirt_patch_site *site)
 	u32 offset = 0;
 	static const char *const kinds[] = { "inline", "nops", "direct", "null" };
 
-	if (result == PATCH_ALREADY)
+	if (result == PATCH_ALREADY_DONE)
 		patch_original(&env, site, templates[site->type].jump, before);
 	else
 		memcpy(before, (const u8 *)site->instr, site->len);
@@ -264,8 +265,8 @@ static void log_site(const struct paravirt_patch_site *site)
 	print_bytes(before, site->len);
 	printk(" ->");
 	print_bytes((const u8 *)site->instr, site->len);
-	printk(" (%s)\n", result == PATCH_ALREADY ? kinds[kind] :
-	       result == PATCH_DONE ? "unpatched" : "refused");
+	printk(" (%s)\n", result == PATCH_ALREADY_DONE ? kinds[kind] :
+	       result == PATCH_NEEDS_WRITE ? "unpatched" : "refused");
 }
 
 void paravirt_patch_report(void)

@@ -25,7 +25,7 @@ static enum patch_result patch_fresh(const struct patch_env *env,
 	u8 cur[PATCH_MAX_SITE_LEN];
 
 	patch_original(env, site, op->jump, cur);
-	return patch_site(env, site, op, kind, target, cur, out);
+	return patch_compute_site(env, site, op, kind, target, cur, out);
 }
 
 /* Expected bytes = prefix, then NOPs from the expected tables to len. */
@@ -65,7 +65,7 @@ static void check_direct_call(u32 instr, u32 target, u16 clobbers)
 	memcpy(want + pushes + 5, orig + pushes + 6, pushes);
 	want[site.len - 1] = 0x90;
 	snprintf(what, sizeof(what), "call at %08x to %08x", instr, target);
-	CHECK(r == PATCH_DONE, "%s: result %d", what, r);
+	CHECK(r == PATCH_NEEDS_WRITE, "%s: result %d", what, r);
 	CHECK_BYTES(out, want, site.len, what);
 	/* As the CPU computes it: the next instruction plus the signed rel. */
 	CHECK(after_call + (s32)get32(out + pushes + 1) == target, "%s: lands at %08x",
@@ -83,7 +83,7 @@ static void check_direct_jump(const struct patch_env *env, u32 instr, u32 target
 
 	want_then_nops(env, want, jmp, 5, site.len);
 	snprintf(what, sizeof(what), "jmp at %08x to %08x", instr, target);
-	CHECK(r == PATCH_DONE, "%s: result %d", what, r);
+	CHECK(r == PATCH_NEEDS_WRITE, "%s: result %d", what, r);
 	CHECK_BYTES(out, want, site.len, what);
 }
 
@@ -122,7 +122,7 @@ static void check_all_nops(const struct patch_env *env, u16 clobbers)
 	enum patch_result r = patch_fresh(env, &site, &op, PATCH_NOPS, 0, out);
 
 	want_then_nops(env, want, NULL, 0, site.len);
-	CHECK(r == PATCH_DONE, "clobbers %u: result %d", clobbers, r);
+	CHECK(r == PATCH_NEEDS_WRITE, "clobbers %u: result %d", clobbers, r);
 	CHECK_BYTES(out, want, site.len, "all NOPs");
 }
 
@@ -136,7 +136,7 @@ static void check_nops_refused(const char *name)
 	enum patch_result r;
 
 	patch_original(&env_generic, &site, n->jump, cur);
-	r = patch_site(&env_generic, &site, &op, PATCH_NOPS, 0, cur, out);
+	r = patch_compute_site(&env_generic, &site, &op, PATCH_NOPS, 0, cur, out);
 	CHECK(r == PATCH_REFUSED_FIT, "%s as NOPs: result %d", name, r);
 	CHECK_BYTES(out, cur, site.len, name);
 }
@@ -178,7 +178,7 @@ static void check_null(const struct patch_env *env, const struct paravirt_patch_
 	want_then_nops(env, want, call, 7, site->len);
 	snprintf(what, sizeof(what), "slot %u at %08x, %u bytes", site->type,
 		 site->instr, site->len);
-	CHECK(r == PATCH_DONE, "%s: result %d", what, r);
+	CHECK(r == PATCH_NEEDS_WRITE, "%s: result %d", what, r);
 	CHECK_BYTES(out, want, site->len, what);
 }
 
@@ -257,7 +257,7 @@ static void check_poison_shape(const struct native_op *n, u16 clobbers)
 	unsigned int at = n->want_len, r;
 
 	env.poison = true;
-	if (patch_fresh(&env, &site, &op, PATCH_INLINE, 0, out) != PATCH_DONE)
+	if (patch_fresh(&env, &site, &op, PATCH_INLINE, 0, out) != PATCH_NEEDS_WRITE)
 		return;		/* refused: test_refuse_writes covers that */
 	for (r = 0; r < 3; r++) {
 		if (!(clobbers & ~n->writes & (1 << r)) || at + 5 > site.len)
@@ -292,7 +292,7 @@ void test_poison(void)
 		enum patch_result r = patch_fresh(&env, &site, &op, c->kind, 0x00104000, out);
 
 		CHECK(site.len == c->len, "%s: site of %u bytes", c->op, site.len);
-		CHECK(r == PATCH_DONE, "%s: result %d", c->op, r);
+		CHECK(r == PATCH_NEEDS_WRITE, "%s: result %d", c->op, r);
 		CHECK_BYTES(out, c->bytes, c->len, c->op);
 	}
 	for (i = 0; i < nr_native_ops; i++) {
@@ -312,10 +312,10 @@ static void check_twice(const struct patch_env *env, const struct paravirt_patch
 	u8 once[PATCH_MAX_SITE_LEN], twice[PATCH_MAX_SITE_LEN];
 	enum patch_result r1 = patch_fresh(env, site, op, kind, 0x00104000, once), r2;
 
-	r2 = patch_site(env, site, op, kind, 0x00104000, once, twice);
-	if (r1 == PATCH_DONE) {
+	r2 = patch_compute_site(env, site, op, kind, 0x00104000, once, twice);
+	if (r1 == PATCH_NEEDS_WRITE) {
 		(*done)++;
-		CHECK(r2 == PATCH_ALREADY, "%s kind %d clobbers %u: second run %d",
+		CHECK(r2 == PATCH_ALREADY_DONE, "%s kind %d clobbers %u: second run %d",
 		      op->name, kind, site->clobbers, r2);
 	} else {
 		CHECK(r2 == r1, "%s kind %d: refused %d, then %d", op->name, kind, r1, r2);

@@ -198,8 +198,8 @@ static enum patch_result patch_buffer(struct paravirt_patch_site *s,
 {
 	struct patch_op op = paravirt_patch_op(s->type);
 	u8 out[PATCH_MAX_SITE_LEN];
-	enum patch_result r = patch_site(paravirt_patch_env(), s, &op, kind,
-					 (u32)target, site_buffer, out);
+	enum patch_result r = patch_compute_site(paravirt_patch_env(), s, &op, kind,
+						 (u32)target, site_buffer, out);
 
 	memcpy(site_buffer, out, s->len);
 	sync_core();
@@ -221,7 +221,7 @@ KTEST(patch_direct_call_reaches_target)
 
 	/* Unpatched: the indirect call to native_save_fl. */
 	KT_EXPECT_EQ(SYSTEM_FLAGS(run()), SYSTEM_FLAGS(raw_local_save_flags()));
-	KT_EXPECT_EQ(patch_buffer(&s, PATCH_DIRECT, fake_save_fl), PATCH_DONE);
+	KT_EXPECT_EQ(patch_buffer(&s, PATCH_DIRECT, fake_save_fl), PATCH_NEEDS_WRITE);
 	KT_EXPECT_EQ(site_buffer[2], 0xe8);		/* after the two pushes */
 	KT_EXPECT_EQ(run(), 0x5a5a0202);
 }
@@ -231,7 +231,7 @@ KTEST(patch_inline_site_runs)
 	struct paravirt_patch_site s = make_call_site(PARAVIRT_SLOT(save_fl));
 	unsigned long (*run)(void) = (void *)site_buffer;
 
-	KT_EXPECT_EQ(patch_buffer(&s, PATCH_INLINE, NULL), PATCH_DONE);
+	KT_EXPECT_EQ(patch_buffer(&s, PATCH_INLINE, NULL), PATCH_NEEDS_WRITE);
 	KT_EXPECT_EQ(site_buffer[0], 0x9c);		/* pushf */
 	KT_EXPECT_EQ(SYSTEM_FLAGS(run()), SYSTEM_FLAGS(raw_local_save_flags()));
 }
