@@ -50,7 +50,6 @@ void ktest_expect_eq(struct ktest_ctx *t, u64 a, u64 b, const char *as,
 		     const char *bs, const char *file, int line);
 
 bool ktest_requested(void);
-bool ktest_running(void);
 void ktest_run_all(void);
 
 #endif
