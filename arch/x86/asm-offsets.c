@@ -7,7 +7,6 @@
  * paravirt_ops+PV_iret and stay correct when the structure changes.
  */
 #include <stddef.h>
-#include <asm/traps.h>
 #ifdef CONFIG_PARAVIRT
 #include <asm/paravirt.h>
 #endif
@@ -29,7 +28,4 @@ void asm_offsets(void)
 	OFFSET(PV_iret, paravirt_ops, iret);
 	OFFSET(PV_irq_enable_sysexit, paravirt_ops, irq_enable_sysexit);
 #endif
-	OFFSET(PT_REGS_vector, pt_regs, vector);
-	OFFSET(PT_REGS_eip, pt_regs, eip);
-	DEFINE(PT_REGS_size, sizeof(struct pt_regs));
 }
