@@ -70,6 +70,8 @@ static int run_one(const struct ktest *test)
 
 static bool selected(const struct ktest *test)
 {
+	if (test->alone)
+		return !strcmp(test->name, filter);
 	return !filter[0] || strstr(test->name, filter);
 }
 
