@@ -85,14 +85,17 @@ static void ktest_panicked(void)
 void ktest_run_all(void)
 {
 	const struct ktest *test;
-	unsigned int chosen = 0;
+	unsigned int chosen = 0, alone = 0;
 	int passed = 0, failed = 0, skipped = 0;
 
 	panic_set_hook(ktest_panicked);
-	for (test = __start_ktests; test < __stop_ktests; test++)
+	for (test = __start_ktests; test < __stop_ktests; test++) {
 		chosen += selected(test);
-	printk("ktest: running %u of %u tests%s%s\n", chosen,
-	       (unsigned int)(__stop_ktests - __start_ktests),
+		alone += test->alone;
+	}
+	/* tests/run checks that an unfiltered run chose all but these. */
+	printk("ktest: running %u of %u tests (%u only when named)%s%s\n", chosen,
+	       (unsigned int)(__stop_ktests - __start_ktests), alone,
 	       filter[0] ? " matching " : "", filter);
 	for (test = __start_ktests; test < __stop_ktests; test++) {
 		if (!selected(test))
