@@ -87,8 +87,58 @@ static void check_direct_jump(const struct patch_env *env, u32 instr, u32 target
 	CHECK_BYTES(out, want, site.len, what);
 }
 
+/* A few direct calls and jumps with every byte written out by hand, so
+ * that the rel32 is not checked only by the formula the engine uses. */
+struct direct_case {
+	const char *what;
+	bool jump;
+	u16 clobbers;
+	u32 instr, target;
+	u8 len;
+	u8 bytes[12];
+};
+
+static const struct direct_case direct_cases[] = {
+	/* 0x104000 - (0x101234 + 2 pushes + 5) = 0x2dc5 */
+	{ "call forwards", false, CLBR_EAX, 0x00101234, 0x00104000, 10,
+	  { 0x51, 0x52, 0xe8, 0xc5, 0x2d, 0x00, 0x00, 0x5a, 0x59, 0x90 } },
+	/* 0x100000 - 0x10123b = -0x123b */
+	{ "call backwards", false, CLBR_EAX, 0x00101234, 0x00100000, 10,
+	  { 0x51, 0x52, 0xe8, 0xc5, 0xed, 0xff, 0xff, 0x5a, 0x59, 0x90 } },
+	/* three pushes: 0x104000 - 0x10123c = 0x2dc4 */
+	{ "call keeping EAX", false, CLBR_NONE, 0x00101234, 0x00104000, 12,
+	  { 0x50, 0x51, 0x52, 0xe8, 0xc4, 0x2d, 0x00, 0x00, 0x5a, 0x59, 0x58, 0x90 } },
+	/* past 4 GiB: 0x10 - 0xfffffff7 wraps to 0x19 */
+	{ "call wrapping", false, CLBR_EAX, 0xfffffff0, 0x00000010, 10,
+	  { 0x51, 0x52, 0xe8, 0x19, 0x00, 0x00, 0x00, 0x5a, 0x59, 0x90 } },
+	/* 0x104000 - (0x101234 + 5) = 0x2dc7, then a 2-byte NOP */
+	{ "jump", true, CLBR_ANY, 0x00101234, 0x00104000, 7,
+	  { 0xe9, 0xc7, 0x2d, 0x00, 0x00, 0x89, 0xf6 } },
+};
+
+static void check_direct_known_bytes(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < sizeof(direct_cases) / sizeof(direct_cases[0]); i++) {
+		const struct direct_case *c = &direct_cases[i];
+		struct paravirt_patch_site site = c->jump ? jump_site(c->instr, 41)
+					 : call_site(c->instr, 19, c->clobbers);
+		struct patch_op op = op_of(native_op(c->jump ? "iret" : "irq_disable"));
+		u8 out[PATCH_MAX_SITE_LEN];
+		enum patch_result r = patch_fresh(&env_generic, &site, &op, PATCH_DIRECT,
+						  c->target, out);
+
+		CHECK(site.len == c->len, "%s: site of %u bytes, want %u", c->what,
+		      site.len, c->len);
+		CHECK(r == PATCH_NEEDS_WRITE, "%s: result %d", c->what, r);
+		CHECK_BYTES(out, c->bytes, c->len, c->what);
+	}
+}
+
 void test_direct(void)
 {
+	check_direct_known_bytes();
 	/* Near 0, mid-space, and sites that end at or wrap past 4 GiB. */
 	static const u32 addrs[] = { 0x00000000, 0x00000010, 0x00101234, 0x7ffffff8,
 				     0x80000000, 0xfffffff0, 0xfffffff6, 0xfffffffe };
