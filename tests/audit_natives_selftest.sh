@@ -13,8 +13,9 @@
 #   exinsn      rdmsr's __ex_table entry moved to the next insn       -> 1
 #   exbefore    rdmsr's fixup pointing at rdmsr itself                -> 1
 #   exoutside   rdmsr's fixup pointing into the next function         -> 1
-#   noserial    patch_text returns (ret) instead of its sync_core jump -> 1
-#   nosync      patch_text's sync_core jumps made NOPs                -> 1
+#   noserial    the code writer's first sync_core call or jump made a
+#               ret: it returns before serializing                    -> 1
+#   nosync      every sync_core call or jump of the code writer NOPs  -> 1
 #   nopv        the PARAVIRT=n kernel: no backend to audit            -> 2
 #   missing     no such file                                          -> 2
 
@@ -167,18 +168,31 @@ else
         '^.*: native_read_msr\+0x[0-9a-f]+ .*has a fixup at 0x[0-9a-f]+, not an instruction after it in native_read_msr$'
 fi
 
-# --- 4. patch_text: the code writer ends with sync_core ---------------------
-jump=$(insn_at patch_text jmp)
-elf=$(doctor noserial)
-poke "$elf" "$jump" c3 90 90 90 90 90
-expect "$elf" 1 "noserial: a code writer that returns without sync_core is caught" \
-    "^.*: patch_text\+0x[0-9a-f]+ \(0x$jump\): \`ret\` leaves the code writer after its stores without calling sync_core \(slot 5\)$"
+# --- 4. the code writer calls sync_core after its stores -------------------
+# Every call or jump through the sync_core slot (as the clean run names
+# it) in the code writer, .text.patch_text.
+slot=$("$TOOL" "$KERNEL" | sed -n 's/.*sync_core is slot \([0-9]*\)).*/\1/p')
+sync_operand=$(printf '*0x%x' $((16#$(symbol paravirt_ops) + 4 * ${slot:-0})))
+sync_calls=$(objdump -d -w --no-show-raw-insn --start-address="0x$(symbol __patch_text_start)" \
+                 --stop-address="0x$(symbol __patch_text_end)" "$KERNEL" |
+             awk -v op="$sync_operand" '($2 == "call" || $2 == "jmp") && $3 == op {
+                 sub(":", "", $1); print $1 }')
+if [ -z "$slot" ] || [ -z "$sync_calls" ]; then
+    fail "the code writer: no call through sync_core's slot (${slot:-?}) in the built kernel"
+else
+    first=$(head -n 1 <<<"$sync_calls")
+    elf=$(doctor noserial)
+    poke "$elf" "$first" c3 90 90 90 90 90
+    expect "$elf" 1 "noserial: a code writer that returns before sync_core is caught" \
+        "^.*\\(0x$first\\): \`ret\` leaves the code writer after the store at 0x[0-9a-f]+ without calling sync_core \\(slot $slot\\)\$"
 
-elf=$(doctor nosync)
-poke "$elf" "$jump" 90 90 90 90 90 90
-poke "$elf" "$(insn_at patch_text jmp 2)" 90 90 90 90 90 90
-expect "$elf" 1 "nosync: a code writer that never calls sync_core is caught" \
-    '^.*: patch_text: no call to sync_core \(slot 5\) after its last store$'
+    elf=$(doctor nosync)
+    for call in $sync_calls; do
+        poke "$elf" "$call" 90 90 90 90 90 90
+    done
+    expect "$elf" 1 "nosync: a code writer that never calls sync_core is caught" \
+        "^.*: \`[a-z]+.*\` (leaves|runs off the end of) the code writer after the store at 0x[0-9a-f]+ without calling sync_core \\(slot $slot\\)\$"
+fi
 
 # --- 5. nothing to audit is an error, not a pass -----------------------------
 expect "$NOPV_KERNEL" 2 "nopv: the PARAVIRT=n kernel has no backend to audit" \
