@@ -3,7 +3,8 @@
  *
  * A test is a function declared with KTEST(name); it lands in the .ktests
  * section and runs when the kernel is booted with the `test` option
- * (`test=word` runs only the tests whose names contain word).  Each test
+ * (`test=word` runs only the tests whose names contain word; a
+ * KTEST_ALONE test only when word is its whole name).  Each test
  * prints one line, PASS, FAIL or SKIP, and the run ends with
  *
  *     ktest: N passed, M failed
@@ -24,14 +25,24 @@ struct ktest_ctx {
 struct ktest {
 	const char *name;
 	void (*fn)(struct ktest_ctx *ctx);
+	bool alone;		/* runs only when test= names it exactly */
 };
 
-#define KTEST(tname)							\
+#define __KTEST(tname, run_alone)					\
 	static void ktest_##tname(struct ktest_ctx *kt_ctx);			\
 	static const struct ktest __ktest_##tname			\
 	__section(".ktests") __used __attribute__((aligned(4))) =	\
-		{ #tname, ktest_##tname };				\
+		{ #tname, ktest_##tname, run_alone };			\
 	static void ktest_##tname(struct ktest_ctx *kt_ctx)
+
+#define KTEST(tname)	__KTEST(tname, false)
+
+/*
+ * A test that ends the run on purpose - it panics, so that tests/run can
+ * check the panic report from outside - runs only when booted with
+ * `test=tname` exactly, never in a full or filtered run.
+ */
+#define KTEST_ALONE(tname)	__KTEST(tname, true)
 
 /* Record a failure (and go on) unless cond holds. */
 #define KT_EXPECT(cond) \
@@ -50,7 +61,6 @@ void ktest_expect_eq(struct ktest_ctx *t, u64 a, u64 b, const char *as,
 		     const char *bs, const char *file, int line);
 
 bool ktest_requested(void);
-bool ktest_running(void);
 void ktest_run_all(void);
 
 #endif

@@ -23,9 +23,6 @@ typedef int64_t  s64;
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
-/* Compile-time check; a false condition makes a negative-size array. */
-#define BUILD_BUG_ON(cond)	((void)sizeof(char[1 - 2 * !!(cond)]))
-
 #define __packed	__attribute__((packed))
 #define __noreturn	__attribute__((noreturn))
 #define __used		__attribute__((used))

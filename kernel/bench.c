@@ -22,14 +22,13 @@
 #include <bench.h>
 #include <cmdline.h>
 #include <math64.h>
-#include <asm/extable.h>
+#include <asm/bench.h>
 #include <asm/irq.h>
 #include <asm/machine.h>
 #include <asm/privileged.h>
 #include <asm/traps.h>
 
 #define BENCH_LOOPS	10000
-#define BENCH_VECTOR	0xf2	/* the workload's software interrupt */
 #define IRET_FRAME_PUSHES 3	/* EFLAGS, CS, EIP: not the iret's cost */
 
 static bool requested;
@@ -111,7 +110,7 @@ static volatile unsigned long shared_counter;
  * section under irq save/restore, and the control-register and TSC
  * reads.  Every patch site here pays its NOP, with little else around. */
 BENCH_LOOP(hotpath, ,
-	asm volatile("int %0" : : "i" (BENCH_VECTOR) : "memory");
+	bench_raise_interrupt();
 	unsigned long flags = raw_local_irq_save();
 	shared_counter++;
 	raw_local_irq_restore(flags);
@@ -140,15 +139,11 @@ static unsigned int fault_head;
 
 static void kernel_paths(unsigned int n)
 {
-	u32 value = 0;
 	unsigned long flags;
 	struct fault_record *r;
 
-	asm volatile("int %0" : : "i" (BENCH_VECTOR) : "memory");
-	asm volatile("1: movl 0x40, %0\n"	/* page 0 is not mapped */
-		     "2:\n\t"
-		     _ASM_EXTABLE(1b, 2b)
-		     : "+r" (value) : : "memory");
+	bench_raise_interrupt();
+	bench_fault_and_fixup();
 	flags = raw_local_irq_save();
 	r = &fault_ring[fault_head++ % FAULT_RING];
 	r->stamp = read_tsc();

@@ -8,6 +8,7 @@
 #include <kernel.h>
 #include <cmdline.h>
 #include <ktest.h>
+#include <panic.h>
 #include <string.h>
 #include <asm/machine.h>
 #include <asm/privileged.h>
@@ -15,7 +16,6 @@
 extern const struct ktest __start_ktests[], __stop_ktests[];
 
 static bool requested;
-static bool running;
 static char filter[64];		/* the option's text is gone after parsing */
 
 static int parse_test(const char *value)
@@ -32,11 +32,6 @@ early_boot_option("test", parse_test, "run the in-kernel tests (test=word: only 
 bool ktest_requested(void)
 {
 	return requested;
-}
-
-bool ktest_running(void)
-{
-	return running;
 }
 
 void ktest_expect(struct ktest_ctx *t, bool ok, const char *what,
@@ -97,20 +92,32 @@ static int run_one(const struct ktest *test)
 
 static bool selected(const struct ktest *test)
 {
+	if (test->alone)
+		return !strcmp(test->name, filter);
 	return !filter[0] || strstr(test->name, filter);
+}
+
+/* A test that panics ends the run: leave the emulator with a failure
+ * status at once, rather than halt and leave tests/run to time out. */
+static void ktest_panicked(void)
+{
+	emulator_exit(EMU_EXIT_FAIL);
 }
 
 void ktest_run_all(void)
 {
 	const struct ktest *test;
-	unsigned int chosen = 0;
+	unsigned int chosen = 0, alone = 0;
 	int passed = 0, failed = 0, skipped = 0;
 
-	running = true;
-	for (test = __start_ktests; test < __stop_ktests; test++)
+	panic_set_hook(ktest_panicked);
+	for (test = __start_ktests; test < __stop_ktests; test++) {
 		chosen += selected(test);
-	printk("ktest: running %u of %u tests%s%s\n", chosen,
-	       (unsigned int)(__stop_ktests - __start_ktests),
+		alone += test->alone;
+	}
+	/* tests/run checks that an unfiltered run chose all but these. */
+	printk("ktest: running %u of %u tests (%u only when named)%s%s\n", chosen,
+	       (unsigned int)(__stop_ktests - __start_ktests), alone,
 	       filter[0] ? " matching " : "", filter);
 	for (test = __start_ktests; test < __stop_ktests; test++) {
 		if (!selected(test))
@@ -126,6 +133,6 @@ void ktest_run_all(void)
 	if (skipped)
 		printk("ktest: %d skipped\n", skipped);
 	printk("ktest: %d passed, %d failed\n", passed, failed);
-	running = false;
+	panic_set_hook(NULL);
 	emulator_exit(failed || !passed ? EMU_EXIT_FAIL : EMU_EXIT_PASS);
 }

@@ -8,6 +8,10 @@
 #              .user.text section that runs `cli` in ring 3  -> exit 0
 #   empty.elf  no privileged instruction anywhere            -> non-zero
 #                                                              (vacuous scan)
+#   plants.elf one function per instruction the audit names (every one
+#              of tools/audit-privileged's lists, mov to and from %cr,
+#              %db and %tr registers, sized and prefixed forms)    -> exit 1,
+#              each named by its function and mnemonic
 # and a few look-alike mnemonics (clc, cld, stos, in, out, sysenter) that
 # must NOT be reported, since drivers and user code use them legitimately.
 
@@ -83,7 +87,114 @@ else
     fail "could not build bad.elf"
 fi
 
-# --- 2. native_* and .user* code must be accepted --------------------------
+# --- 2. every instruction the audit names must be caught -------------------
+# One function per planted instruction, `plant_ID`, holding it as its
+# first instruction; the audit must name each one, at +0x0, with its
+# mnemonic, and report nothing else.  ID|assembly|what objdump prints.
+PLANTS='
+cli|cli|cli
+sti|sti|sti
+hlt|hlt|hlt
+clts|clts|clts
+pushf|pushfl|pushf
+popf|popfl|popf
+pushfw|pushfw|pushfw
+popfw|popfw|popfw
+iret|iret|iret
+iretw|iretw|iretw
+sysexit|sysexit|sysexit
+mov_from_cr0|mov %cr0, %eax|mov +%cr0,%eax
+mov_to_cr0|mov %eax, %cr0|mov +%eax,%cr0
+mov_from_cr2|mov %cr2, %ebx|mov +%cr2,%ebx
+mov_to_cr2|mov %ebx, %cr2|mov +%ebx,%cr2
+mov_from_cr3|mov %cr3, %ecx|mov +%cr3,%ecx
+mov_to_cr3|mov %ecx, %cr3|mov +%ecx,%cr3
+mov_from_cr4|mov %cr4, %edx|mov +%cr4,%edx
+mov_to_cr4|mov %edx, %cr4|mov +%edx,%cr4
+mov_from_dr0|mov %db0, %eax|mov +%db0,%eax
+mov_to_dr1|mov %eax, %db1|mov +%eax,%db1
+mov_from_dr2|mov %db2, %eax|mov +%db2,%eax
+mov_to_dr3|mov %eax, %db3|mov +%eax,%db3
+mov_from_dr6|mov %db6, %eax|mov +%db6,%eax
+mov_to_dr7|mov %eax, %db7|mov +%eax,%db7
+mov_from_tr6|mov %tr6, %eax|mov +%tr6,%eax
+mov_to_tr7|mov %eax, %tr7|mov +%eax,%tr7
+lgdt|lgdt (%eax)|lgdtl +\(%eax\)
+lgdtw|lgdtw (%eax)|lgdtw +\(%eax\)
+lidt|lidt (%eax)|lidtl +\(%eax\)
+lldt|lldt %ax|lldt +%ax
+ltr|ltr %ax|ltr +%ax
+lmsw|lmsw %ax|lmsw +%ax
+sgdt|sgdt (%eax)|sgdtl +\(%eax\)
+sidt|sidt (%eax)|sidtl +\(%eax\)
+sldt|sldt %ax|sldt +%ax
+smsw|smsw %ax|smsw +%ax
+str|str %ax|str +%ax
+rdmsr|rdmsr|rdmsr
+wrmsr|wrmsr|wrmsr
+rdtsc|rdtsc|rdtsc
+rdtscp|rdtscp|rdtscp
+rdpmc|rdpmc|rdpmc
+wbinvd|wbinvd|wbinvd
+invd|invd|invd
+invlpg|invlpg (%eax)|invlpg +\(%eax\)
+cpuid|cpuid|cpuid
+ds_cli|.byte 0x3e; cli|ds cli
+'
+
+# The plants must cover the audit's own lists: a mnemonic added there
+# without a plant here would be claimed, but never shown to be caught.
+listed=$(python3 - "$TOOL" <<'EOF'
+import importlib.util, os, sys
+from importlib.machinery import SourceFileLoader
+sys.path.insert(0, os.path.dirname(sys.argv[1]))
+loader = SourceFileLoader("audit_privileged", sys.argv[1])
+tool = importlib.util.module_from_spec(importlib.util.spec_from_loader(loader.name, loader))
+loader.exec_module(tool)
+print(" ".join(sorted(tool.PLAIN_MNEMONICS | tool.SIZED_MNEMONICS)))
+EOF
+)
+unplanted=""
+for mnemonic in $listed; do
+    grep -q "^$mnemonic|" <<<"$PLANTS" || unplanted="$unplanted $mnemonic"
+done
+if [ -n "$listed" ] && [ -z "$unplanted" ]; then
+    pass "every mnemonic tools/audit-privileged lists has a plant"
+else
+    fail "mnemonics the audit lists but nothing plants:${unplanted:- (could not read the lists)}"
+fi
+
+{
+    echo "$NATIVE_GOOD"
+    while IFS='|' read -r id insn _; do
+        [ -n "$id" ] || continue
+        printf '    .globl plant_%s\nplant_%s:\n    %s\n    ret\n' "$id" "$id" "$insn"
+    done <<<"$PLANTS"
+} >"$WORK/plants.S"
+if build plants; then
+    audit plants
+    planted=0 named=0
+    while IFS='|' read -r id _ printed; do
+        [ -n "$id" ] || continue
+        planted=$((planted + 1))
+        if grep -qE "^[^ ]*: plant_$id\+0x0 \(0x[0-9a-f]+\) in \.text: $printed$" <<<"$output"; then
+            named=$((named + 1))
+        else
+            fail "plants.elf: planted $id, no line naming plant_$id+0x0: $printed"
+        fi
+    done <<<"$PLANTS"
+    reported=$(grep -c ': .*+0x[0-9a-f]* (0x[0-9a-f]*) in ' <<<"$output")
+    if [ "$status" -eq 1 ] && [ "$named" -eq "$planted" ] && [ "$reported" -eq "$planted" ]; then
+        pass "each of the $planted planted instructions reported, by function and mnemonic"
+    else
+        fail "plants.elf: exit $status, $named of $planted named, $reported reported:"
+        echo "$output"
+    fi
+else
+    fail "could not build plants.elf"
+fi
+
+# --- 3. native_* and .user* code must be accepted --------------------------
 cat >"$WORK/good.S" <<EOF
 $NATIVE_GOOD
     .section .user.text, "ax"
@@ -104,7 +215,7 @@ else
     fail "could not build good.elf"
 fi
 
-# --- 3. a scan that proves nothing must not pass ---------------------------
+# --- 4. a scan that proves nothing must not pass ---------------------------
 cat >"$WORK/empty.S" <<'EOF'
     .text
     .globl native_good
@@ -124,7 +235,7 @@ else
     fail "could not build empty.elf"
 fi
 
-# --- 4. a missing input is an error, not a pass -----------------------------
+# --- 5. a missing input is an error, not a pass -----------------------------
 audit does-not-exist
 if [ "$status" -eq 2 ]; then
     pass "missing ELF reported as an error (exit 2)"

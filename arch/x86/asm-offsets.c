@@ -31,8 +31,5 @@ void asm_offsets(void)
 	OFFSET(PV_iret, paravirt_ops, iret);
 	OFFSET(PV_irq_enable_sysexit, paravirt_ops, irq_enable_sysexit);
 #endif
-	OFFSET(PT_REGS_vector, pt_regs, vector);
-	OFFSET(PT_REGS_eip, pt_regs, eip);
 	OFFSET(PT_REGS_eflags, pt_regs, eflags);
-	DEFINE(PT_REGS_size, sizeof(struct pt_regs));
 }

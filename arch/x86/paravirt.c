@@ -1,13 +1,13 @@
 /*
  * paravirt.c - owns paravirt_ops, the table every privileged operation
- * goes through, and puts a backend's functions into it.
+ * goes through, puts a backend's functions into it, and names its ops.
  *
  * _start calls paravirt_init() before any other C code, so the table is
  * complete before its first use, and checked: an empty op would be a call
- * to address 0, so a backend that leaves one is stopped at once.  Today the only backend is the native
- * one (native.c); later backends are chosen here too, which is why the
- * kernel calls through this one writable copy and never through a
- * backend's own table.
+ * to address 0, so a backend that leaves one is stopped at once.  Today
+ * the only backend is the native one (native.c); later backends are
+ * chosen here too, which is why the kernel calls through this one
+ * writable copy and never through a backend's own table.
  */
 #include <kernel.h>
 #include <console.h>
@@ -17,24 +17,49 @@ struct paravirt_ops paravirt_ops;
 
 extern const struct paravirt_ops native_paravirt_ops;
 
-/* Every member after the name and kernel_rpl is a function pointer. */
-#define PARAVIRT_FIRST_OP	offsetof(struct paravirt_ops, cpuid)
-#define PARAVIRT_NR_OPS	\
-	((sizeof(struct paravirt_ops) - PARAVIRT_FIRST_OP) / sizeof(void *))
+/* The ops fill the table from PARAVIRT_FIRST_OP_SLOT to its end, one
+ * pointer each: a slot number is an offset / 4 (the asm sites compute it
+ * that way), and the site records and the NULL-op stub (push imm8) hold
+ * it in a signed byte. */
+#define ASSERT_OP_SLOT(op, ret, params)					\
+	_Static_assert(offsetof(struct paravirt_ops, op) % sizeof(void *) == 0, \
+		       #op " is not on a slot boundary");
+PARAVIRT_OPS(ASSERT_OP_SLOT)
+_Static_assert(offsetof(struct paravirt_ops, kernel_rpl) + sizeof(unsigned int) ==
+	       PARAVIRT_FIRST_OP_SLOT * sizeof(void *),
+	       "something but name and kernel_rpl precedes the ops");
+_Static_assert(PARAVIRT_NR_SLOTS <= 127, "paravirt_ops has too many slots");
 
-static void *const *paravirt_op_slots(void)
+#define OP_NAME(op, ret, params)	[PARAVIRT_SLOT(op)] = #op,
+static const char *const op_names[PARAVIRT_NR_SLOTS] = {
+	PARAVIRT_OPS(OP_NAME)
+};
+
+const char *paravirt_op_name(unsigned int slot)
 {
-	return (void *const *)((const char *)&paravirt_ops + PARAVIRT_FIRST_OP);
+	return slot < PARAVIRT_NR_SLOTS && op_names[slot] ? op_names[slot] : "?";
+}
+
+unsigned int paravirt_first_empty_op(const struct paravirt_ops *ops)
+{
+	void *const *slots = (void *const *)ops;
+	unsigned int slot;
+
+	for (slot = PARAVIRT_FIRST_OP_SLOT; slot < PARAVIRT_NR_SLOTS; slot++)
+		if (!slots[slot])
+			return slot;
+	return 0;
 }
 
 /* Nothing can be trusted yet, not even halting (it is an op): say so on
  * the serial line, which needs no op, and stop here. */
-static void __noreturn paravirt_bad_backend(unsigned int op)
+static void __noreturn paravirt_bad_backend(unsigned int slot)
 {
-	char msg[80];
+	char msg[96];
 
-	snprintf(msg, sizeof(msg), "pv386: backend %s leaves op %u empty; stopped.\n",
-		 paravirt_ops.name, op);
+	snprintf(msg, sizeof(msg),
+		 "pv386: backend %s leaves op %s (slot %u) empty; stopped.\n",
+		 paravirt_ops.name, paravirt_op_name(slot), slot);
 	serial_init();
 	serial_puts(msg);
 	for (;;)
@@ -43,12 +68,12 @@ static void __noreturn paravirt_bad_backend(unsigned int op)
 
 void paravirt_init(void)
 {
-	unsigned int i;
+	unsigned int empty;
 
 	paravirt_ops = native_paravirt_ops;
-	for (i = 0; i < PARAVIRT_NR_OPS; i++)
-		if (!paravirt_op_slots()[i])
-			paravirt_bad_backend(i);
+	empty = paravirt_first_empty_op(&paravirt_ops);
+	if (empty)
+		paravirt_bad_backend(empty);
 }
 
 void paravirt_report(void)

@@ -38,7 +38,7 @@ void paravirt_count_start(void)
 
 	if (counting)
 		return;
-	for (s = PARAVIRT_FIRST_SLOT; s < PARAVIRT_NR_SLOTS; s++) {
+	for (s = PARAVIRT_FIRST_OP_SLOT; s < PARAVIRT_NR_SLOTS; s++) {
 		paravirt_op_real[s] = slots()[s];
 		slots()[s] = paravirt_count_stubs[s];
 	}
@@ -93,7 +93,7 @@ static void print_op_list(const char *what, bool unavailable)
 	unsigned int s;
 	bool first = true;
 
-	for (s = PARAVIRT_FIRST_SLOT; s < PARAVIRT_NR_SLOTS; s++) {
+	for (s = PARAVIRT_FIRST_OP_SLOT; s < PARAVIRT_NR_SLOTS; s++) {
 		const char *why = op_unavailable(s);
 
 		if (paravirt_op_calls[s] || !why != !unavailable)
@@ -113,9 +113,9 @@ static void print_op_list(const char *what, bool unavailable)
 bool paravirt_coverage_report(void)
 {
 	unsigned int s, called = 0, lacking = 0;
-	unsigned int total = PARAVIRT_NR_SLOTS - PARAVIRT_FIRST_SLOT;
+	unsigned int total = PARAVIRT_NR_OPS;
 
-	for (s = PARAVIRT_FIRST_SLOT; s < PARAVIRT_NR_SLOTS; s++) {
+	for (s = PARAVIRT_FIRST_OP_SLOT; s < PARAVIRT_NR_SLOTS; s++) {
 		called += paravirt_op_calls[s] != 0;
 		lacking += !paravirt_op_calls[s] && op_unavailable(s);
 	}

@@ -39,7 +39,6 @@ void paravirt_null_op_entry(void);
 /* ---- what each patchable op becomes natively ---- */
 
 struct op_template {
-	const char *name;
 	const u8 *start, *end;	/* from patch_templates.S */
 	u8 writes;		/* registers holding the op's result */
 	bool jump;		/* iret and sysexit are jumped to */
@@ -47,34 +46,19 @@ struct op_template {
 
 /* Indexed by slot; ops without a template stay empty (start == NULL). */
 #define TEMPLATE(op, writes, jump) \
-	[PARAVIRT_SLOT(op)] = { #op, tpl_##op, tpl_##op##_end, writes, jump },
+	[PARAVIRT_SLOT(op)] = { tpl_##op, tpl_##op##_end, writes, jump },
 
 static const struct op_template templates[PARAVIRT_NR_SLOTS] = {
 	PATCH_TEMPLATES(TEMPLATE)
 };
 
-/* The site records store the slot in a byte, and the NULL-op stub pushes
- * it as a sign-extended byte: the table must stay below 128 slots.  And
- * a slot number is an offset / 4 (the asm sites compute it that way), so
- * every patchable op must sit on a pointer boundary. */
-_Static_assert(PARAVIRT_NR_SLOTS <= 127, "paravirt_ops has too many slots");
-#define ASSERT_SLOT_ALIGNED(op, writes, jump)				\
-	_Static_assert(offsetof(struct paravirt_ops, op) % sizeof(void *) == 0, \
-		       #op " is not on a slot boundary");
-PATCH_TEMPLATES(ASSERT_SLOT_ALIGNED)
-
 struct patch_op paravirt_patch_op(unsigned int slot)
 {
 	const struct op_template *t = &templates[slot];
-	struct patch_op op = { t->name, t->start, t->end - t->start, t->writes, t->jump };
+	struct patch_op op = { paravirt_op_name(slot), t->start, t->end - t->start,
+			       t->writes, t->jump };
 
 	return op;
-}
-
-const char *paravirt_op_name(unsigned int slot)
-{
-	return slot < PARAVIRT_NR_SLOTS && templates[slot].name ?
-	       templates[slot].name : "?";
 }
 
 static void *slot_function(const struct paravirt_ops *ops, unsigned int slot)
@@ -140,7 +124,8 @@ static enum patch_result plan_site(const struct paravirt_patch_site *site,
 		return PATCH_REFUSED_RECORD;
 	op = paravirt_patch_op(site->type);
 	*kind = choose_kind(site->type, &target);
-	return patch_site(&env, site, &op, *kind, target, (const u8 *)site->instr, out);
+	return patch_compute_site(&env, site, &op, *kind, target,
+				  (const u8 *)site->instr, out);
 }
 
 static bool refused(enum patch_result result)
@@ -188,7 +173,7 @@ static unsigned int patch_pass(bool write)
 		stats.total++;
 		result = plan_site(site, &kind, out);
 		count(result, kind);
-		if (result != PATCH_DONE)
+		if (result != PATCH_NEEDS_WRITE)
 			continue;
 		needed++;
 		if (write)
@@ -247,7 +232,7 @@ static void log_site(const struct paravirt_patch_site *site)
 	u32 offset = 0;
 	static const char *const kinds[] = { "inline", "nops", "direct", "null" };
 
-	if (result == PATCH_ALREADY)
+	if (result == PATCH_ALREADY_DONE)
 		patch_original(&env, site, templates[site->type].jump, before);
 	else
 		memcpy(before, (const u8 *)site->instr, site->len);
@@ -258,8 +243,8 @@ static void log_site(const struct paravirt_patch_site *site)
 	printk(" ->");
 	print_bytes((const u8 *)site->instr, site->len);
 	printk(" (%s)\n", paravirt_site_fenced(site) ? "fenced" :
-	       result == PATCH_ALREADY ? kinds[kind] :
-	       result == PATCH_DONE ? "unpatched" : "refused");
+	       result == PATCH_ALREADY_DONE ? kinds[kind] :
+	       result == PATCH_NEEDS_WRITE ? "unpatched" : "refused");
 }
 
 void paravirt_patch_report(void)

@@ -222,10 +222,10 @@ static bool build_replacement(const struct patch_env *env,
  * length is 0 or over PATCH_MAX_SITE_LEN is refused without touching out
  * at all: no buffer is promised to be that long.
  */
-enum patch_result patch_site(const struct patch_env *env,
-			     const struct paravirt_patch_site *site,
-			     const struct patch_op *op, enum patch_kind kind,
-			     u32 target, const u8 *cur, u8 *out)
+enum patch_result patch_compute_site(const struct patch_env *env,
+				     const struct paravirt_patch_site *site,
+				     const struct patch_op *op, enum patch_kind kind,
+				     u32 target, const u8 *cur, u8 *out)
 {
 	u8 want[PATCH_MAX_SITE_LEN], orig[PATCH_MAX_SITE_LEN];
 	bool fits;
@@ -236,12 +236,12 @@ enum patch_result patch_site(const struct patch_env *env,
 	copy_bytes(want, cur, site->len);
 	fits = build_replacement(env, site, op, kind, target, want);
 	if (fits && same_bytes(cur, want, site->len))
-		return PATCH_ALREADY;
+		return PATCH_ALREADY_DONE;
 	if (patch_original(env, site, op->jump, orig) != site->len ||
 	    !same_bytes(cur, orig, site->len))
 		return PATCH_REFUSED_BYTES;
 	if (!fits)
 		return PATCH_REFUSED_FIT;
 	copy_bytes(out, want, site->len);
-	return PATCH_DONE;
+	return PATCH_NEEDS_WRITE;
 }

@@ -32,70 +32,82 @@
 #include <types.h>
 #include <asm/desc_defs.h>
 
+/*
+ * PARAVIRT_OPS(X) lists every op of the table, in table order, as
+ * X(op, return type, (parameters)).  The struct's members and the names
+ * paravirt_op_name() gives are both generated from it, so a name cannot
+ * drift from its slot.
+ */
+#define PARAVIRT_OPS(X)							\
+	X(cpuid, void, (u32 *eax, u32 *ebx, u32 *ecx, u32 *edx))	\
+									\
+	X(get_debugreg, unsigned long, (int regno))			\
+	X(set_debugreg, void, (int regno, unsigned long value))	\
+									\
+	X(sync_core, void, (void))	/* serialize: flush prefetched code */ \
+	X(clts, void, (void))						\
+									\
+	X(read_cr0, unsigned long, (void))				\
+	X(write_cr0, void, (unsigned long))				\
+	X(read_cr2, unsigned long, (void))				\
+	X(write_cr2, void, (unsigned long))				\
+	X(read_cr3, unsigned long, (void))				\
+	X(write_cr3, void, (unsigned long))				\
+	X(read_cr4_safe, unsigned long, (void))	/* 0 where there is no CR4 */ \
+	X(read_cr4, unsigned long, (void))				\
+	X(write_cr4, void, (unsigned long))				\
+									\
+	X(save_fl, unsigned long, (void))				\
+	X(restore_fl, void, (unsigned long))				\
+	X(save_fl_irq_disable, unsigned long, (void))			\
+	X(irq_disable, void, (void))					\
+	X(irq_enable, void, (void))					\
+	X(safe_halt, void, (void))	/* enable interrupts and wait for one */ \
+	X(halt, void, (void))						\
+	X(wbinvd, void, (void))						\
+									\
+	/* 0 or -EFAULT, through *err or the return value */		\
+	X(read_msr, u64, (u32 msr, int *err))				\
+	X(write_msr, int, (u32 msr, u64 val))				\
+									\
+	X(read_tsc, u64, (void))					\
+	X(read_pmc, u64, (u32 counter, int *err))			\
+									\
+	X(load_tr_desc, void, (void))					\
+	X(load_ldt_desc, void, (void))					\
+	X(load_gdt, void, (const struct desc_ptr *))			\
+	X(load_idt, void, (const struct desc_ptr *))			\
+	X(store_gdt, void, (struct desc_ptr *))				\
+	X(store_idt, void, (struct desc_ptr *))				\
+	X(store_tr, unsigned long, (void))				\
+	X(load_tls, void, (const struct thread_struct *t, unsigned int cpu)) \
+	/* the ring-0 stack for entries from user mode, in the TSS */	\
+	X(load_esp0, void, (struct tss *tss, const struct thread_struct *t)) \
+	X(write_ldt_entry, void, (void *dt, int entry, u64 desc))	\
+	X(write_gdt_entry, void, (void *dt, int entry, u64 desc))	\
+	X(write_idt_entry, void, (void *dt, int entry, u64 desc))	\
+									\
+	X(set_iopl_mask, void, (unsigned long mask))			\
+									\
+	/* Jumped to, never called: the stack holds an interrupt frame. */ \
+	X(irq_enable_sysexit, void, (void))				\
+	X(iret, void, (void))
+
+#define PARAVIRT_OP_MEMBER(op, ret, params)	ret (*op) params;
+
 struct paravirt_ops {
 	const char *name;		/* backend name, printed at boot */
 	unsigned int kernel_rpl;	/* privilege level the kernel runs at */
-
-	void (*cpuid)(u32 *eax, u32 *ebx, u32 *ecx, u32 *edx);
-
-	unsigned long (*get_debugreg)(int regno);
-	void (*set_debugreg)(int regno, unsigned long value);
-
-	void (*sync_core)(void);	/* serialize: flush prefetched code */
-	void (*clts)(void);
-
-	unsigned long (*read_cr0)(void);
-	void (*write_cr0)(unsigned long);
-	unsigned long (*read_cr2)(void);
-	void (*write_cr2)(unsigned long);
-	unsigned long (*read_cr3)(void);
-	void (*write_cr3)(unsigned long);
-	unsigned long (*read_cr4_safe)(void);	/* 0 where there is no CR4 */
-	unsigned long (*read_cr4)(void);
-	void (*write_cr4)(unsigned long);
-
-	unsigned long (*save_fl)(void);
-	void (*restore_fl)(unsigned long);
-	unsigned long (*save_fl_irq_disable)(void);
-	void (*irq_disable)(void);
-	void (*irq_enable)(void);
-	void (*safe_halt)(void);	/* enable interrupts and wait for one */
-	void (*halt)(void);
-	void (*wbinvd)(void);
-
-	/* 0 or -EFAULT, through *err or the return value */
-	u64 (*read_msr)(u32 msr, int *err);
-	int (*write_msr)(u32 msr, u64 val);
-
-	u64 (*read_tsc)(void);
-	u64 (*read_pmc)(u32 counter, int *err);
-
-	void (*load_tr_desc)(void);
-	void (*load_ldt_desc)(void);
-	void (*load_gdt)(const struct desc_ptr *);
-	void (*load_idt)(const struct desc_ptr *);
-	void (*store_gdt)(struct desc_ptr *);
-	void (*store_idt)(struct desc_ptr *);
-	unsigned long (*store_tr)(void);
-	void (*load_tls)(const struct thread_struct *t, unsigned int cpu);
-	/* The ring-0 stack for entries from user mode: the CPU reads it
-	 * from the TSS, which a hypervisor must be told about. */
-	void (*load_esp0)(struct tss *tss, const struct thread_struct *t);
-	void (*write_ldt_entry)(void *dt, int entry, u64 desc);
-	void (*write_gdt_entry)(void *dt, int entry, u64 desc);
-	void (*write_idt_entry)(void *dt, int entry, u64 desc);
-
-	void (*set_iopl_mask)(unsigned long mask);
-
-	/* Jumped to, never called: the stack holds an interrupt frame. */
-	void (*irq_enable_sysexit)(void);
-	void (*iret)(void);
+	PARAVIRT_OPS(PARAVIRT_OP_MEMBER)	/* then one pointer per op */
 };
 
 extern struct paravirt_ops paravirt_ops;
 
 void paravirt_init(void);	/* fill the table; the first C call of all */
 void paravirt_report(void);	/* print the backend and what was patched */
+const char *paravirt_op_name(unsigned int slot);	/* "?" if no op */
+/* The slot of the first NULL op in ops, or 0 (never an op) if none is. */
+unsigned int paravirt_first_empty_op(const struct paravirt_ops *ops);
 
 /* The boot-time patcher, arch/x86/patch.c. */
 struct paravirt_patch_stats {
@@ -117,17 +129,20 @@ bool paravirt_patching_disabled(void);	/* nopatch */
 /* In the code writer's fenced section: never patched (patch.c). */
 bool paravirt_site_fenced(const struct paravirt_patch_site *site);
 bool paravirt_poisoning(void);		/* pvdebug */
-const char *paravirt_op_name(unsigned int slot);
 struct patch_op paravirt_patch_op(unsigned int slot);	/* template, etc. */
 extern const struct paravirt_patch_site __start_parainstructions[];
 extern const struct paravirt_patch_site __stop_parainstructions[];
 #define for_each_patch_site(s) \
 	for ((s) = __start_parainstructions; (s) < __stop_parainstructions; (s)++)
 
-/* An op's patch type: its slot number in the table. */
+/* An op's slot: its number in the table, counted in pointers from the
+ * start (so name is slot 0).  It is how the patch records, the patcher
+ * and every message name an op: one numbering. */
 #define PARAVIRT_SLOT(op)	(offsetof(struct paravirt_ops, op) / sizeof(void *))
 #define PARAVIRT_NR_SLOTS	(sizeof(struct paravirt_ops) / sizeof(void *))
-#define PARAVIRT_FIRST_SLOT	PARAVIRT_SLOT(cpuid)	/* name, kernel_rpl come first */
+#define PARAVIRT_COUNT_OP(op, ret, params)	+ 1
+#define PARAVIRT_NR_OPS		(0 PARAVIRT_OPS(PARAVIRT_COUNT_OP))
+#define PARAVIRT_FIRST_OP_SLOT	(PARAVIRT_NR_SLOTS - PARAVIRT_NR_OPS)
 
 /* Counting the calls that reach each op (paravirt_count.c). */
 void paravirt_count_start(void);

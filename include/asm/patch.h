@@ -65,9 +65,11 @@ enum patch_kind {
 	PATCH_NULL,		/* call a stub that panics naming the op */
 };
 
+/* What patch_compute_site() found.  It only computes: nothing is written
+ * until the patcher copies out[] to the site (patch.c, patch_text()). */
 enum patch_result {
-	PATCH_DONE,		/* the site now holds the new bytes */
-	PATCH_ALREADY,		/* it already did: nothing to write */
+	PATCH_NEEDS_WRITE,	/* out[] holds the replacement; the site does not yet */
+	PATCH_ALREADY_DONE,	/* the site already holds it: nothing to write */
 	PATCH_REFUSED_BYTES,	/* not the indirect call the build recorded */
 	PATCH_REFUSED_FIT,	/* the replacement does not fit or is unsafe */
 	PATCH_REFUSED_RECORD,	/* the record itself is bad (slot, place) */
@@ -119,10 +121,10 @@ extern const u8 *const p6_nops[P6_MAX_NOP + 1];
 int patch_original(const struct patch_env *env,
 		   const struct paravirt_patch_site *site, bool jump, u8 *out);
 void patch_fill_nops(const struct patch_env *env, u8 *out, unsigned int len);
-enum patch_result patch_site(const struct patch_env *env,
-			     const struct paravirt_patch_site *site,
-			     const struct patch_op *op, enum patch_kind kind,
-			     u32 target, const u8 *cur, u8 *out);
+enum patch_result patch_compute_site(const struct patch_env *env,
+				     const struct paravirt_patch_site *site,
+				     const struct patch_op *op, enum patch_kind kind,
+				     u32 target, const u8 *cur, u8 *out);
 
 #endif /* !__ASSEMBLER__ */
 #endif

@@ -1,5 +1,5 @@
 /*
- * fuzz_patch.c - patch_site on random sites, ops and bytes.
+ * fuzz_patch.c - patch_compute_site on random sites, ops and bytes.
  *
  * Why: the hand-written tests cover the sites the kernel emits today; the
  * engine must also be safe for every record a future macro, a corrupt
@@ -9,8 +9,8 @@
  *     cur[0..site->len) or the template is read (guard bytes, and buffers
  *     that end at a PROT_NONE page; ASan and UBSan watch the rest);
  *   - a refusal leaves out equal to cur;
- *   - PATCH_DONE only when cur was exactly the canonical original;
- *   - running again on the output finds PATCH_ALREADY and the same bytes.
+ *   - PATCH_NEEDS_WRITE only when cur was exactly the canonical original;
+ *   - running again on the output finds PATCH_ALREADY_DONE and the same bytes.
  *
  * The seed is printed; rerun with `test_patch --seed N` or
  * PATCH_FUZZ_SEED=N to reproduce, PATCH_FUZZ_ITERS=N for more cases.
@@ -137,7 +137,8 @@ static void random_cur(struct fuzz_case *c)
 		for (n = 1 + below(3); n--; )
 			c->cur[below(c->site.len)] = rnd();
 	if (c->shape == CUR_PATCHED &&
-	    patch_site(&c->env, &c->site, &c->op, c->kind, c->target, c->cur, out) == PATCH_DONE)
+	    patch_compute_site(&c->env, &c->site, &c->op, c->kind, c->target, c->cur,
+			       out) == PATCH_NEEDS_WRITE)
 		memcpy(c->cur, out, c->site.len);
 }
 
@@ -253,8 +254,8 @@ static void check_second_run(const struct fuzz_case *c, const u8 *first)
 
 	memcpy(out, first, c->site.len);	/* first may be where b goes */
 	place_out(&b, c->site.len);
-	r = patch_site(&c->env, &c->site, &c->op, c->kind, c->target, out, b.out);
-	CHECK(r == PATCH_ALREADY, "second run gave %d, out [%s]; %s", r,
+	r = patch_compute_site(&c->env, &c->site, &c->op, c->kind, c->target, out, b.out);
+	CHECK(r == PATCH_ALREADY_DONE, "second run gave %d, out [%s]; %s", r,
 	      hex(out, c->site.len), describe(c));
 	CHECK(!memcmp(b.out, out, c->site.len) && guards_intact(&b, c->site.len),
 	      "second run changed [%s] to [%s]; %s", hex(out, c->site.len),
@@ -274,8 +275,9 @@ static void check_result(const struct fuzz_case *c, enum patch_result r,
 		      "length %u: result %d; %s", len, r, describe(c));
 		return;
 	}
-	if (r == PATCH_DONE)
-		CHECK(cur_is_original(c), "PATCH_DONE on a non-original site; %s", describe(c));
+	if (r == PATCH_NEEDS_WRITE)
+		CHECK(cur_is_original(c), "PATCH_NEEDS_WRITE on a non-original site; %s",
+		      describe(c));
 	else
 		CHECK(!memcmp(b->out, c->cur, len), "result %d but out [%s] != cur; %s",
 		      r, hex(b->out, len), describe(c));
@@ -284,11 +286,11 @@ static void check_result(const struct fuzz_case *c, enum patch_result r,
 		      describe(c));
 	if (r == PATCH_REFUSED_FIT)
 		CHECK(cur_is_original(c), "non-original refused for fit; %s", describe(c));
-	if (r == PATCH_DONE || r == PATCH_ALREADY)
+	if (r == PATCH_NEEDS_WRITE || r == PATCH_ALREADY_DONE)
 		check_second_run(c, b->out);
 }
 
-/* A few things a PATCH_DONE site must visibly be, per kind. */
+/* A few things a PATCH_NEEDS_WRITE site must visibly be, per kind. */
 static void check_done_shape(const struct fuzz_case *c, const u8 *out)
 {
 	u32 at = c->site.instr;
@@ -329,13 +331,13 @@ static void run_case(struct fuzz_case *c, unsigned int *results)
 	place_tpl(c);
 	place_out(&b, c->site.len);
 	cur = place_cur(c);
-	r = patch_site(&c->env, &c->site, &c->op, c->kind, c->target, cur, b.out);
+	r = patch_compute_site(&c->env, &c->site, &c->op, c->kind, c->target, cur, b.out);
 	if (r > PATCH_REFUSED_FIT) {
 		CHECK(0, "result %d is no enum patch_result; %s", r, describe(c));
 		return;
 	}
 	results[r]++;
-	if (r == PATCH_DONE)
+	if (r == PATCH_NEEDS_WRITE)
 		check_done_shape(c, b.out);
 	check_result(c, r, &b);	/* last: its second run reuses the pages */
 }
@@ -361,9 +363,11 @@ void test_fuzz(void)
 		random_case(&c);
 		run_case(&c, results);
 	}
-	printf("fuzz: %u done, %u already, %u refused (bytes), %u refused (fit) in %.2f s\n",
-	       results[PATCH_DONE], results[PATCH_ALREADY], results[PATCH_REFUSED_BYTES],
-	       results[PATCH_REFUSED_FIT], (double)(clock() - start) / CLOCKS_PER_SEC);
+	printf("fuzz: %u need a write, %u already done, %u refused (bytes), "
+	       "%u refused (fit) in %.2f s\n",
+	       results[PATCH_NEEDS_WRITE], results[PATCH_ALREADY_DONE],
+	       results[PATCH_REFUSED_BYTES], results[PATCH_REFUSED_FIT],
+	       (double)(clock() - start) / CLOCKS_PER_SEC);
 	/* A fuzzer that never reaches a branch tests nothing there. */
 	if (n >= 10000 && !check_failures())
 		CHECK(results[0] && results[1] && results[2] && results[3],

@@ -24,7 +24,7 @@ static void expect_refusal(const struct patch_env *env,
 			   const u8 *cur, enum patch_result want, const char *what)
 {
 	u8 out[PATCH_MAX_SITE_LEN];
-	enum patch_result r = patch_site(env, site, op, kind, 0x00104000, cur, out);
+	enum patch_result r = patch_compute_site(env, site, op, kind, 0x00104000, cur, out);
 
 	CHECK(r == want, "%s (%s, %s): result %d, want %d", what, op->name,
 	      kind_names[kind], r, want);
@@ -40,7 +40,8 @@ static void mutate_each_byte(const struct native_op *n, enum patch_kind kind)
 	unsigned int at, v;
 
 	patch_original(&env_generic, &site, n->jump, orig);
-	if (patch_site(&env_generic, &site, &op, kind, 0x00104000, orig, done) != PATCH_DONE)
+	if (patch_compute_site(&env_generic, &site, &op, kind, 0x00104000, orig, done) !=
+	    PATCH_NEEDS_WRITE)
 		memcpy(done, orig, site.len);	/* no replacement to stumble on */
 	for (at = 0; at < site.len && !check_failures(); at++)
 		for (v = 0; v < 256; v++) {
@@ -131,7 +132,8 @@ static void template_too_long(void)
 	patch_original(&env_generic, &site, false, cur);
 	expect_refusal(&env_generic, &site, &too_long, PATCH_INLINE, cur,
 		       PATCH_REFUSED_FIT, "7-byte template, 6-byte site");
-	CHECK(patch_site(&env_generic, &site, &fits, PATCH_INLINE, 0, cur, out) == PATCH_DONE,
+	CHECK(patch_compute_site(&env_generic, &site, &fits, PATCH_INLINE, 0, cur, out) ==
+	      PATCH_NEEDS_WRITE,
 	      "6-byte template refused at a 6-byte site");
 	CHECK_BYTES(out, fits.tpl, 6, "6-byte template");
 	fits.tpl = NULL;		/* an op without a native template */
@@ -187,7 +189,7 @@ static void impossible_lengths(void)
 		enum patch_result r;
 
 		memset(out, 0xcc, sizeof(out));
-		r = patch_site(&env_generic, &site, &op, PATCH_INLINE, 0, cur, out);
+		r = patch_compute_site(&env_generic, &site, &op, PATCH_INLINE, 0, cur, out);
 		CHECK(r == PATCH_REFUSED_FIT, "length %u: result %d", len[i], r);
 		CHECK_BYTES(out, untouched, sizeof(out), "length out of range");
 	}
@@ -205,7 +207,8 @@ static void direct_always_fits(void)
 		struct paravirt_patch_site site = call_site(SITE_ADDR, 19, clobbers);
 
 		patch_original(&env_generic, &site, false, cur);
-		CHECK(patch_site(&env_generic, &site, &op, PATCH_DIRECT, 0, cur, out) == PATCH_DONE,
+		CHECK(patch_compute_site(&env_generic, &site, &op, PATCH_DIRECT, 0, cur, out) ==
+		      PATCH_NEEDS_WRITE,
 		      "direct call refused, clobbers %u", clobbers);
 	}
 }
@@ -256,8 +259,9 @@ void test_refuse_writes(void)
 					       PATCH_REFUSED_FIT, "writes a saved register");
 				continue;
 			}
-			r = patch_site(&env_generic, &site, &op, PATCH_INLINE, 0, cur, out);
-			CHECK(r == PATCH_DONE, "writes %u clobbers %u: result %d",
+			r = patch_compute_site(&env_generic, &site, &op, PATCH_INLINE, 0,
+					       cur, out);
+			CHECK(r == PATCH_NEEDS_WRITE, "writes %u clobbers %u: result %d",
 			      writes, clobbers, r);
 		}
 	real_ops_at_saving_sites();

@@ -25,7 +25,7 @@ static enum patch_result patch_fresh(const struct patch_env *env,
 	u8 cur[PATCH_MAX_SITE_LEN];
 
 	patch_original(env, site, op->jump, cur);
-	return patch_site(env, site, op, kind, target, cur, out);
+	return patch_compute_site(env, site, op, kind, target, cur, out);
 }
 
 /* Expected bytes = prefix, then NOPs from the expected tables to len. */
@@ -65,7 +65,7 @@ static void check_direct_call(u32 instr, u32 target, u16 clobbers)
 	memcpy(want + pushes + 5, orig + pushes + 6, pushes);
 	want[site.len - 1] = 0x90;
 	snprintf(what, sizeof(what), "call at %08x to %08x", instr, target);
-	CHECK(r == PATCH_DONE, "%s: result %d", what, r);
+	CHECK(r == PATCH_NEEDS_WRITE, "%s: result %d", what, r);
 	CHECK_BYTES(out, want, site.len, what);
 	/* As the CPU computes it: the next instruction plus the signed rel. */
 	CHECK(after_call + (s32)get32(out + pushes + 1) == target, "%s: lands at %08x",
@@ -83,12 +83,62 @@ static void check_direct_jump(const struct patch_env *env, u32 instr, u32 target
 
 	want_then_nops(env, want, jmp, 5, site.len);
 	snprintf(what, sizeof(what), "jmp at %08x to %08x", instr, target);
-	CHECK(r == PATCH_DONE, "%s: result %d", what, r);
+	CHECK(r == PATCH_NEEDS_WRITE, "%s: result %d", what, r);
 	CHECK_BYTES(out, want, site.len, what);
+}
+
+/* A few direct calls and jumps with every byte written out by hand, so
+ * that the rel32 is not checked only by the formula the engine uses. */
+struct direct_case {
+	const char *what;
+	bool jump;
+	u16 clobbers;
+	u32 instr, target;
+	u8 len;
+	u8 bytes[12];
+};
+
+static const struct direct_case direct_cases[] = {
+	/* 0x104000 - (0x101234 + 2 pushes + 5) = 0x2dc5 */
+	{ "call forwards", false, CLBR_EAX, 0x00101234, 0x00104000, 10,
+	  { 0x51, 0x52, 0xe8, 0xc5, 0x2d, 0x00, 0x00, 0x5a, 0x59, 0x90 } },
+	/* 0x100000 - 0x10123b = -0x123b */
+	{ "call backwards", false, CLBR_EAX, 0x00101234, 0x00100000, 10,
+	  { 0x51, 0x52, 0xe8, 0xc5, 0xed, 0xff, 0xff, 0x5a, 0x59, 0x90 } },
+	/* three pushes: 0x104000 - 0x10123c = 0x2dc4 */
+	{ "call keeping EAX", false, CLBR_NONE, 0x00101234, 0x00104000, 12,
+	  { 0x50, 0x51, 0x52, 0xe8, 0xc4, 0x2d, 0x00, 0x00, 0x5a, 0x59, 0x58, 0x90 } },
+	/* past 4 GiB: 0x10 - 0xfffffff7 wraps to 0x19 */
+	{ "call wrapping", false, CLBR_EAX, 0xfffffff0, 0x00000010, 10,
+	  { 0x51, 0x52, 0xe8, 0x19, 0x00, 0x00, 0x00, 0x5a, 0x59, 0x90 } },
+	/* 0x104000 - (0x101234 + 5) = 0x2dc7, then a 2-byte NOP */
+	{ "jump", true, CLBR_ANY, 0x00101234, 0x00104000, 7,
+	  { 0xe9, 0xc7, 0x2d, 0x00, 0x00, 0x89, 0xf6 } },
+};
+
+static void check_direct_known_bytes(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < sizeof(direct_cases) / sizeof(direct_cases[0]); i++) {
+		const struct direct_case *c = &direct_cases[i];
+		struct paravirt_patch_site site = c->jump ? jump_site(c->instr, 41)
+					 : call_site(c->instr, 19, c->clobbers);
+		struct patch_op op = op_of(native_op(c->jump ? "iret" : "irq_disable"));
+		u8 out[PATCH_MAX_SITE_LEN];
+		enum patch_result r = patch_fresh(&env_generic, &site, &op, PATCH_DIRECT,
+						  c->target, out);
+
+		CHECK(site.len == c->len, "%s: site of %u bytes, want %u", c->what,
+		      site.len, c->len);
+		CHECK(r == PATCH_NEEDS_WRITE, "%s: result %d", c->what, r);
+		CHECK_BYTES(out, c->bytes, c->len, c->what);
+	}
 }
 
 void test_direct(void)
 {
+	check_direct_known_bytes();
 	/* Near 0, mid-space, and sites that end at or wrap past 4 GiB. */
 	static const u32 addrs[] = { 0x00000000, 0x00000010, 0x00101234, 0x7ffffff8,
 				     0x80000000, 0xfffffff0, 0xfffffff6, 0xfffffffe };
@@ -122,7 +172,7 @@ static void check_all_nops(const struct patch_env *env, u16 clobbers)
 	enum patch_result r = patch_fresh(env, &site, &op, PATCH_NOPS, 0, out);
 
 	want_then_nops(env, want, NULL, 0, site.len);
-	CHECK(r == PATCH_DONE, "clobbers %u: result %d", clobbers, r);
+	CHECK(r == PATCH_NEEDS_WRITE, "clobbers %u: result %d", clobbers, r);
 	CHECK_BYTES(out, want, site.len, "all NOPs");
 }
 
@@ -136,7 +186,7 @@ static void check_nops_refused(const char *name)
 	enum patch_result r;
 
 	patch_original(&env_generic, &site, n->jump, cur);
-	r = patch_site(&env_generic, &site, &op, PATCH_NOPS, 0, cur, out);
+	r = patch_compute_site(&env_generic, &site, &op, PATCH_NOPS, 0, cur, out);
 	CHECK(r == PATCH_REFUSED_FIT, "%s as NOPs: result %d", name, r);
 	CHECK_BYTES(out, cur, site.len, name);
 }
@@ -178,7 +228,7 @@ static void check_null(const struct patch_env *env, const struct paravirt_patch_
 	want_then_nops(env, want, call, 7, site->len);
 	snprintf(what, sizeof(what), "slot %u at %08x, %u bytes", site->type,
 		 site->instr, site->len);
-	CHECK(r == PATCH_DONE, "%s: result %d", what, r);
+	CHECK(r == PATCH_NEEDS_WRITE, "%s: result %d", what, r);
 	CHECK_BYTES(out, want, site->len, what);
 }
 
@@ -257,7 +307,7 @@ static void check_poison_shape(const struct native_op *n, u16 clobbers)
 	unsigned int at = n->want_len, r;
 
 	env.poison = true;
-	if (patch_fresh(&env, &site, &op, PATCH_INLINE, 0, out) != PATCH_DONE)
+	if (patch_fresh(&env, &site, &op, PATCH_INLINE, 0, out) != PATCH_NEEDS_WRITE)
 		return;		/* refused: test_refuse_writes covers that */
 	for (r = 0; r < 3; r++) {
 		if (!(clobbers & ~n->writes & (1 << r)) || at + 5 > site.len)
@@ -292,7 +342,7 @@ void test_poison(void)
 		enum patch_result r = patch_fresh(&env, &site, &op, c->kind, 0x00104000, out);
 
 		CHECK(site.len == c->len, "%s: site of %u bytes", c->op, site.len);
-		CHECK(r == PATCH_DONE, "%s: result %d", c->op, r);
+		CHECK(r == PATCH_NEEDS_WRITE, "%s: result %d", c->op, r);
 		CHECK_BYTES(out, c->bytes, c->len, c->op);
 	}
 	for (i = 0; i < nr_native_ops; i++) {
@@ -312,10 +362,10 @@ static void check_twice(const struct patch_env *env, const struct paravirt_patch
 	u8 once[PATCH_MAX_SITE_LEN], twice[PATCH_MAX_SITE_LEN];
 	enum patch_result r1 = patch_fresh(env, site, op, kind, 0x00104000, once), r2;
 
-	r2 = patch_site(env, site, op, kind, 0x00104000, once, twice);
-	if (r1 == PATCH_DONE) {
+	r2 = patch_compute_site(env, site, op, kind, 0x00104000, once, twice);
+	if (r1 == PATCH_NEEDS_WRITE) {
 		(*done)++;
-		CHECK(r2 == PATCH_ALREADY, "%s kind %d clobbers %u: second run %d",
+		CHECK(r2 == PATCH_ALREADY_DONE, "%s kind %d clobbers %u: second run %d",
 		      op->name, kind, site->clobbers, r2);
 	} else {
 		CHECK(r2 == r1, "%s kind %d: refused %d, then %d", op->name, kind, r1, r2);

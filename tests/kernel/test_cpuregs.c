@@ -120,6 +120,9 @@ KTEST(cpuid_vendor_matches_boot_cpu)
 	memcpy(vendor + 8, &c, 4);
 	vendor[12] = '\0';
 	KT_EXPECT(!strcmp(vendor, boot_cpu.vendor));
+	/* A real vendor string, not one cpu.c and this test both got wrong
+	 * (tests/run checks the whole signature per emulated model). */
+	KT_EXPECT(!strcmp(vendor, "GenuineIntel") || !strcmp(vendor, "AuthenticAMD"));
 	KT_EXPECT(a >= 1);
 	cpuid(1, &a, &b, &c, &d);
 	KT_EXPECT_EQ((a >> 8) & 0xf, boot_cpu.family > 15 ? 15 : boot_cpu.family);
@@ -139,15 +142,63 @@ KTEST(wbinvd_and_sync_core_return)
 	KT_EXPECT_EQ(trap_count(X86_TRAP_UD) - ud, boot_cpu.family == 3);
 }
 
-KTEST(set_iopl_mask_changes_iopl)
-{
-	unsigned long flags = raw_local_save_flags();
+/* The arithmetic flags (CF PF AF ZF SF OF) change with every instruction;
+ * every other EFLAGS bit is set on purpose in these tests. */
+#define ARITHMETIC_FLAGS	0x8d5ul
 
-	set_iopl_mask(X86_EFLAGS_IOPL);
-	KT_EXPECT_EQ(raw_local_save_flags() & X86_EFLAGS_IOPL, X86_EFLAGS_IOPL);
+static unsigned long system_flags(void)
+{
+	return raw_local_save_flags() & ~ARITHMETIC_FLAGS;
+}
+
+/* set_iopl_mask(mask) with DF set around it (std and cld are not
+ * privileged), and EFLAGS as it left them. */
+static unsigned long iopl_with_df(unsigned long mask)
+{
+	unsigned long flags;
+
+	asm volatile("std" : : : "memory");
+	set_iopl_mask(mask);
+	flags = system_flags();
+	asm volatile("cld" : : : "memory");
+	return flags;
+}
+
+/* Each IOPL level lands in bits 12-13 and nothing else moves: IF, DF,
+ * NT and (from the 486 on) AC keep the values set before, each checked
+ * against the whole expected EFLAGS. */
+KTEST(set_iopl_mask_changes_only_iopl)
+{
+	unsigned long saved = raw_local_irq_save();
+	unsigned long level;
+
+	KT_EXPECT_EQ(system_flags(), 0x00000002);	/* bit 1 alone */
+	for (level = 0; level < 4; level++) {
+		set_iopl_mask(level << 12);
+		KT_EXPECT_EQ(system_flags(), 0x00000002 | level << 12);
+	}
 	set_iopl_mask(0);
-	KT_EXPECT_EQ(raw_local_save_flags() & X86_EFLAGS_IOPL, 0);
-	raw_local_irq_restore(flags);
+	KT_EXPECT_EQ(iopl_with_df(X86_EFLAGS_IOPL), 0x00003402);
+	KT_EXPECT_EQ(iopl_with_df(0), 0x00000402);
+	raw_local_irq_restore(X86_EFLAGS_FIXED | X86_EFLAGS_NT);
+	set_iopl_mask(X86_EFLAGS_IOPL);
+	KT_EXPECT_EQ(system_flags(), 0x00007002);
+	set_iopl_mask(0);
+	KT_EXPECT_EQ(system_flags(), 0x00004002);
+	if (boot_cpu.family >= 4) {		/* AC is stuck at 0 on a 386 */
+		raw_local_irq_restore(X86_EFLAGS_FIXED | X86_EFLAGS_AC);
+		set_iopl_mask(X86_EFLAGS_IOPL);
+		KT_EXPECT_EQ(system_flags(), 0x00043002);
+		set_iopl_mask(0);
+		KT_EXPECT_EQ(system_flags(), 0x00040002);
+	}
+	raw_local_irq_restore(X86_EFLAGS_FIXED);
+	raw_local_irq_enable();
+	set_iopl_mask(X86_EFLAGS_IOPL);
+	KT_EXPECT_EQ(system_flags(), 0x00003202);
+	set_iopl_mask(0);
+	KT_EXPECT_EQ(system_flags(), 0x00000202);
+	raw_local_irq_restore(saved);
 }
 
 KTEST(kernel_rpl_matches_cs)

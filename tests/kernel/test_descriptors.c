@@ -98,8 +98,10 @@ KTEST(write_gdt_entry_seen_by_cpu)
 	u64 d = pack_descriptor(0x12345000, 0xfff,
 				DESC_PRESENT | DESC_DPL(3) | DESC_CODE_DATA | DESC_DATA_W, 0x4);
 
+	/* Written out by hand: base 12345000, limit fff, access f2, flags 4. */
+	KT_EXPECT_EQ(d, 0x1240f23450000fffull);
 	write_gdt_entry(gdt_table, slot, d);
-	KT_EXPECT_EQ(gdt_table[slot], d);
+	KT_EXPECT_EQ(gdt_table[slot], 0x1240f23450000fffull);
 	KT_EXPECT_EQ(LAR_ACCESS(lar(slot * 8 + 3)), DESC_PRESENT | DESC_DPL(3) |
 		     DESC_CODE_DATA | DESC_DATA_W);
 	write_gdt_entry(gdt_table, slot, saved);
@@ -110,8 +112,10 @@ KTEST(write_idt_entry_writes_gate)
 	u64 saved = idt_table[0xf0];
 	u64 g = pack_gate(0xcafe1234, __KERNEL_CS, DESC_PRESENT | DESC_INTR_GATE);
 
+	/* Written out by hand: offset cafe1234, selector 0008, access 8e. */
+	KT_EXPECT_EQ(g, 0xcafe8e0000081234ull);
 	write_idt_entry(idt_table, 0xf0, g);
-	KT_EXPECT_EQ(idt_table[0xf0], g);
+	KT_EXPECT_EQ(idt_table[0xf0], 0xcafe8e0000081234ull);
 	write_idt_entry(idt_table, 0xf0, saved);
 	KT_EXPECT_EQ(idt_table[0xf0], saved);
 }

@@ -16,6 +16,34 @@ static bool irqs_on(void)
 	return raw_local_save_flags() & X86_EFLAGS_IF;
 }
 
+/* EFLAGS without the arithmetic flags (CF PF AF ZF SF OF), which change
+ * with every instruction: what the kernel sets on purpose.  In a test
+ * that is bit 1 (always one), IF when interrupts are on, nothing else. */
+#define ARITHMETIC_FLAGS	0x8d5ul
+#define FLAGS_IRQS_OFF		0x00000002ul
+#define FLAGS_IRQS_ON		0x00000202ul
+
+static unsigned long system_flags(void)
+{
+	return raw_local_save_flags() & ~ARITHMETIC_FLAGS;
+}
+
+/* save_fl reads the CPU, not a copy kept somewhere: DF, which nothing
+ * but std and cld changes (neither privileged), shows up in it. */
+KTEST(save_fl_reads_known_flags)
+{
+	unsigned long saved = raw_local_irq_save(), with_df;
+
+	KT_EXPECT_EQ(system_flags(), FLAGS_IRQS_OFF);
+	asm volatile("std" : : : "memory");
+	with_df = system_flags();
+	asm volatile("cld" : : : "memory");
+	KT_EXPECT_EQ(with_df, FLAGS_IRQS_OFF | X86_EFLAGS_DF);
+	raw_local_irq_enable();
+	KT_EXPECT_EQ(system_flags(), FLAGS_IRQS_ON);
+	raw_local_irq_restore(saved);
+}
+
 KTEST(irq_disable_clears_if)
 {
 	unsigned long flags = raw_local_save_flags();
@@ -43,8 +71,8 @@ KTEST(save_fl_irq_disable_returns_old_flags)
 	before = raw_local_save_flags();
 	saved = raw_local_irq_save();
 	KT_EXPECT_EQ(saved, before);
-	KT_EXPECT(saved & X86_EFLAGS_IF);
-	KT_EXPECT(!irqs_on());
+	KT_EXPECT_EQ(saved & ~ARITHMETIC_FLAGS, FLAGS_IRQS_ON);
+	KT_EXPECT_EQ(system_flags(), FLAGS_IRQS_OFF);
 	raw_local_irq_restore(saved);
 	KT_EXPECT(irqs_on());
 }
@@ -62,6 +90,11 @@ KTEST(restore_fl_restores_both_states)
 	raw_local_irq_restore(on);
 	KT_EXPECT(irqs_on());
 	KT_EXPECT(off & X86_EFLAGS_FIXED);	/* bit 1 always reads 1 */
+	/* Known values in, the same out: not only what save_fl gave. */
+	raw_local_irq_restore(FLAGS_IRQS_OFF);
+	KT_EXPECT_EQ(system_flags(), FLAGS_IRQS_OFF);
+	raw_local_irq_restore(FLAGS_IRQS_ON);
+	KT_EXPECT_EQ(system_flags(), FLAGS_IRQS_ON);
 }
 
 /* With interrupts off, a timer interrupt the PIC holds pending must wait:

@@ -52,14 +52,39 @@ KTEST(printk_truncates_safely)
 	KT_EXPECT(formats_as("0123456", buf));
 }
 
+/* parse_ulong(s) should give want (or -EINVAL, leaving the output as it
+ * was: 0x5a5a5a5a). */
+static bool parses_as(const char *s, int status, unsigned long want)
+{
+	unsigned long v = 0x5a5a5a5a;
+	int got = parse_ulong(s, &v);
+
+	if (got == status && v == (status ? 0x5a5a5a5a : want))
+		return true;
+	printk("ktest:   parse_ulong(\"%s\") gave %d and %lu (0x%lx)\n", s, got, v, v);
+	return false;
+}
+
 KTEST(cmdline_parse_ulong)
 {
-	unsigned long v = 0;
-
-	KT_EXPECT_EQ(parse_ulong("250", &v), 0);
-	KT_EXPECT_EQ(v, 250);
-	KT_EXPECT_EQ(parse_ulong("0x1F", &v), 0);
-	KT_EXPECT_EQ(v, 0x1f);
-	KT_EXPECT_EQ(parse_ulong("12a", &v), -EINVAL);
-	KT_EXPECT_EQ(parse_ulong("", &v), -EINVAL);
+	KT_EXPECT(parses_as("250", 0, 250));
+	KT_EXPECT(parses_as("0", 0, 0));
+	KT_EXPECT(parses_as("007", 0, 7));		/* decimal, not octal */
+	KT_EXPECT(parses_as("0x1F", 0, 0x1f));
+	KT_EXPECT(parses_as("0X1f", 0, 0x1f));
+	KT_EXPECT(parses_as("4294967295", 0, 0xffffffff));	/* the largest */
+	KT_EXPECT(parses_as("0xffffffff", 0, 0xffffffff));
+	KT_EXPECT(parses_as("0x00000000ffffffff", 0, 0xffffffff));
+	KT_EXPECT(parses_as("4294967296", -EINVAL, 0));	/* one more */
+	KT_EXPECT(parses_as("4294967396", -EINVAL, 0));	/* 100 if it wrapped */
+	KT_EXPECT(parses_as("42949672950", -EINVAL, 0));
+	KT_EXPECT(parses_as("0x100000000", -EINVAL, 0));
+	KT_EXPECT(parses_as("12a", -EINVAL, 0));
+	KT_EXPECT(parses_as("", -EINVAL, 0));
+	KT_EXPECT(parses_as("0x", -EINVAL, 0));
+	KT_EXPECT(parses_as("0xg", -EINVAL, 0));
+	KT_EXPECT(parses_as("-1", -EINVAL, 0));
+	KT_EXPECT(parses_as("+1", -EINVAL, 0));
+	KT_EXPECT(parses_as(" 1", -EINVAL, 0));
+	KT_EXPECT(parses_as("1 ", -EINVAL, 0));
 }

@@ -1,0 +1,104 @@
+/*
+ * test_paravirt.c - the table itself: where each op sits, the names the
+ * kernel prints for them, and the check that stops a backend leaving an
+ * op empty.
+ *
+ * The slot numbers below are written out from the member order of the
+ * 2006 table (name 0, kernel_rpl 1, cpuid 2, ... iret 42), not computed
+ * with the macros under test: a member moved, added or dropped changes
+ * them, and then these tests and every patch record must agree anew.
+ */
+#ifdef CONFIG_PARAVIRT
+#include <kernel.h>
+#include <ktest.h>
+#include <string.h>
+#include <asm/paravirt.h>
+
+#define SLOT_CPUID		2	/* the first op */
+#define SLOT_READ_CR4		14
+#define SLOT_SAVE_FL		16
+#define SLOT_IRQ_DISABLE	19
+#define SLOT_SET_IOPL_MASK	40
+#define SLOT_IRET		42	/* the last op */
+#define NR_OPS			41	/* "paravirt: backend native, 41 ops" */
+
+static bool named(unsigned int slot, const char *want)
+{
+	const char *got = paravirt_op_name(slot);
+
+	if (!strcmp(got, want))
+		return true;
+	printk("ktest:   slot %u is named '%s', wanted '%s'\n", slot, got, want);
+	return false;
+}
+
+KTEST(paravirt_slots_are_known)
+{
+	KT_EXPECT_EQ(PARAVIRT_SLOT(cpuid), SLOT_CPUID);
+	KT_EXPECT_EQ(PARAVIRT_SLOT(read_cr4), SLOT_READ_CR4);
+	KT_EXPECT_EQ(PARAVIRT_SLOT(save_fl), SLOT_SAVE_FL);
+	KT_EXPECT_EQ(PARAVIRT_SLOT(irq_disable), SLOT_IRQ_DISABLE);
+	KT_EXPECT_EQ(PARAVIRT_SLOT(set_iopl_mask), SLOT_SET_IOPL_MASK);
+	KT_EXPECT_EQ(PARAVIRT_SLOT(iret), SLOT_IRET);
+	KT_EXPECT_EQ(PARAVIRT_NR_OPS, NR_OPS);
+	KT_EXPECT_EQ(PARAVIRT_FIRST_OP_SLOT, SLOT_CPUID);
+	KT_EXPECT_EQ(PARAVIRT_NR_SLOTS, SLOT_IRET + 1);
+}
+
+KTEST(paravirt_op_names_match_slots)
+{
+	KT_EXPECT(named(SLOT_CPUID, "cpuid"));
+	KT_EXPECT(named(SLOT_READ_CR4, "read_cr4"));
+	KT_EXPECT(named(SLOT_SAVE_FL, "save_fl"));
+	KT_EXPECT(named(SLOT_IRQ_DISABLE, "irq_disable"));
+	KT_EXPECT(named(SLOT_SET_IOPL_MASK, "set_iopl_mask"));
+	KT_EXPECT(named(SLOT_IRET, "iret"));
+	/* Not ops: the backend's name, kernel_rpl, and past the end. */
+	KT_EXPECT(named(0, "?"));
+	KT_EXPECT(named(1, "?"));
+	KT_EXPECT(named(SLOT_IRET + 1, "?"));
+	KT_EXPECT(named(255, "?"));
+}
+
+/* Every op has a name of its own: none is "?", no two are the same. */
+KTEST(paravirt_every_op_named_once)
+{
+	unsigned int slot, other, unnamed = 0, twice = 0;
+
+	for (slot = SLOT_CPUID; slot <= SLOT_IRET; slot++) {
+		const char *name = paravirt_op_name(slot);
+
+		if (!strcmp(name, "?")) {
+			printk("ktest:   slot %u has no name\n", slot);
+			unnamed++;
+		}
+		for (other = SLOT_CPUID; other < slot; other++)
+			twice += !strcmp(name, paravirt_op_name(other));
+	}
+	KT_EXPECT_EQ(unnamed, 0);
+	KT_EXPECT_EQ(twice, 0);
+}
+
+/* The check paravirt_init() runs on a backend: the first empty op, by
+ * slot, or 0 for a full table. */
+KTEST(paravirt_empty_op_found_by_slot)
+{
+	struct paravirt_ops ops = paravirt_ops;
+
+	KT_EXPECT_EQ(paravirt_first_empty_op(&ops), 0);
+	ops.read_cr4 = NULL;
+	KT_EXPECT_EQ(paravirt_first_empty_op(&ops), SLOT_READ_CR4);
+	ops.iret = NULL;		/* a later one does not hide it */
+	KT_EXPECT_EQ(paravirt_first_empty_op(&ops), SLOT_READ_CR4);
+	ops = paravirt_ops;
+	ops.cpuid = NULL;
+	KT_EXPECT_EQ(paravirt_first_empty_op(&ops), SLOT_CPUID);
+	ops = paravirt_ops;
+	ops.iret = NULL;
+	KT_EXPECT_EQ(paravirt_first_empty_op(&ops), SLOT_IRET);
+	ops = paravirt_ops;
+	ops.name = NULL;		/* not an op: no complaint */
+	ops.kernel_rpl = 0;
+	KT_EXPECT_EQ(paravirt_first_empty_op(&ops), 0);
+}
+#endif
