@@ -106,7 +106,8 @@ static long sys_wait(int pid, u32 status_ptr)
 }
 
 /* The heap grows or shrinks; pages come on first touch (user_fault.c),
- * but a request that RAM could never back fails now. */
+ * but a request that RAM could never back fails now, and pages above a
+ * shrunk end are freed at once. */
 static long sys_brk(u32 end)
 {
 	struct task *t = current;
@@ -118,6 +119,8 @@ static long sys_brk(u32 end)
 		return -EINVAL;
 	if (new_end > t->brk && (new_end - t->brk) / PAGE_SIZE > pages_free_count())
 		return -ENOMEM;
+	if (new_end < t->brk)		/* shrinking: the memory goes back */
+		unmap_user_range(t->pgd, new_end, t->brk);
 	t->brk = new_end;
 	return t->brk;
 }

@@ -84,6 +84,24 @@ int map_user_page(u32 *pgd, u32 va, bool writable)
 	return 0;
 }
 
+/* Take the pages of [start, end) away and free them.  Only the TLB
+ * still knows them then: flush it, or the task could go on using frames
+ * that belong to someone else. */
+void unmap_user_range(u32 *pgd, u32 start, u32 end)
+{
+	u32 va;
+
+	for (va = start & PAGE_MASK; va < end && va < USER_END; va += PAGE_SIZE) {
+		u32 *pte = va >= USER_BASE ? user_pte(pgd, va, false) : NULL;
+
+		if (!pte || !(*pte & PTE_PRESENT))
+			continue;
+		page_free(*pte & PAGE_MASK);
+		*pte = 0;
+	}
+	flush_tlb();
+}
+
 u32 user_page_frame(const u32 *pgd, u32 va)
 {
 	u32 *pte;
