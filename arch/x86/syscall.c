@@ -40,10 +40,14 @@ static void syscall_from_regs(struct pt_regs *regs)
 	regs->eax = do_syscall(regs, regs->eax, regs->ebx, regs->ecx, regs->edx);
 }
 
-/* int $0x80: trap_dispatch does the rest, preemption included. */
+/* int $0x80 comes through an interrupt gate, with interrupts off; a
+ * system call may take long (write) or sleep, so it runs with them on.
+ * trap_dispatch does the rest, preemption included. */
 static void int80_handler(struct pt_regs *regs)
 {
+	raw_local_irq_enable();
 	syscall_from_regs(regs);
+	raw_local_irq_disable();
 }
 
 /* From entry.S: the user stub pushed its return address at the stack
