@@ -102,7 +102,14 @@ USER_CFLAGS := -m32 -march=i386 -O2 -g -ffreestanding -nostdlib -fno-pic -fno-pi
 USER_PROGS  := $(basename $(notdir $(wildcard user/*.c)))
 USER_ELFS   := $(patsubst %,$(USER_DIR)/%.elf,$(USER_PROGS))
 USER_LIB    := $(patsubst user/lib/%,$(USER_DIR)/lib/%.o,\
-	       $(basename $(wildcard user/lib/*.c user/lib/*.S)))
+	       $(basename $(wildcard user/lib/*.c user/lib/*.S))) \
+	       $(USER_DIR)/lib/string.o
+
+# The kernel's string routines are plain C with no kernel dependency:
+# the user library compiles the same file rather than a copy of it.
+$(USER_DIR)/lib/string.o: kernel/string.c | build-deps
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -c -o $@ $<
 
 $(USER_DIR)/%.o: user/%.c | build-deps
 	@mkdir -p $(dir $@)

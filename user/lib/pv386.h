@@ -35,11 +35,16 @@ int getarg(char *buf, size_t size);
 int uptime(uint32_t out[4]);
 int read_pmc_count(uint64_t *count);
 
-/* C helpers */
+/* C helpers: the kernel's string routines (kernel/string.c) */
 size_t strlen(const char *s);
 int strcmp(const char *a, const char *b);
+int strncmp(const char *a, const char *b, size_t n);
 void *memset(void *dst, int c, size_t n);
 void *memcpy(void *dst, const void *src, size_t n);
+void *memmove(void *dst, const void *src, size_t n);
+int memcmp(const void *a, const void *b, size_t n);
+char *strstr(const char *haystack, const char *needle);
+size_t strlcpy(char *dst, const char *src, size_t size);
 int printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap);
 int atoi(const char *s);

@@ -1,43 +1,9 @@
 /*
- * ulib.c - the little of a C library that user programs need: string
- * helpers and printf to the console (through the write system call).
+ * ulib.c - the little of a C library that user programs need beyond the
+ * kernel's own string routines (kernel/string.c, compiled in too):
+ * atoi, and printf to the console through the write system call.
  */
 #include "pv386.h"
-
-size_t strlen(const char *s)
-{
-	size_t n = 0;
-
-	while (s[n])
-		n++;
-	return n;
-}
-
-int strcmp(const char *a, const char *b)
-{
-	while (*a && *a == *b)
-		a++, b++;
-	return (unsigned char)*a - (unsigned char)*b;
-}
-
-void *memset(void *dst, int c, size_t n)
-{
-	unsigned char *d = dst;
-
-	while (n--)
-		*d++ = c;
-	return dst;
-}
-
-void *memcpy(void *dst, const void *src, size_t n)
-{
-	unsigned char *d = dst;
-	const unsigned char *s = src;
-
-	while (n--)
-		*d++ = *s++;
-	return dst;
-}
 
 int atoi(const char *s)
 {
