@@ -1,7 +1,7 @@
 /*
  * syscall.c - the x86 ways into kernel/syscall.c.
  *
- * int $0x80 is a DPL-3 interrupt gate: the common trap path saves the
+ * int $0x80 is a DPL-3 trap gate: the common trap path saves the
  * registers and returns through INTERRUPT_RETURN (the table's iret).
  * sysenter, where the CPU has it (SEP, less the Pentium Pro's broken
  * one: cpu.c), is set up through write_msr: the kernel code segment,
@@ -40,14 +40,12 @@ static void syscall_from_regs(struct pt_regs *regs)
 	regs->eax = do_syscall(regs, regs->eax, regs->ebx, regs->ecx, regs->edx);
 }
 
-/* int $0x80 comes through an interrupt gate, with interrupts off; a
- * system call may take long (write) or sleep, so it runs with them on.
- * trap_dispatch does the rest, preemption included. */
+/* int $0x80 comes through a trap gate: interrupts stay on, as a system
+ * call that takes long (write) or sleeps wants them.  trap_dispatch does
+ * the rest, preemption included. */
 static void int80_handler(struct pt_regs *regs)
 {
-	raw_local_irq_enable();
 	syscall_from_regs(regs);
-	raw_local_irq_disable();
 }
 
 /* From entry.S: the user stub pushed its return address at the stack
@@ -92,6 +90,6 @@ static void sysenter_init(void)
 
 void syscall_init(void)
 {
-	set_system_gate(SYSCALL_VECTOR, int80_handler);
+	set_syscall_gate(SYSCALL_VECTOR, int80_handler);
 	sysenter_init();
 }

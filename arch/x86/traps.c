@@ -253,11 +253,19 @@ void trap_dispatch(struct pt_regs *regs)
 		schedule();
 }
 
-static void set_gate(unsigned int vector, unsigned int dpl)
+static void set_gate(unsigned int vector, unsigned int dpl, u8 type)
 {
 	write_idt_entry(idt_table, vector,
 			pack_gate(trap_stubs[vector], __KERNEL_CS,
-				  DESC_PRESENT | DESC_DPL(dpl) | DESC_INTR_GATE));
+				  DESC_PRESENT | DESC_DPL(dpl) | type));
+}
+
+static void set_user_gate(unsigned int vector, trap_handler_t handler, u8 type)
+{
+	if (vector < SYSTEM_GATE_FIRST || vector >= NR_VECTORS)
+		panic("set_system_gate: vector %u is not free", vector);
+	system_gate_handlers[vector] = handler;
+	set_gate(vector, handler ? 3 : 0, handler ? type : DESC_INTR_GATE);
 }
 
 /* Let user mode raise `int $vector` (DPL 3) and send it to handler;
@@ -265,10 +273,14 @@ static void set_gate(unsigned int vector, unsigned int dpl)
  * SYSTEM_GATE_FIRST belong to the CPU and the PIC. */
 void set_system_gate(unsigned int vector, trap_handler_t handler)
 {
-	if (vector < SYSTEM_GATE_FIRST || vector >= NR_VECTORS)
-		panic("set_system_gate: vector %u is not free", vector);
-	system_gate_handlers[vector] = handler;
-	set_gate(vector, handler ? 3 : 0);
+	set_user_gate(vector, handler, DESC_INTR_GATE);
+}
+
+/* The same through a trap gate, which leaves interrupts on: a system
+ * call runs with them on anyway, and needs no op to turn them on. */
+void set_syscall_gate(unsigned int vector, trap_handler_t handler)
+{
+	set_user_gate(vector, handler, DESC_TRAP_GATE);
 }
 
 void trap_init(void)
@@ -280,6 +292,6 @@ void trap_init(void)
 	unsigned int v;
 
 	for (v = 0; v < NR_VECTORS; v++)
-		set_gate(v, 0);
+		set_gate(v, 0, DESC_INTR_GATE);
 	load_idt(&idtr);
 }

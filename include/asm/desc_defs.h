@@ -26,6 +26,7 @@ struct desc_ptr {
 #define DESC_TSS32	0x09	/* available 32-bit TSS */
 #define DESC_LDT	0x02
 #define DESC_INTR_GATE	0x0e	/* 32-bit interrupt gate: clears IF on entry */
+#define DESC_TRAP_GATE	0x0f	/* 32-bit trap gate: leaves IF alone */
 
 /* Flags nibble: 4 KiB granularity and 32-bit default operand size. */
 #define DESC_FLAGS_4K32	0xc
