@@ -7,7 +7,6 @@
  * paravirt_ops+PV_iret and stay correct when the structure changes.
  */
 #include <stddef.h>
-#include <asm/traps.h>
 #ifdef CONFIG_PARAVIRT
 #include <asm/paravirt.h>
 #endif
@@ -27,9 +26,7 @@ void asm_offsets(void)
 	OFFSET(PV_halt, paravirt_ops, halt);
 	OFFSET(PV_restore_fl, paravirt_ops, restore_fl);
 	OFFSET(PV_read_cr0, paravirt_ops, read_cr0);
-	OFFSET(PV_save_fl, paravirt_ops, save_fl);
 	OFFSET(PV_iret, paravirt_ops, iret);
 	OFFSET(PV_irq_enable_sysexit, paravirt_ops, irq_enable_sysexit);
 #endif
-	OFFSET(PT_REGS_eflags, pt_regs, eflags);
 }

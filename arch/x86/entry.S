@@ -11,9 +11,7 @@
 #include <asm/extable.h>
 #include <asm/segment.h>
 #include <asm/privileged.h>
-#include <asm/processor-flags.h>
 #include <asm/syscall.h>
-#include <generated/asm-offsets.h>
 
 /*
  * Pop a user's data segment register on the way out.  The selector may
@@ -89,15 +87,17 @@ ret_from_trap:
  * (user/lib/syscall.S) pushed its return address and set EBP to that
  * stack pointer: the CPU keeps neither.  Build the same struct pt_regs
  * as an int $0x80 would, so the rest of the kernel sees no difference;
- * go back with sysexit (EIP from EDX, ESP from ECX).
+ * go back with sysexit (EIP from EDX, ESP from ECX).  The kernel runs on
+ * the user's EFLAGS until sysenter_dispatch replaces them.
  */
 	.globl sysenter_entry
 	.type sysenter_entry, @function
 sysenter_entry:
 	movl -4(%esp), %esp
+	cld				/* C code expects DF clear */
 	pushl $__USER_DS		/* ss */
 	pushl %ebp			/* esp: the user's, as the stub left it */
-	pushl $0			/* eflags: filled in below */
+	pushl $0			/* eflags: sysenter_dispatch sets them */
 	pushl $__USER_CS
 	pushl $0			/* eip: sysenter_dispatch reads it */
 	pushl $0			/* error code */
@@ -107,16 +107,7 @@ sysenter_entry:
 	pushl %fs
 	pushl %gs
 	pushal
-	call load_kernel_segments	/* before any site: they read via %ds */
-	/* The kernel is running on the user's EFLAGS (less IF): keep them
-	 * for the frame, then drop what the kernel must not inherit: NT
-	 * would turn the next iret into a task switch, DF and AC and TF
-	 * would change what C code does.  IOPL stays: it is the task's. */
-	SAVE_FLAGS_INTO_EAX
-	orl $X86_EFLAGS_IF, %eax
-	movl %eax, PT_REGS_eflags(%esp)
-	andl $~(X86_EFLAGS_NT | X86_EFLAGS_DF | X86_EFLAGS_AC | X86_EFLAGS_TF | X86_EFLAGS_IF), %eax
-	RESTORE_FLAGS_FROM_EAX
+	call load_kernel_segments
 	movl %esp, %eax
 	call sysenter_dispatch
 	popal

@@ -16,6 +16,7 @@
 #include <asm/cpu.h>
 #include <asm/desc.h>
 #include <asm/privileged.h>
+#include <asm/processor-flags.h>
 #include <asm/syscall.h>
 #include <asm/uaccess.h>
 
@@ -48,22 +49,30 @@ static void int80_handler(struct pt_regs *regs)
 	syscall_from_regs(regs);
 }
 
-/* From entry.S: the user stub pushed its return address at the stack
- * pointer it left in EBP (= regs->esp). */
+/*
+ * From entry.S, still on the user's EFLAGS less IF.  One op replaces
+ * them: interrupts on, IOPL the task's (the kernel keeps it there, and
+ * sysexit leaves it to the user), everything else clear: NT would turn
+ * the next iret in this context into a task switch, TF would single-step
+ * the kernel (a #DB the trap handler then quietly ends), AC and DF are
+ * the user's business.  Flags do not survive a system call (the ABI
+ * says so), and sysexit does not restore them anyway.  The user stub
+ * pushed its return address at the stack pointer it left in EBP.
+ */
 void sysenter_dispatch(struct pt_regs *regs)
 {
 	u32 ret;
 
+	regs->eflags = X86_EFLAGS_IF | X86_EFLAGS_FIXED | current->thread.iopl;
+	raw_local_irq_restore(regs->eflags);
 	if (copy_from_user(&ret, regs->esp, sizeof(ret)))
 		task_kill(X86_TRAP_GP, "sysenter with a bad stack pointer %08x",
 			  regs->esp);
 	regs->eip = ret;
 	regs->esp += sizeof(ret);
-	raw_local_irq_enable();
 	syscall_from_regs(regs);
 	if (sched_need_resched())
 		schedule();
-	raw_local_irq_disable();
 }
 
 bool syscall_sysenter_enabled(void)

@@ -191,6 +191,23 @@ static void handle_user_exception(struct pt_regs *regs, const char *why)
 	kill_user_task(regs, why);
 }
 
+/*
+ * A user task that sets TF and enters with sysenter brings TF into the
+ * kernel, which then traps after each instruction until
+ * sysenter_dispatch clears its flags.  The kernel never single-steps
+ * itself: end it quietly.  DR6.BS says the #DB was a single step.
+ */
+#define DR6_BS	(1u << 14)
+
+static bool single_step_from_user(struct pt_regs *regs)
+{
+	if (!(regs->eflags & X86_EFLAGS_TF) || !(get_debugreg(6) & DR6_BS))
+		return false;
+	set_debugreg(6, 0);
+	regs->eflags &= ~X86_EFLAGS_TF;
+	return true;
+}
+
 static void handle_exception(struct pt_regs *regs)
 {
 	unsigned int v = regs->vector;
@@ -207,6 +224,8 @@ static void handle_exception(struct pt_regs *regs)
 		last_fixed_vector = v;
 		return;
 	}
+	if (v == X86_TRAP_DB && single_step_from_user(regs))
+		return;
 	if (v == X86_TRAP_BP || v == X86_TRAP_DB) {
 		/* int3 leaves EIP after itself; resuming is harmless.  RF
 		 * keeps an instruction breakpoint from firing again on the

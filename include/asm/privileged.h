@@ -156,13 +156,11 @@ static inline void paravirt_report(void)	{ }
 #define RESTORE_FLAGS_FROM_EAX	PV_ASM_CALL_SAVE_ALL(PV_restore_fl)
 #define ENABLE_INTERRUPTS	PV_ASM_CALL_SAVE_ALL(PV_irq_enable)
 #define HALT			PV_ASM_CALL_SAVE_ALL(PV_halt)
-#define PV_ASM_READ_INTO_EAX(offset)				\
-	PARAVIRT_ASM_SITE(offset, CLBR_EAX,			\
+#define GET_CR0_INTO_EAX					\
+	PARAVIRT_ASM_SITE(PV_read_cr0, CLBR_EAX,		\
 		pushl %ecx; pushl %edx;				\
-		call *paravirt_ops+(offset);			\
+		call *paravirt_ops+PV_read_cr0;			\
 		popl %edx; popl %ecx)
-#define GET_CR0_INTO_EAX	PV_ASM_READ_INTO_EAX(PV_read_cr0)
-#define SAVE_FLAGS_INTO_EAX	PV_ASM_READ_INTO_EAX(PV_save_fl)
 #else
 #define INTERRUPT_RETURN	771: iret; _ASM_EXTABLE 771b, iret_fault
 #define ENABLE_INTERRUPTS_SYSEXIT sti; sysexit
@@ -170,7 +168,6 @@ static inline void paravirt_report(void)	{ }
 #define RESTORE_FLAGS_FROM_EAX	pushl %eax; popfl
 #define ENABLE_INTERRUPTS	sti
 #define GET_CR0_INTO_EAX	movl %cr0, %eax
-#define SAVE_FLAGS_INTO_EAX	pushfl; popl %eax
 #define HALT			hlt
 #endif
 

@@ -9,17 +9,7 @@
 #include <ktest.h>
 #include <task.h>
 #include <asm/traps.h>
-
-static int run_program(const char *name, const char *arg)
-{
-	int status = 12345, pid = task_spawn(name, arg);
-
-	if (pid < 0)
-		return pid;
-	if (task_wait(pid, &status) != pid)
-		return -9999;
-	return status;
-}
+#include "run_program.h"
 
 KTEST(return_to_user_with_freed_data_segment)
 {
