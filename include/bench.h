@@ -1,6 +1,7 @@
 /*
  * bench.h - the `bench` boot option: instruction counts of the hot
- * paravirt ops and of a small kernel workload (kernel/bench.c), read by
+ * paravirt ops and of a small kernel workload (kernel/bench.c), then of
+ * paths from ring 3 timed by the user programs user/bench_*.c, read by
  * `make bench` (tools/bench).
  */
 #ifndef PV386_BENCH_H

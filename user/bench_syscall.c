@@ -1,0 +1,32 @@
+/*
+ * bench_syscall.c - make bench's null system call: SYS_nop from ring 3
+ * and back, once through int $0x80 and once through sysenter.
+ *
+ * Each loop is timed against an empty twin that does the same register
+ * set-up without entering the kernel, so a figure is the round trip
+ * alone: the entry instruction, the kernel's entry code, do_syscall and
+ * the way out (iret or sysexit), plus, for sysenter, the two user
+ * instructions its convention needs (bench_paths.h).
+ */
+#include "bench_paths.h"
+
+#define CALLS	10000
+
+BENCH_TIMED(int80_loop, bench_int80(SYS_nop))
+BENCH_TIMED(int80_empty, bench_int80_frame(SYS_nop))
+BENCH_TIMED(sysenter_loop, bench_sysenter(SYS_nop))
+BENCH_TIMED(sysenter_empty, bench_sysenter_frame(SYS_nop))
+
+int main(void)
+{
+	bench_print("syscall_int80", int80_loop(CALLS) - int80_empty(CALLS), CALLS);
+	/* crt0 learned from the kernel whether sysenter is set up: without
+	 * SEP the instruction would raise #UD, so there is no figure. */
+	if (have_sysenter())
+		bench_print("syscall_sysenter",
+			    sysenter_loop(CALLS) - sysenter_empty(CALLS), CALLS);
+	else
+		bench_print_absent("syscall_sysenter",
+				   "the kernel did not set up sysenter: no SEP, or nosysenter");
+	return 0;
+}
