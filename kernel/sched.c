@@ -102,9 +102,17 @@ void sched_wake_up(void *channel)
 	raw_local_irq_restore(flags);
 }
 
+/* wake_tick 0 means "not sleeping on a tick": a sleep that would end
+ * there (no time at all, or the counter wrapping to it) is a yield. */
 void sched_sleep_ticks(unsigned long ticks)
 {
-	unsigned long flags = raw_local_irq_save();
+	unsigned long flags;
+
+	if (!ticks || !(timer_ticks() + ticks)) {
+		schedule();
+		return;
+	}
+	flags = raw_local_irq_save();
 
 	cur->wake_tick = timer_ticks() + ticks;
 	cur->state = TASK_SLEEPING;
