@@ -11,9 +11,10 @@
  * tools/bench boots the three kernels (inline, indirect, patched) and
  * tabulates the "bench:" lines printed here.
  *
- * restore_fl and write_cr3 take their argument in EAX.  They are measured
- * in the pairs the kernel uses them in, minus the other half:
- * irq_restore(irq_save()) and write_cr3(read_cr3()), where the value is
+ * restore_fl, write_cr3 and write_cr0 take their argument in EAX.  They
+ * are measured in the pairs the kernel uses them in, minus the other
+ * half: irq_restore(irq_save()), write_cr3(read_cr3()) and
+ * write_cr0(read_cr0()), where the value is
  * already in EAX.  That is the best case, and the per-op table shows only
  * it: a patched site also fixes its registers (EAX in, EAX out), so where
  * the compiler had the value elsewhere it adds a mov that the inline
@@ -84,6 +85,7 @@ BENCH_LOOP(read_cr0, , consume(read_cr0()))
 BENCH_LOOP(read_cr2, , consume(read_cr2()))
 BENCH_LOOP(read_cr3, , consume(read_cr3()))
 BENCH_LOOP(cr3_reload, , write_cr3(read_cr3()))
+BENCH_LOOP(cr0_rewrite, , write_cr0(read_cr0()))
 BENCH_LOOP(clts, , clts())
 BENCH_LOOP(read_tsc, , consume(read_tsc()))
 
@@ -195,6 +197,7 @@ static const struct op_bench op_benches[] = {
 	{ "read_cr2", bench_read_cr2, bench_empty },
 	{ "read_cr3", bench_read_cr3, bench_empty },
 	{ "write_cr3", bench_cr3_reload, bench_read_cr3 },
+	{ "write_cr0", bench_cr0_rewrite, bench_read_cr0 },
 	{ "clts", bench_clts, bench_empty },
 	{ "read_tsc", bench_read_tsc, bench_empty },
 };

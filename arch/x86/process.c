@@ -72,7 +72,9 @@ void arch_task_setup_kernel(struct task *t, void (*fn)(void))
 	t->kernel_esp = (u32)frame;
 }
 
-static void switch_debugregs(const struct thread_struct *next)
+/* Out of line: most switches have no watchpoints, and this loop through
+ * the table would make every switch save registers for it. */
+static void __attribute__((noinline)) switch_debugregs(const struct thread_struct *next)
 {
 	int i;
 

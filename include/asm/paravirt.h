@@ -13,8 +13,8 @@
  * 32-bit arguments in %eax, %edx, %ecx and returns in %eax (and %edx for
  * 64 bits): the convention the 2006 patch called "fastcall".
  *
- * Calls to the hot ops (interrupt flag, %cr0/2/3, clts, rdtsc, iret,
- * sysexit) are emitted as *patch sites* (asm/patch.h): the boot-time
+ * Calls to the hot ops (interrupt flag, reads of %cr0/2/3, writes of
+ * %cr0/3, clts, rdtsc, iret, sysexit) are emitted as *patch sites* (asm/patch.h): the boot-time
  * patcher turns them into the native instructions when the native
  * backend runs.  The pv_* functions and entry macros below emit them.
  */
@@ -242,6 +242,7 @@ static inline unsigned long pv_read_cr3(void)
 
 static inline void pv_restore_fl(unsigned long flags)	{ PV_SITE_WRITE(restore_fl, flags); }
 static inline void pv_write_cr3(unsigned long v)	{ PV_SITE_WRITE(write_cr3, v); }
+static inline void pv_write_cr0(unsigned long v)	{ PV_SITE_WRITE(write_cr0, v); }
 
 /* u64 op(void): the result arrives in EDX:EAX. */
 static inline u64 pv_read_tsc(void)

@@ -101,6 +101,7 @@ struct patch_env {
 	X(iret,			0,			true)	\
 	X(irq_enable_sysexit,	0,			true)	\
 	X(read_cr0,		CLBR_EAX,		false)	\
+	X(write_cr0,		0,			false)	\
 	X(read_cr2,		CLBR_EAX,		false)	\
 	X(read_cr3,		CLBR_EAX,		false)	\
 	X(write_cr3,		0,			false)	\

@@ -44,7 +44,7 @@ static inline void halt(void)			{ PVHOT(halt)(); }
 
 /* ---- control and debug registers ---- */
 static inline unsigned long read_cr0(void)	{ return PVHOT(read_cr0)(); }
-static inline void write_cr0(unsigned long v)	{ PVOP(write_cr0)(v); }
+static inline void write_cr0(unsigned long v)	{ PVHOT(write_cr0)(v); }
 static inline unsigned long read_cr2(void)	{ return PVHOT(read_cr2)(); }
 static inline void write_cr2(unsigned long v)	{ PVOP(write_cr2)(v); }
 static inline unsigned long read_cr3(void)	{ return PVHOT(read_cr3)(); }

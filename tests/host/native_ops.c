@@ -38,6 +38,7 @@ const struct native_op native_ops[] = {
 	JUMP_OP(iret,				  41, 0xcf),
 	JUMP_OP(irq_enable_sysexit,		  40, 0xfb, 0x0f, 0x35), /* sti; sysexit */
 	CALL_OP(read_cr0,		CLBR_EAX,  7, 0x0f, 0x20, 0xc0), /* mov %cr0,%eax */
+	WRITE_OP(write_cr0,			   8, 0x0f, 0x22, 0xc0), /* mov %eax,%cr0 */
 	CALL_OP(read_cr2,		CLBR_EAX,  9, 0x0f, 0x20, 0xd0),
 	CALL_OP(read_cr3,		CLBR_EAX, 11, 0x0f, 0x20, 0xd8),
 	WRITE_OP(write_cr3,			  12, 0x0f, 0x22, 0xd8), /* mov %eax,%cr3 */
