@@ -14,6 +14,7 @@
 #include <task.h>
 #include <asm/cpu.h>
 #include <asm/desc.h>
+#include <asm/extable.h>
 #include <asm/irq.h>
 #include <asm/machine.h>
 #include <asm/paging.h>
@@ -43,6 +44,7 @@ static void __noreturn boot_thread_rest(void)
 
 void kmain(const void *multiboot_info)
 {
+	extable_init();			/* before the first fault it may have to fix */
 	multiboot_parse(multiboot_info);	/* before anything can reuse it */
 	cmdline_parse_early(boot_info.cmdline);	/* test, opcount: op counts from here */
 	gdt_init();			/* our own segments, whatever the loader left */

@@ -38,6 +38,7 @@ struct exception_table_entry {
 	unsigned long fixup;	/* where to continue if it does */
 };
 
+void extable_init(void);		/* sort, once, before paging */
 const struct exception_table_entry *search_exception_tables(unsigned long addr);
 
 #endif
