@@ -1,0 +1,95 @@
+/*
+ * ioport.c - port I/O from ring 3 with I/O privilege (iopl(3)), which
+ * the kernel grants only to programs named in the `iopl=` boot option
+ * (default: this one) or marked allowed.
+ *
+ * It reads CMOS status register D (write 0x0d to the index port 0x70,
+ * read port 0x71): bit 7, "RAM and time valid", reads 1 on the PC
+ * (QEMU and Bochs answer 0x80), and the kernel never uses the CMOS, so
+ * the access is harmless.  Arguments:
+ *
+ *   (none)  iopl(3), read it, exit 0
+ *   yield   hold IOPL 3 across many task switches, reading the port after
+ *           each: the kernel must restore this task's IOPL (and only
+ *           this task's) at every switch
+ *   drop    then iopl(0) and read again: the kernel must kill the task
+ *           with #GP
+ *
+ * Exit status: 1 iopl(3) failed, 2 EFLAGS.IOPL is not what was asked,
+ * 3 the port read something else, 100 the read after iopl(0) worked.
+ */
+#include "lib/pv386.h"
+
+#define ROUNDS		50
+#define CMOS_INDEX	0x70
+#define CMOS_DATA	0x71
+#define CMOS_STATUS_D	0x0d	/* bit 7 clear in the index: NMIs stay on */
+#define CMOS_D_VALID	0x80
+#define EFLAGS_IOPL	0x3000
+
+static inline void outb(uint16_t port, uint8_t v)
+{
+	asm volatile("outb %0, %1" : : "a" (v), "Nd" (port));
+}
+
+static inline uint8_t inb(uint16_t port)
+{
+	uint8_t v;
+
+	asm volatile("inb %1, %0" : "=a" (v) : "Nd" (port));
+	return v;
+}
+
+static uint32_t iopl_bits(void)
+{
+	uint32_t f;
+
+	asm volatile("pushfl; popl %0" : "=r" (f));
+	return f & EFLAGS_IOPL;
+}
+
+static int read_status_d(void)
+{
+	uint8_t v;
+
+	outb(CMOS_INDEX, CMOS_STATUS_D);
+	v = inb(CMOS_DATA);
+	if (v != CMOS_D_VALID) {
+		printf("ioport: CMOS status D reads %x, expected %x\n", v, CMOS_D_VALID);
+		return 3;
+	}
+	return 0;
+}
+
+int main(void)
+{
+	char arg[16];
+	int i, err;
+
+	getarg(arg, sizeof(arg));
+	if (iopl_bits() != 0)
+		return 2;
+	if (iopl(3)) {
+		printf("ioport: iopl(3) refused\n");
+		return 1;
+	}
+	if (iopl_bits() != EFLAGS_IOPL)
+		return 2;
+	if ((err = read_status_d()))
+		return err;
+	for (i = 0; !strcmp(arg, "yield") && i < ROUNDS; i++) {
+		yield();
+		if (iopl_bits() != EFLAGS_IOPL)
+			return 2;
+		if ((err = read_status_d()))
+			return err;
+	}
+	if (!strcmp(arg, "drop")) {
+		if (iopl(0) || iopl_bits() != 0)
+			return 2;
+		read_status_d();	/* #GP: the end */
+		return 100;
+	}
+	printf("ioport: ok\n");
+	return 0;
+}

@@ -1,0 +1,96 @@
+/*
+ * ldt.c - segments in the task's own LDT (set_ldt), used through a
+ * segment register: one with a non-zero, unaligned base and a byte
+ * limit, one page-granular (4 KiB units) over a whole megabyte.  Each
+ * must read the memory at base + offset, and keep doing so across task
+ * switches while other tasks have LDTs of their own (the kernel loads
+ * the next task's LDT at every switch).
+ *
+ * The argument is a number V (default 5): table[i] holds V * 1000 + i.
+ * Exit status:
+ *   1  set_ldt refused a good segment, or its selector is not an LDT
+ *      selector with RPL 3
+ *   2  %gs:0 and %gs:2 (based 2 bytes into table[3]) read the wrong
+ *      bytes
+ *   3  the page-granular segment reads the wrong word
+ *   4  after many yields, a segment reads another task's memory
+ *   5  a segment outside user space, or slot 8, was not refused
+ */
+#include "lib/pv386.h"
+
+#define ROUNDS		50
+#define SELECTOR_TI	4
+#define LDT_SLOTS	8
+
+static volatile uint32_t table[16];
+static char big[1 << 20];	/* a megabyte: the page-granular segment */
+
+/* %gs and %fs, never %es: compiled code may use %es for string
+ * instructions. */
+static uint32_t read_gs(uint32_t offset)
+{
+	uint32_t v;
+
+	asm volatile("movl %%gs:(%1), %0" : "=r" (v) : "r" (offset));
+	return v;
+}
+
+static uint32_t read_fs(uint32_t offset)
+{
+	uint32_t v;
+
+	asm volatile("movl %%fs:(%1), %0" : "=r" (v) : "r" (offset));
+	return v;
+}
+
+static int selector_ok(int sel, int slot)
+{
+	return sel == slot * 8 + SELECTOR_TI + 3;
+}
+
+/* The word that starts 2 bytes into table[3], as the CPU reads it:
+ * the high half of table[3] and the low half of table[4]. */
+static uint32_t unaligned_word(uint32_t v)
+{
+	return ((v * 1000 + 3) >> 16) | ((v * 1000 + 4) & 0xffff) << 16;
+}
+
+int main(void)
+{
+	char arg[16];
+	uint32_t v, i;
+	int small_sel, big_sel;
+
+	getarg(arg, sizeof(arg));
+	v = arg[0] ? (uint32_t)atoi(arg) : 5;
+	for (i = 0; i < 16; i++)
+		table[i] = v * 1000 + i;
+	*(volatile uint32_t *)&big[sizeof(big) - 8] = v * 7;
+
+	small_sel = set_ldt(2, (const char *)&table[3] + 2, 32);
+	big_sel = set_ldt(5, big, sizeof(big));
+	if (!selector_ok(small_sel, 2) || !selector_ok(big_sel, 5))
+		return 1;
+	asm volatile("movl %0, %%gs; movl %1, %%fs" : : "r" (small_sel), "r" (big_sel));
+	if (read_gs(0) != unaligned_word(v) || read_gs(2) != table[4])
+		return 2;
+	if (read_fs(sizeof(big) - 8) != v * 7)
+		return 3;
+
+	for (i = 0; i < ROUNDS; i++) {
+		yield();
+		if (read_gs(2) != table[4] || read_fs(sizeof(big) - 8) != v * 7) {
+			printf("ldt %u: round %u: %%gs:2 = %u, %%fs:big = %u\n",
+			       (unsigned int)v, (unsigned int)i, (unsigned int)read_gs(2),
+			       (unsigned int)read_fs(sizeof(big) - 8));
+			return 4;
+		}
+	}
+
+	if (set_ldt(0, (const void *)0x00100000, 4096) != -EINVAL ||
+	    set_ldt(0, (const void *)0xbffff000, 8192) != -EINVAL ||
+	    set_ldt(LDT_SLOTS, (const void *)&table[0], 8) != -EINVAL)
+		return 5;
+	printf("ldt %u: ok\n", (unsigned int)v);
+	return 0;
+}

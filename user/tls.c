@@ -1,0 +1,98 @@
+/*
+ * tls.c - thread-local storage through the GDT's TLS slots (set_tls):
+ * a segment based at this program's own variables, used through %fs and
+ * %gs, must show those variables, and keep showing them across task
+ * switches while other tasks use the same slots for their own memory
+ * (the kernel reloads the slots at every switch: load_tls).
+ *
+ * The argument is a number V (default 7): cell[i] holds V + i.  Checks,
+ * each with its own exit status:
+ *   1  set_tls refused a good segment, or gave a selector that is not
+ *      the GDT's, ring 3
+ *   2  %gs:0 and %gs:4 (slot 0, based at cell[0]) do not read V, V + 1
+ *   3  a write through %fs:4 (slot 1, based at cell[2]) did not land in
+ *      cell[3]
+ *   4  after many yields, %gs and %fs no longer read this task's cells
+ *   5  a segment outside user space or a bad slot was not refused
+ *   6  freeing slot 0 while %gs holds it did not leave %gs null on the
+ *      way back (entry.S fixes the pop up to the null selector)
+ */
+#include "lib/pv386.h"
+
+#define ROUNDS		50
+#define SELECTOR_TI	4	/* in the LDT, not the GDT */
+
+static volatile uint32_t cell[8];
+
+static uint32_t read_gs(uint32_t offset)
+{
+	uint32_t v;
+
+	asm volatile("movl %%gs:(%1), %0" : "=r" (v) : "r" (offset));
+	return v;
+}
+
+static uint32_t read_fs(uint32_t offset)
+{
+	uint32_t v;
+
+	asm volatile("movl %%fs:(%1), %0" : "=r" (v) : "r" (offset));
+	return v;
+}
+
+static uint32_t gs_selector(void)
+{
+	uint32_t sel;
+
+	asm volatile("movl %%gs, %0" : "=r" (sel));
+	return sel & 0xffff;
+}
+
+static int selector_ok(int sel)
+{
+	return sel > 0 && (sel & 3) == 3 && !(sel & SELECTOR_TI);
+}
+
+int main(void)
+{
+	char arg[16];
+	uint32_t v, i;
+	int gs_sel, fs_sel;
+
+	getarg(arg, sizeof(arg));
+	v = arg[0] ? (uint32_t)atoi(arg) : 7;
+	for (i = 0; i < 8; i++)
+		cell[i] = v + i;
+
+	gs_sel = set_tls(0, (const void *)&cell[0], 8);
+	fs_sel = set_tls(1, (const void *)&cell[2], 8);
+	if (!selector_ok(gs_sel) || !selector_ok(fs_sel) || gs_sel == fs_sel)
+		return 1;
+	asm volatile("movl %0, %%gs; movl %1, %%fs" : : "r" (gs_sel), "r" (fs_sel));
+	if (read_gs(0) != v || read_gs(4) != v + 1)
+		return 2;
+	asm volatile("movl %0, %%fs:4" : : "r" (v * 100) : "memory");
+	if (cell[3] != v * 100)
+		return 3;
+
+	for (i = 0; i < ROUNDS; i++) {
+		yield();
+		if (read_gs(0) != v || read_fs(0) != v + 2) {
+			printf("tls %u: round %u: %%gs:0 = %u, %%fs:0 = %u\n", (unsigned int)v,
+			       (unsigned int)i, (unsigned int)read_gs(0),
+			       (unsigned int)read_fs(0));
+			return 4;
+		}
+	}
+
+	if (set_tls(0, (const void *)0x00100000, 4096) != -EINVAL ||
+	    set_tls(0, (const void *)0xbffff000, 8192) != -EINVAL ||
+	    set_tls(3, (const void *)&cell[0], 8) != -EINVAL ||
+	    set_tls(0, (const void *)&cell[0], 0) != -EINVAL)
+		return 5;
+
+	if (set_tls(0, 0, 0) != gs_sel || gs_selector() != 0)
+		return 6;
+	printf("tls %u: ok\n", (unsigned int)v);
+	return 0;
+}
