@@ -93,11 +93,22 @@ static long sys_spawn(u32 name_ptr, u32 arg_ptr)
 	return task_spawn(name, arg);
 }
 
+/* The status is written only once the child is collected, and a fault
+ * then would lose it: so write first what is already there, which
+ * proves the place writable and changes nothing. */
+static bool status_writable(u32 ptr)
+{
+	int old;
+
+	return !copy_from_user(&old, ptr, sizeof(old)) &&
+	       !copy_to_user(ptr, &old, sizeof(old));
+}
+
 static long sys_wait(int pid, u32 status_ptr)
 {
 	int status, err;
 
-	if (status_ptr && !user_range_ok(status_ptr, sizeof(status)))
+	if (status_ptr && !status_writable(status_ptr))
 		return -EFAULT;
 	err = task_wait(pid, &status);
 	if (err >= 0 && status_ptr && copy_to_user(status_ptr, &status, sizeof(status)))
