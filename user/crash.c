@@ -159,7 +159,7 @@ static const struct fault_case cases[] = {
 	{ "null_read", read_at, read_at_at, 0, NULL, 0 },
 	{ "null_write", write_at, write_at_at, 0, NULL, 0 },
 	{ "kernel_read", read_at, read_at_at, 0x00100000, NULL, 0 },
-	{ "kernel_write", write_at, write_at_at, 0x00100000, NULL, 0 },
+	{ "kernel_write", write_at, write_at_at, 0x00200000, NULL, 0 },	/* data */
 	{ "high_read", read_at, read_at_at, 0xc0000000, NULL, 0 },
 	{ "top_write", write_at, write_at_at, 0xfffff000, NULL, 0 },
 	{ "unmapped_read", read_at, read_at_at, 0x80000000, NULL, 0 },

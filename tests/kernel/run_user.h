@@ -1,0 +1,27 @@
+/*
+ * run_user.h - for tests: run user programs (the files in user/) from the boot
+ * thread and collect how they ended (run_user.c).
+ */
+#ifndef TESTS_RUN_USER_H
+#define TESTS_RUN_USER_H
+
+/* No exit status: the program could not be started or collected (the
+ * reason is printed).  No exit or kill status comes near it. */
+#define RUN_FAILED	(-99999)
+
+/* Spawn name with arg and wait for it: its exit status, or RUN_FAILED. */
+int run_program(const char *name, const char *arg);
+
+/* Spawn name with arg; its pid, or RUN_FAILED. */
+int start_program(const char *name, const char *arg);
+/* Wait for the program start_program gave pid: its status or RUN_FAILED. */
+int finish_program(int pid);
+
+/*
+ * Run name with arg while user/survivor runs beside it: the status of
+ * name, and in *survivor the survivor's (0: nothing of it was touched).
+ * *pid is the pid name ran as.
+ */
+int run_beside_survivor(const char *name, const char *arg, int *pid, int *survivor);
+
+#endif
