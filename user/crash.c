@@ -90,6 +90,9 @@ FAULT(int80_single_step, "movl $2, %eax; pushfl; orl $0x100, (%esp); popfl;"
 FAULT(sysenter_single_step, "pushl %ebp; pushl $1f; movl %esp, %ebp; movl $2, %eax;"
       "pushfl; orl $0x100, (%esp); popfl; sysenter; 1: popl %ebp; nop", "nop");
 
+/* Touch a page at a time upward from the argument, forever. */
+FAULT(touch_pages, "movl 4(%esp), %ecx", "movb $1, (%ecx); addl $4096, %ecx; jmp touch_pages_at");
+
 /* `int $n; ret`, written at run time into writable memory (pages are
  * executable: the i386 has no no-execute bit). */
 static unsigned char int_n_code[4];
@@ -115,6 +118,23 @@ static uint32_t small_ldt_segment(void)		/* 16 bytes */
 static uint32_t page_ldt_segment(void)		/* 4096 bytes */
 {
 	return set_ldt(1, segment_memory, sizeof(segment_memory));
+}
+
+/* A heap as large as brk allows (all the free RAM, page tables not
+ * counted), to be touched until RAM runs out.  Yield first, so a task
+ * beside this one has taken what it needs before RAM is gone. */
+static uint32_t heap_of_all_memory(void)
+{
+	char *start = sbrk(0);
+	long step;
+	int i;
+
+	for (i = 0; i < 5; i++)
+		yield();
+	for (step = 1 << 20; step >= 4096; step /= 16)
+		while (sbrk(step) != (void *)-1)
+			;
+	return (uint32_t)(uintptr_t)start;
 }
 
 #define CPUID_SEP	(1 << 11)
@@ -164,6 +184,7 @@ static const struct fault_case cases[] = {
 	{ "top_write", write_at, write_at_at, 0xfffff000, NULL, 0 },
 	{ "unmapped_read", read_at, read_at_at, 0x80000000, NULL, 0 },
 	{ "heap_beyond_brk", read_at, read_at_at, 0, heap_end, 0 },
+	{ "touch_all_memory", touch_pages, touch_pages_at, 0, heap_of_all_memory, 0 },
 	{ "text_write", text_write, text_write_at, 0, NULL, 0 },
 	{ "stack_overflow", stack_overflow, stack_overflow_at, 0, NULL, 0 },
 	{ "stack_jump", stack_jump, stack_jump_at, 0, NULL, 0 },
