@@ -214,6 +214,12 @@ static void handle_exception(struct pt_regs *regs)
 	const char *why = NULL;
 
 	trap_counts[v]++;
+	if (v == X86_TRAP_NMI) {
+		/* From outside the CPU (a parity error, a watchdog, a
+		 * debugger): not the running task's doing, nor a kernel bug. */
+		printk("trap: NMI at %08x, continuing\n", regs->eip);
+		return;
+	}
 	if (v == X86_TRAP_PF && page_fault_resolved(regs, &why))
 		return;
 	if (from_user_mode(regs)) {
