@@ -83,12 +83,20 @@ FAULT(sysenter_kernel_stack, "movl $0x00100000, %ebp; movl $2, %eax", "sysenter"
 FAULT(sysenter_kernel_eip, "pushl $0x00100000; movl %esp, %ebp; movl $2, %eax",
       "sysenter");
 /* Single-stepping into the kernel: TF set by popf is still set when the
- * next instruction (int $0x80 or sysenter) enters the kernel.  Back in
- * user mode, the task must end with a #DB for the instruction after. */
+ * next instruction (int $0x80 or sysenter) enters the kernel.  int $0x80
+ * clears TF in the kernel and its iret gives it back: the task ends with
+ * a #DB for the instruction after.  sysenter keeps TF into the kernel,
+ * which must survive that; it returns with EFLAGS of its own making
+ * (IF, IOPL), so the task goes on without TF. */
 FAULT(int80_single_step, "movl $2, %eax; pushfl; orl $0x100, (%esp); popfl;"
       "int $0x80; nop", "nop");
 FAULT(sysenter_single_step, "pushl %ebp; pushl $1f; movl %esp, %ebp; movl $2, %eax;"
       "pushfl; orl $0x100, (%esp); popfl; sysenter; 1: popl %ebp; nop", "nop");
+/* The same with NT and AC set too: the flags the CPU pushes for a #DB
+ * at the kernel's first instruction then read as an address in low
+ * memory rather than in page 0 (see tests/kernel/test_user_faults.c). */
+FAULT(sysenter_single_step_nt, "pushl %ebp; pushl $1f; movl %esp, %ebp; movl $2, %eax;"
+      "pushfl; orl $0x44100, (%esp); popfl; sysenter; 1: popl %ebp; nop", "nop");
 
 /* Touch a page at a time upward from the argument, forever. */
 FAULT(touch_pages, "movl 4(%esp), %ecx", "movb $1, (%ecx); addl $4096, %ecx; jmp touch_pages_at");
@@ -204,6 +212,8 @@ static const struct fault_case cases[] = {
 	  NULL, CPUID_SEP },
 	{ "sysenter_single_step", sysenter_single_step, sysenter_single_step_at, 0,
 	  NULL, CPUID_SEP },
+	{ "sysenter_single_step_nt", sysenter_single_step_nt, sysenter_single_step_nt_at,
+	  0, NULL, CPUID_SEP },
 	{ "int", int_n, int_n_code, 0, NULL, 0 },	/* int:N */
 };
 

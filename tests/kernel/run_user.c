@@ -32,11 +32,6 @@ int finish_program(int pid)
 	return status;
 }
 
-int run_program(const char *name, const char *arg)
-{
-	return finish_program(start_program(name, arg));
-}
-
 /* The survivor starts first, so it is already holding its values when
  * the other program begins to misbehave; it yields enough times to be
  * alive throughout. */

@@ -1,6 +1,7 @@
 /*
- * run_user.h - for tests: run user programs (the files in user/) from the boot
- * thread and collect how they ended (run_user.c).
+ * run_user.h - for tests: run user programs (the files in user/) from
+ * the boot thread, several at once, and collect how they ended
+ * (run_user.c).  One program alone: run_program.h.
  */
 #ifndef TESTS_RUN_USER_H
 #define TESTS_RUN_USER_H
@@ -8,9 +9,6 @@
 /* No exit status: the program could not be started or collected (the
  * reason is printed).  No exit or kill status comes near it. */
 #define RUN_FAILED	(-99999)
-
-/* Spawn name with arg and wait for it: its exit status, or RUN_FAILED. */
-int run_program(const char *name, const char *arg);
 
 /* Spawn name with arg; its pid, or RUN_FAILED. */
 int start_program(const char *name, const char *arg);

@@ -18,6 +18,7 @@
 #include <asm/cpu.h>
 #include <asm/traps.h>
 #include "kill_check.h"
+#include "run_program.h"
 #include "run_user.h"
 
 static const char *const gp_cases[] = {

@@ -12,6 +12,7 @@
 #include <asm/traps.h>
 #include "console_capture.h"
 #include "kill_check.h"
+#include "run_program.h"
 #include "run_user.h"
 
 #define TOGETHER	8

@@ -14,6 +14,7 @@
 #include <asm/processor-flags.h>
 #include <asm/traps.h>
 #include "console_capture.h"
+#include "run_program.h"
 #include "run_user.h"
 
 #define ROUNDS		50	/* yields in each program */
