@@ -105,7 +105,10 @@ bool fpu_handle_nm(struct pt_regs *regs)
 	clts();
 	ts_set = false;
 	if (fpu_owner && fpu_owner != current)
-		fpu_save(&fpu_owner->thread);
+		fpu_save(&fpu_owner->thread);	/* fnsave also resets the FPU */
+	else	/* a dead task's registers may hold an unmasked error, which
+		 * frstor would raise (#MF) here in the kernel: drop them */
+		asm volatile("fninit");
 	if (t->fpu_used)
 		fpu_restore(t);
 	else
