@@ -108,7 +108,9 @@ static void bad_out_array(long nr, const char *name, long good_result)
 	long want = good_result ? good_result : -EFAULT;
 	const char *cases[] = { "kernel", "NULL", "unmapped", "read-only",
 				"past user space" };
-	long addr[] = { KERNEL_DATA, 0, UNMAPPED, (long)text_string, USER_END - 8 };
+	/* USER_END - 4: the 8 or 16 bytes would run past the end of user
+	 * space (and the word there is the top of this program's stack) */
+	long addr[] = { KERNEL_DATA, 0, UNMAPPED, (long)text_string, USER_END - 4 };
 	unsigned int i;
 
 	(void)out;
