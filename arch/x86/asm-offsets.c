@@ -7,6 +7,7 @@
  * paravirt_ops+PV_iret and stay correct when the structure changes.
  */
 #include <stddef.h>
+#include <asm/desc_defs.h>
 #ifdef CONFIG_PARAVIRT
 #include <asm/paravirt.h>
 #endif
@@ -19,6 +20,7 @@ void asm_offsets(void);
 
 void asm_offsets(void)
 {
+	OFFSET(TSS_esp0, tss, esp0);
 #ifdef CONFIG_PARAVIRT
 	DEFINE(PARAVIRT_SLOTS, PARAVIRT_NR_SLOTS);
 	OFFSET(PV_irq_disable, paravirt_ops, irq_disable);

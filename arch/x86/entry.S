@@ -12,6 +12,7 @@
 #include <asm/segment.h>
 #include <asm/privileged.h>
 #include <asm/syscall.h>
+#include <generated/asm-offsets.h>
 
 /*
  * Pop a user's data segment register on the way out.  The selector may
@@ -82,8 +83,10 @@ ret_from_trap:
 
 /*
  * sysenter lands here (the SYSENTER_EIP MSR), in ring 0 with interrupts
- * off, on the stack the SYSENTER_ESP MSR names: the word after the TSS's
- * esp0, so -4(%esp) is the task's kernel stack top.  The user side
+ * off, on the stack the SYSENTER_ESP MSR names: a small stack of its own
+ * (syscall.c), which only a debug trap taken right here ever uses (a
+ * user that set TF brings it along).  The first instruction moves to the
+ * task's kernel stack, whose top the TSS holds.  The user side
  * (user/lib/syscall.S) pushed its return address and set EBP to that
  * stack pointer: the CPU keeps neither.  Build the same struct pt_regs
  * as an int $0x80 would, so the rest of the kernel sees no difference;
@@ -93,7 +96,7 @@ ret_from_trap:
 	.globl sysenter_entry
 	.type sysenter_entry, @function
 sysenter_entry:
-	movl -4(%esp), %esp
+	movl %ss:kernel_tss + TSS_esp0, %esp	/* %ds is still the user's */
 	cld				/* C code expects DF clear */
 	pushl $__USER_DS		/* ss */
 	pushl %ebp			/* esp: the user's, as the stub left it */

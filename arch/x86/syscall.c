@@ -5,8 +5,8 @@
  * registers and returns through INTERRUPT_RETURN (the table's iret).
  * sysenter, where the CPU has it (SEP, less the Pentium Pro's broken
  * one: cpu.c), is set up through write_msr: the kernel code segment,
- * entry point, and a stack pointer pointing just past the TSS's esp0,
- * where entry.S finds the task's kernel stack.  It returns through
+ * entry point, and a stack for the entry's first instruction, which
+ * loads the task's kernel stack from the TSS.  It returns through
  * ENABLE_INTERRUPTS_SYSEXIT (the table's irq_enable_sysexit).
  */
 #include <kernel.h>
@@ -27,6 +27,14 @@
 void sysenter_entry(void);
 
 static bool sysenter_on, sysenter_disabled;
+
+/*
+ * The stack sysenter switches to, used for one instruction: entry.S
+ * moves to the task's kernel stack at once.  Only a #DB raised right
+ * there (the user set TF) runs on it, trap handler and all.  It must not
+ * be the TSS itself, which such a trap frame would overwrite.
+ */
+static u8 sysenter_stack[1024] __attribute__((aligned(16)));
 
 static int set_nosysenter(const char *v)
 {
@@ -88,7 +96,7 @@ static void sysenter_init(void)
 		return;
 	}
 	if (wrmsr_safe(MSR_IA32_SYSENTER_CS, __KERNEL_CS) ||
-	    wrmsr_safe(MSR_IA32_SYSENTER_ESP, (u32)&kernel_tss.esp0 + sizeof(u32)) ||
+	    wrmsr_safe(MSR_IA32_SYSENTER_ESP, (u32)sysenter_stack + sizeof(sysenter_stack)) ||
 	    wrmsr_safe(MSR_IA32_SYSENTER_EIP, (u32)sysenter_entry)) {
 		printk("syscall: the SYSENTER MSRs refused a write: int $0x80 only\n");
 		return;
