@@ -19,6 +19,7 @@
 #include <asm/machine.h>
 #include <asm/paging.h>
 #include <asm/privileged.h>
+#include <asm/fpu.h>
 #include <asm/process.h>
 #include <asm/syscall.h>
 #include <asm/timer.h>

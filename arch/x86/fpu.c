@@ -17,6 +17,7 @@
 #include <task.h>
 #include <asm/cpu.h>
 #include <asm/privileged.h>
+#include <asm/fpu.h>
 #include <asm/process.h>
 #include <asm/processor-flags.h>
 

@@ -18,6 +18,7 @@
 #include <asm/desc.h>
 #include <asm/paging.h>
 #include <asm/privileged.h>
+#include <asm/fpu.h>
 #include <asm/process.h>
 #include <asm/processor-flags.h>
 #include <asm/syscall.h>

@@ -18,6 +18,7 @@
 #include <asm/irq.h>
 #include <asm/paging.h>
 #include <asm/privileged.h>
+#include <asm/fpu.h>
 #include <asm/process.h>
 #include <asm/processor-flags.h>
 #include <asm/traps.h>

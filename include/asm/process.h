@@ -1,7 +1,9 @@
 /*
  * asm/process.h - the x86 half of a task: its first kernel-stack frames
- * and the context switch (arch/x86/process.c), lazy FPU switching
- * (arch/x86/fpu.c), per-task descriptors and debug registers.
+ * and the context switch (arch/x86/process.c), and the CPU state a task
+ * may ask for: segments (task_segments.c), I/O privilege (ioperm.c),
+ * watchpoints (hw_breakpoint.c), a performance counter (pmc.c).  The
+ * FPU has asm/fpu.h.
  */
 #ifndef ASM_PROCESS_H
 #define ASM_PROCESS_H
@@ -27,12 +29,5 @@ bool arch_report_watchpoint(struct pt_regs *regs);	/* #DB from ring 3 */
 int arch_task_pmc(struct task *t, u64 *count);	/* 0 or -ENODEV */
 void pmc_init(void);
 void pmc_switch(struct task *prev, struct task *next);
-
-/* arch/x86/fpu.c */
-void fpu_init(void);
-bool fpu_present(void);
-bool fpu_handle_nm(struct pt_regs *regs);	/* #NM: false = kill the task */
-void fpu_switch(struct task *prev, struct task *next);
-void fpu_release(struct task *t);
 
 #endif

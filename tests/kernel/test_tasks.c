@@ -8,6 +8,7 @@
 #include <ktest.h>
 #include <page_alloc.h>
 #include <task.h>
+#include <asm/fpu.h>
 #include <asm/process.h>
 #include <asm/traps.h>
 #include "console_capture.h"

@@ -22,6 +22,7 @@
 #include <asm/desc.h>
 #include <asm/privileged.h>
 #include <asm/processor-flags.h>
+#include <asm/fpu.h>
 #include <asm/process.h>
 #include <asm/syscall.h>
 #include <asm/traps.h>

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <task.h>
 #include <asm/privileged.h>
+#include <asm/fpu.h>
 #include <asm/process.h>
 #include <asm/processor-flags.h>
 #include <asm/traps.h>

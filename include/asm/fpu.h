@@ -1,0 +1,19 @@
+/*
+ * asm/fpu.h - the x87/SSE registers, shared lazily between tasks
+ * (arch/x86/fpu.c): CR0.TS at switches, the state handed over on #NM.
+ */
+#ifndef ASM_FPU_H
+#define ASM_FPU_H
+
+#include <types.h>
+#include <asm/traps.h>
+
+struct task;
+
+void fpu_init(void);
+bool fpu_present(void);
+bool fpu_handle_nm(struct pt_regs *regs);	/* #NM: false = kill the task */
+void fpu_switch(struct task *prev, struct task *next);
+void fpu_release(struct task *t);
+
+#endif
