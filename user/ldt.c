@@ -7,11 +7,15 @@
  * the next task's LDT at every switch).
  *
  * The argument is a number V (default 5): table[i] holds V * 1000 + i.
+ * Both segments start V % 8 steps (words, pages) into their arrays, so
+ * that two instances with different V % 8 have different bases (the
+ * same program, at the same addresses, would not tell whose LDT is
+ * loaded).
  * Exit status:
  *   1  set_ldt refused a good segment, or its selector is not an LDT
  *      selector with RPL 3
- *   2  %gs:0 and %gs:2 (based 2 bytes into table[3]) read the wrong
- *      bytes
+ *   2  %gs:0 and %gs:2 (based 2 bytes into table[3 + V % 8]) read the
+ *      wrong bytes
  *   3  the page-granular segment reads the wrong word
  *   4  after many yields, a segment reads another task's memory
  *   5  a segment outside user space, or slot 8, was not refused
@@ -22,8 +26,10 @@
 #define SELECTOR_TI	4
 #define LDT_SLOTS	8
 
-static volatile uint32_t table[16];
-static char big[1 << 20];	/* a megabyte: the page-granular segment */
+#define BIG		(1 << 20)	/* the page-granular segment: a megabyte */
+
+static volatile uint32_t table[24];	/* the small segment: up to 8 + 3 + 9 */
+static char big[BIG + 8 * 4096];
 
 /* %gs and %fs, never %es: compiled code may use %es for string
  * instructions. */
@@ -48,41 +54,44 @@ static int selector_ok(int sel, int slot)
 	return sel == slot * 8 + SELECTOR_TI + 3;
 }
 
-/* The word that starts 2 bytes into table[3], as the CPU reads it:
- * the high half of table[3] and the low half of table[4]. */
-static uint32_t unaligned_word(uint32_t v)
+/* The word that starts 2 bytes into table[f], as the CPU reads it:
+ * the high half of table[f] and the low half of table[f + 1]. */
+static uint32_t unaligned_word(uint32_t f)
 {
-	return ((v * 1000 + 3) >> 16) | ((v * 1000 + 4) & 0xffff) << 16;
+	return (table[f] >> 16) | (table[f + 1] & 0xffff) << 16;
 }
 
 int main(void)
 {
 	char arg[16];
-	uint32_t v, i;
+	uint32_t v, i, f;
+	char *big_base;
 	int small_sel, big_sel;
 
 	getarg(arg, sizeof(arg));
 	v = arg[0] ? (uint32_t)atoi(arg) : 5;
-	for (i = 0; i < 16; i++)
+	for (i = 0; i < 24; i++)
 		table[i] = v * 1000 + i;
-	*(volatile uint32_t *)&big[sizeof(big) - 8] = v * 7;
+	f = 3 + v % 8;
+	big_base = big + (v % 8) * 4096;
+	*(volatile uint32_t *)&big_base[BIG - 8] = v * 7;
 
-	small_sel = set_ldt(2, (const char *)&table[3] + 2, 32);
-	big_sel = set_ldt(5, big, sizeof(big));
+	small_sel = set_ldt(2, (const char *)&table[f] + 2, 32);
+	big_sel = set_ldt(5, big_base, BIG);
 	if (!selector_ok(small_sel, 2) || !selector_ok(big_sel, 5))
 		return 1;
 	asm volatile("movl %0, %%gs; movl %1, %%fs" : : "r" (small_sel), "r" (big_sel));
-	if (read_gs(0) != unaligned_word(v) || read_gs(2) != table[4])
+	if (read_gs(0) != unaligned_word(f) || read_gs(2) != table[f + 1])
 		return 2;
-	if (read_fs(sizeof(big) - 8) != v * 7)
+	if (read_fs(BIG - 8) != v * 7)
 		return 3;
 
 	for (i = 0; i < ROUNDS; i++) {
 		yield();
-		if (read_gs(2) != table[4] || read_fs(sizeof(big) - 8) != v * 7) {
+		if (read_gs(2) != table[f + 1] || read_fs(BIG - 8) != v * 7) {
 			printf("ldt %u: round %u: %%gs:2 = %u, %%fs:big = %u\n",
 			       (unsigned int)v, (unsigned int)i, (unsigned int)read_gs(2),
-			       (unsigned int)read_fs(sizeof(big) - 8));
+			       (unsigned int)read_fs(BIG - 8));
 			return 4;
 		}
 	}
