@@ -19,6 +19,7 @@
 #define DR7_RW_WRITE(i)		(1u << (16 + 4 * (i)))
 #define DR7_LEN(i, code)	((u32)(code) << (18 + 4 * (i)))
 #define DR6_HIT_MASK		0xf	/* B0-B3: which slot fired */
+#define DR6_BS			(1u << 14)	/* a single step (TF) */
 
 static int len_code(u32 len)
 {
@@ -63,6 +64,12 @@ bool arch_report_watchpoint(struct pt_regs *regs)
 	int i;
 
 	set_debugreg(6, 0);
+	/* B0-B3 can be stale: after the kernel's own writes to a watched
+	 * place (which it reports and goes on from), QEMU sets B0 again on
+	 * every later #DB.  A single step is never a watchpoint's doing:
+	 * it ends the task like any other #DB from ring 3. */
+	if (dr6 & DR6_BS)
+		return false;
 	for (i = 0; i < NR_WATCHPOINTS; i++) {
 		if (!(dr6 & (1u << i)) || !(current->thread.dr7 & DR7_LOCAL_ENABLE(i)))
 			continue;
