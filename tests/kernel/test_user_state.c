@@ -133,3 +133,22 @@ KTEST(user_watchpoints_are_per_task)
 	/* The kernel thread runs with no watchpoint armed. */
 	KT_EXPECT_EQ(get_debugreg(7) & DR7_ENABLES, 0);
 }
+
+/* A watched place the kernel writes (wait's status) makes #DBs in the
+ * kernel, which it reports and goes on from; the task's single step
+ * after that is no watchpoint hit and must end it (user/watch.c step). */
+KTEST(user_single_step_after_watchpoint_kills_the_task)
+{
+	char prefix[48];
+	int pid, status;
+
+	capture_start();
+	pid = start_program("watch", "step");
+	status = finish_program(pid);
+	capture_stop();
+	KT_EXPECT_EQ(status, EXIT_KILLED(X86_TRAP_DB));
+	snprintf(prefix, sizeof(prefix), "task %d (watch): watchpoint", pid);
+	KT_EXPECT_EQ(captured_lines(prefix), 0);
+	snprintf(prefix, sizeof(prefix), "task %d (watch) killed: debug (#1) at eip ", pid);
+	KT_EXPECT_EQ(captured_lines(prefix), 1);
+}
