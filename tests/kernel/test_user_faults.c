@@ -175,17 +175,15 @@ KTEST(user_sysenter_misuse_kills_only_the_task)
 }
 
 /*
- * KNOWN KERNEL BUG, reported (arch/x86/entry.S and syscall.c are not
- * this file's to fix): TF set at sysenter makes the CPU raise #DB at
- * sysenter_entry's first instruction, still on the SYSENTER_ESP stack,
- * which is the TSS itself (&kernel_tss.esp0 + 4).  The #DB frame writes
- * EFLAGS over esp0 and CS over the TSS's link field, and the handler's
- * frames run over init_thread below it; then `movl -4(%esp), %esp`
- * takes the EFLAGS value for the kernel stack.  With TF alone that is in
- * page 0 and the machine triple-faults (tests/run:
- * user-sysenter-single-step-*); with NT and AC set too it is low memory
- * and the kernel goes on, on a wild stack.  The link field shows it: the
- * kernel never uses hardware task switches, so it must stay 0.
+ * TF set at sysenter makes the CPU raise #DB at sysenter_entry's first
+ * instruction, before it has loaded the task's kernel stack.  When that
+ * first stack was the TSS itself (&kernel_tss.esp0 + 4), the #DB frame
+ * wrote EFLAGS over esp0 and CS over the TSS's link field, and the next
+ * instruction took that EFLAGS value for the kernel stack: with TF alone
+ * a stack in page 0 and a triple fault (tests/run:
+ * user-sysenter-single-step-*), with NT and AC set too a stack in low
+ * memory, and the kernel went on there.  The link field shows it: the
+ * kernel never switches tasks in hardware, so it must stay 0.
  */
 KTEST(user_sysenter_single_step_leaves_tss_alone)
 {
