@@ -123,9 +123,17 @@ $(USER_DIR)/%.elf: $(USER_DIR)/%.o $(USER_LIB) user/user.ld
 	$(LD) -m elf_i386 -T user/user.ld -o $@ $(USER_DIR)/lib/crt0.o $< \
 	      $(filter-out %/crt0.o,$(USER_LIB))
 
-$(BUILD)/user_programs.S: $(USER_ELFS) tools/gen-programs
+# The kernel packs them stripped: symbols and debug information stay in
+# build/user/NAME.elf, for gdb, and cost the kernel image nothing.
+USER_PACKED := $(patsubst %,$(USER_DIR)/packed/%.elf,$(USER_PROGS))
+
+$(USER_DIR)/packed/%.elf: $(USER_DIR)/%.elf
 	@mkdir -p $(dir $@)
-	tools/gen-programs $(USER_ELFS) > $@
+	strip -o $@ $<
+
+$(BUILD)/user_programs.S: $(USER_PACKED) tools/gen-programs
+	@mkdir -p $(dir $@)
+	tools/gen-programs $(USER_PACKED) > $@
 
 # Two links: the first one's code symbols become the symbol table
 # (kernel/ksyms.c) of the second.  The table lies after all code, so no

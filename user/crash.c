@@ -40,10 +40,11 @@ FAULT(divide_overflow, "movl $0x80000000, %eax; cltd; movl $-1, %ecx", "idivl %e
 /* Single-step: TF set by popf makes the CPU trap after the next
  * instruction, the nop; it reports the one after that. */
 FAULT(single_step, "pushfl; orl $0x100, (%esp); popfl; nop", "nop");
-/* The IDT gates of #BP and #OF are DPL 0, so from ring 3 int3 and into
- * raise #GP instead, with error code (vector << 3) | 2. */
-FAULT(int3, "", "int3");
-FAULT(into, "movl $0x7fffffff, %eax; addl $1, %eax", "into");	/* OF set */
+/* The IDT gates of #BP and #OF admit ring 3: int3 and into raise the
+ * exceptions they are for.  Both are traps: the CPU reports, and the
+ * kernel names, the instruction after them. */
+FAULT(int3, "int3", "");
+FAULT(into, "movl $0x7fffffff, %eax; addl $1, %eax; into", "");	/* OF set */
 FAULT(bound, "movl $100, %eax; pushl $10; pushl $0",
       "boundl %eax, (%esp); addl $8, %esp");
 FAULT(ud2, "", "ud2");

@@ -53,6 +53,31 @@ int arch_set_watchpoint(struct task *t, u32 addr, u32 len)
 	return i;
 }
 
+/* The watchpoints of the current task that DR6 says fired. */
+static u32 fired_slots(u32 dr6)
+{
+	u32 fired = 0;
+	int i;
+
+	for (i = 0; i < NR_WATCHPOINTS; i++)
+		if (dr6 & (1u << i) && current->thread.dr7 & DR7_LOCAL_ENABLE(i))
+			fired |= 1u << i;
+	return fired;
+}
+
+/*
+ * A #DB in ring 0 from a task's watchpoint: the kernel wrote the watched
+ * place on the task's behalf (wait() filling in a status, say).  That is
+ * no news to anyone: clear DR6 and go on, quietly.
+ */
+bool arch_kernel_hit_user_watchpoint(void)
+{
+	if (!fired_slots(get_debugreg(6)))
+		return false;
+	set_debugreg(6, 0);
+	return true;
+}
+
 /*
  * A #DB from ring 3: if DR6 says a watchpoint fired, report it and let
  * the task go on (the write has happened; EIP is past it).  DR6 is
@@ -64,14 +89,12 @@ bool arch_report_watchpoint(struct pt_regs *regs)
 	int i;
 
 	set_debugreg(6, 0);
-	/* B0-B3 can be stale: after the kernel's own writes to a watched
-	 * place (which it reports and goes on from), QEMU sets B0 again on
-	 * every later #DB.  A single step is never a watchpoint's doing:
-	 * it ends the task like any other #DB from ring 3. */
+	/* A single step is never a watchpoint's doing, even with a stale
+	 * B0-B3 beside it: it ends the task like any other #DB from ring 3. */
 	if (dr6 & DR6_BS)
 		return false;
 	for (i = 0; i < NR_WATCHPOINTS; i++) {
-		if (!(dr6 & (1u << i)) || !(current->thread.dr7 & DR7_LOCAL_ENABLE(i)))
+		if (!(fired_slots(dr6) & (1u << i)))
 			continue;
 		printk("task %d (%s): watchpoint %d: write to %08x, eip %08x (dr6 %08x)\n",
 		       current->pid, current->name, i, current->thread.debugreg[i],

@@ -2,12 +2,13 @@
  * ioperm.c - I/O privilege for user tasks.
  *
  * With IOPL 3 in EFLAGS, ring 3 may use in/out (and cli/sti); with IOPL 0
- * every one of them raises #GP.  pv386 grants IOPL 3 only to a task the
- * kernel marked as allowed (task_may_use_io) and that asks for it.  Two
- * places hold a task's IOPL: the EFLAGS of its saved user frame, which
- * iret restores, and the kernel's own EFLAGS, which sysexit keeps; so
- * set_iopl_mask changes the running EFLAGS now, and the context switch
- * changes it again for each task (process.c).
+ * every one of them raises #GP.  pv386 grants IOPL 3 only to a program
+ * the `iopl=` boot option names (kernel/syscall.c) that asks for it.
+ * Two places hold a task's IOPL: the EFLAGS of its saved user frame,
+ * which iret restores, and the kernel's own EFLAGS while it runs for the
+ * task, which sysexit keeps; so set_iopl_mask changes the running EFLAGS
+ * now.  thread.iopl is what sysenter_dispatch puts back in them at every
+ * entry, and the flags schedule() saves carry it across switches.
  */
 #include <kernel.h>
 #include <task.h>

@@ -8,10 +8,13 @@
  *   load_tls       its thread-local segments, on every switch
  *   write_gdt_entry + load_ldt_desc   its LDT, when either has its own
  *   set_debugreg   its watchpoints, when either task has some
- *   set_iopl_mask  its I/O privilege: sysexit returns with the kernel's
- *                  EFLAGS, so the kernel must run with the task's IOPL
  *   clts / CR0.TS  the FPU, lazily (fpu.c)
  *   read_pmc       the performance counter it used (pmc.c)
+ *
+ * Its I/O privilege needs nothing here: sysexit returns with the
+ * kernel's EFLAGS, but the next task gets its own back when it resumes
+ * in schedule() (irq_restore of the flags it saved there) or, new, from
+ * the first iret's frame (ioperm.c).
  */
 #include <kernel.h>
 #include <task.h>
@@ -107,8 +110,6 @@ void arch_switch_to(struct task *prev, struct task *next)
 		load_task_ldt(n->has_ldt ? n->ldt : NULL);
 	if (p->dr7 || n->dr7)
 		switch_debugregs(n);
-	if (p->iopl != n->iopl)
-		set_iopl_mask(n->iopl);
 	pmc_switch(prev, next);
 	fpu_switch(prev, next);
 	switch_stacks(&prev->kernel_esp, next->kernel_esp);

@@ -66,7 +66,7 @@ static void print_page_fault(u32 error, u32 addr)
 	printk(", address %08x (%s, %s%s)%s", addr,
 	       error & PF_PROT ? "protection" : "not present",
 	       error & PF_WRITE ? "write" : "read", error & PF_USER ? ", user" : "",
-	       error & PF_WRITE && kernel_text_contains(addr) ?
+	       !(error & PF_USER) && error & PF_WRITE && kernel_text_contains(addr) ?
 	       ": kernel text is read-only" : "");
 }
 
@@ -169,7 +169,8 @@ static bool page_fault_resolved(const struct pt_regs *regs, const char **why)
 	*why = NULL;
 	if (addr < USER_BASE || addr >= USER_END) {
 		if (from_user_mode(regs))
-			*why = "kernel memory";
+			*why = addr < PAGE_SIZE ? "null pointer" :
+			       addr < USER_BASE ? "kernel memory" : "outside user space";
 		return false;
 	}
 	if (regs->error_code & PF_PROT)
@@ -231,7 +232,8 @@ static void handle_exception(struct pt_regs *regs)
 		last_fixed_vector = v;
 		return;
 	}
-	if (v == X86_TRAP_DB && single_step_from_user(regs))
+	if (v == X86_TRAP_DB &&
+	    (single_step_from_user(regs) || arch_kernel_hit_user_watchpoint()))
 		return;
 	if (v == X86_TRAP_BP || v == X86_TRAP_DB) {
 		/* int3 leaves EIP after itself; resuming is harmless.  RF
@@ -319,5 +321,10 @@ void trap_init(void)
 
 	for (v = 0; v < NR_VECTORS; v++)
 		set_gate(v, 0, DESC_INTR_GATE);
+	/* int3 and into are how user code asks for a breakpoint or an
+	 * overflow check: their gates must admit ring 3, or both would
+	 * raise #GP instead of the exception they are for. */
+	set_gate(X86_TRAP_BP, 3, DESC_INTR_GATE);
+	set_gate(X86_TRAP_OF, 3, DESC_INTR_GATE);
 	load_idt(&idtr);
 }

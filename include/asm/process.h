@@ -26,6 +26,7 @@ int arch_set_ldt_entry(struct task *t, unsigned int slot, u32 base, u32 limit);
 int arch_set_iopl(struct task *t, struct pt_regs *regs, unsigned int level);
 int arch_set_watchpoint(struct task *t, u32 addr, u32 len);
 bool arch_report_watchpoint(struct pt_regs *regs);	/* #DB from ring 3 */
+bool arch_kernel_hit_user_watchpoint(void);	/* #DB in ring 0 */
 int arch_task_pmc(struct task *t, u64 *count);	/* 0 or -ENODEV */
 void pmc_init(void);
 void pmc_switch(struct task *prev, struct task *next);

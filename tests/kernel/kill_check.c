@@ -23,6 +23,8 @@
 static const char *const vector_names[FIRST_EXTERNAL_VECTOR] = {
 	[X86_TRAP_DE] = "divide error",
 	[X86_TRAP_DB] = "debug",
+	[X86_TRAP_BP] = "breakpoint",
+	[X86_TRAP_OF] = "overflow",
 	[X86_TRAP_BR] = "bound range exceeded",
 	[X86_TRAP_UD] = "invalid opcode",
 	[X86_TRAP_NM] = "device not available",

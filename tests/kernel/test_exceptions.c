@@ -12,10 +12,10 @@
  * because the CPU cannot be made to raise them here: #DF, #TS, #AC
  * (ring 3 only), #MC, #CP and the reserved ones; #MF and #XM are real in
  * user mode (test_user_faults.c), but here they would disturb the FPU
- * registers a user task may own.  Not raised at all: #OF (vector 4),
- * a trap whose EIP points past `into`, so no fixup applies, and which
- * the kernel treats as its own bug (panic); from user mode the DPL-0
- * gate turns into into #GP.
+ * registers a user task may own.  Not raised at all here: #OF (vector
+ * 4), a trap whose EIP points past `into`, so no fixup applies, and
+ * which the kernel treats as its own bug (panic); user mode raises it
+ * (test_user_faults.c).
  */
 #include <ktest.h>
 #include <task.h>

@@ -4,9 +4,9 @@
  * user/survivor; the checks are in kill_check.c).
  *
  * What user mode cannot show here, and why:
- *   #BP, #OF  the gates of vectors 3 and 4 are DPL 0 (traps.c), so int3
- *             and into from ring 3 raise #GP, error (vector << 3) | 2;
- *             likewise int $n for every vector but the system call's
+ *   int $n    the gates are DPL 0 for every vector but #BP's and #OF's
+ *             (int3, into) and the system call's: #GP, error
+ *             (vector << 3) | 2
  *   #NP       set_ldt makes only present segments, and no gate is absent
  *   #AC       needs CR0.AM, which the kernel leaves clear: an unaligned
  *             access with EFLAGS.AC set just works
@@ -37,29 +37,31 @@
 #define CRASH_SIMD_FLAG_ONLY	103
 
 #define KERNEL_MEMORY	"kernel memory"
+#define NULL_POINTER	"null pointer"
+#define OUTSIDE_USER_SPACE "outside user space"
 
 static const struct kill_expect crash_cases[] = {
 	{ "crash", "divide", X86_TRAP_DE, 0, NULL, NULL, NULL },
 	{ "crash", "divide_overflow", X86_TRAP_DE, 0, NULL, NULL, NULL },
 	{ "crash", "single_step", X86_TRAP_DB, 0, NULL, NULL, NULL },
 	{ "crash", "int80_single_step", X86_TRAP_DB, 0, NULL, NULL, NULL },
-	{ "crash", "int3", X86_TRAP_GP, 3 << 3 | 2, NULL, NULL, NULL },
-	{ "crash", "into", X86_TRAP_GP, 4 << 3 | 2, NULL, NULL, NULL },
+	{ "crash", "int3", X86_TRAP_BP, 0, NULL, NULL, NULL },
+	{ "crash", "into", X86_TRAP_OF, 0, NULL, NULL, NULL },
 	{ "crash", "bound", X86_TRAP_BR, 0, NULL, NULL, NULL },
 	{ "crash", "ud2", X86_TRAP_UD, 0, NULL, NULL, NULL },
 	{ "crash", "lock_nop", X86_TRAP_UD, 0, NULL, NULL, NULL },
 	{ "crash", "null_read", X86_TRAP_PF, 0,
-	  "00000000 (not present, read, user)", KERNEL_MEMORY, NULL },
+	  "00000000 (not present, read, user)", NULL_POINTER, NULL },
 	{ "crash", "null_write", X86_TRAP_PF, 0,
-	  "00000000 (not present, write, user)", KERNEL_MEMORY, NULL },
+	  "00000000 (not present, write, user)", NULL_POINTER, NULL },
 	{ "crash", "kernel_read", X86_TRAP_PF, 0,
 	  "00100000 (protection, read, user)", KERNEL_MEMORY, NULL },
 	{ "crash", "kernel_write", X86_TRAP_PF, 0,
 	  "00200000 (protection, write, user)", KERNEL_MEMORY, NULL },
 	{ "crash", "high_read", X86_TRAP_PF, 0,
-	  "c0000000 (not present, read, user)", KERNEL_MEMORY, NULL },
+	  "c0000000 (not present, read, user)", OUTSIDE_USER_SPACE, NULL },
 	{ "crash", "top_write", X86_TRAP_PF, 0,
-	  "fffff000 (not present, write, user)", KERNEL_MEMORY, NULL },
+	  "fffff000 (not present, write, user)", OUTSIDE_USER_SPACE, NULL },
 	{ "crash", "unmapped_read", X86_TRAP_PF, 0,
 	  "80000000 (not present, read, user)", NULL, NULL },
 	{ "crash", "heap_beyond_brk", X86_TRAP_PF, 0,
