@@ -89,3 +89,23 @@ KTEST(system_calls_refuse_bad_pointers)
 {
 	check_end(kt_ctx, "badptr", "all", 0, NULL);
 }
+
+/*
+ * Preemption: spin computes without a system call; hello, spawned after
+ * it, must still finish while spin runs.  Without the timer taking the
+ * CPU from spin, hello would only run once spin had exited.
+ */
+KTEST(timer_preempts_a_task_that_never_yields)
+{
+	int spin = task_spawn("spin", "30"), hello = task_spawn("hello", "");
+	int status = -1;
+	struct task *t;
+
+	KT_EXPECT(spin > 0 && hello > 0);
+	KT_EXPECT_EQ(task_wait(hello, &status), hello);
+	KT_EXPECT_EQ(status, 0);
+	t = task_by_pid(spin);
+	KT_EXPECT(t && t->state == TASK_RUNNABLE);	/* still spinning */
+	KT_EXPECT_EQ(task_wait(spin, &status), spin);
+	KT_EXPECT_EQ(status, 0);
+}
