@@ -98,7 +98,7 @@ $(BUILD)/obj/%.o: %.S $(OFFSETS)
 USER_DIR    := build/user
 USER_CFLAGS := -m32 -march=i386 -O2 -g -ffreestanding -nostdlib -fno-pic -fno-pie \
 	       -fno-stack-protector -fno-asynchronous-unwind-tables \
-	       -Wall -Wextra -Werror -Iinclude -MMD -MP
+	       -Wall -Wextra -Werror -Iinclude -MMD -MP -Wa,--noexecstack
 USER_PROGS  := $(basename $(notdir $(wildcard user/*.c)))
 USER_ELFS   := $(patsubst %,$(USER_DIR)/%.elf,$(USER_PROGS))
 USER_LIB    := $(patsubst user/lib/%,$(USER_DIR)/lib/%.o,\

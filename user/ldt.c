@@ -31,23 +31,6 @@
 static volatile uint32_t table[24];	/* the small segment: up to 8 + 3 + 9 */
 static char big[BIG + 8 * 4096];
 
-/* %gs and %fs, never %es: compiled code may use %es for string
- * instructions. */
-static uint32_t read_gs(uint32_t offset)
-{
-	uint32_t v;
-
-	asm volatile("movl %%gs:(%1), %0" : "=r" (v) : "r" (offset));
-	return v;
-}
-
-static uint32_t read_fs(uint32_t offset)
-{
-	uint32_t v;
-
-	asm volatile("movl %%fs:(%1), %0" : "=r" (v) : "r" (offset));
-	return v;
-}
 
 static int selector_ok(int sel, int slot)
 {

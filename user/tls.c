@@ -27,21 +27,6 @@
 
 static volatile uint32_t cell[16];
 
-static uint32_t read_gs(uint32_t offset)
-{
-	uint32_t v;
-
-	asm volatile("movl %%gs:(%1), %0" : "=r" (v) : "r" (offset));
-	return v;
-}
-
-static uint32_t read_fs(uint32_t offset)
-{
-	uint32_t v;
-
-	asm volatile("movl %%fs:(%1), %0" : "=r" (v) : "r" (offset));
-	return v;
-}
 
 static uint32_t gs_selector(void)
 {

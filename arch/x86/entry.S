@@ -30,6 +30,26 @@
 	_ASM_EXTABLE 98b, 99b
 .endm
 
+/* The rest of struct pt_regs, below the vector: what every entry saves
+ * (asm/traps.h has the layout), then the kernel's own segments. */
+.macro SAVE_ALL
+	pushl %ds
+	pushl %es
+	pushl %fs
+	pushl %gs
+	pushal
+	call load_kernel_segments
+.endm
+
+/* And back, down to the vector. */
+.macro RESTORE_ALL
+	popal
+	POP_USER_SEGMENT gs
+	POP_USER_SEGMENT fs
+	POP_USER_SEGMENT es
+	POP_USER_SEGMENT ds
+.endm
+
 /* Exceptions for which the CPU pushes an error code itself. */
 #define HAS_ERROR_CODE(v) ((v) == 8 || ((v) >= 10 && (v) <= 14) || \
 			   (v) == 17 || (v) == 21 || (v) == 29 || (v) == 30)
@@ -60,23 +80,14 @@ trap_stubs:				/* const u32 trap_stubs[256], filled below */
 	.type common_trap, @function
 common_trap:
 	cld				/* C code expects DF clear */
-	pushl %ds
-	pushl %es
-	pushl %fs
-	pushl %gs
-	pushal
-	call load_kernel_segments
+	SAVE_ALL
 	movl %esp, %eax			/* struct pt_regs *, first regparm argument */
 	call trap_dispatch
 /* A new user task starts here too, with its first pt_regs on the stack
  * (arch/x86/process.c builds it). */
 	.globl ret_from_trap
 ret_from_trap:
-	popal
-	POP_USER_SEGMENT gs
-	POP_USER_SEGMENT fs
-	POP_USER_SEGMENT es
-	POP_USER_SEGMENT ds
+	RESTORE_ALL
 	addl $8, %esp			/* drop vector and error code */
 	INTERRUPT_RETURN
 	.size common_trap, . - common_trap
@@ -105,19 +116,10 @@ sysenter_entry:
 	pushl $0			/* eip: sysenter_dispatch reads it */
 	pushl $0			/* error code */
 	pushl $SYSCALL_VECTOR
-	pushl %ds
-	pushl %es
-	pushl %fs
-	pushl %gs
-	pushal
-	call load_kernel_segments
+	SAVE_ALL
 	movl %esp, %eax
 	call sysenter_dispatch
-	popal
-	POP_USER_SEGMENT gs
-	POP_USER_SEGMENT fs
-	POP_USER_SEGMENT es
-	POP_USER_SEGMENT ds
+	RESTORE_ALL
 	movl 8(%esp), %edx		/* user EIP */
 	movl 20(%esp), %ecx		/* user ESP */
 	ENABLE_INTERRUPTS_SYSEXIT

@@ -35,6 +35,25 @@ int getarg(char *buf, size_t size);
 int uptime(uint32_t out[4]);
 int read_pmc_count(uint64_t *count);
 
+/* A 32-bit read through %gs or %fs at offset: segments of a task's own
+ * (set_tls, set_ldt).  Never %es: compiled code uses it for string
+ * instructions. */
+static inline uint32_t read_gs(uint32_t offset)
+{
+	uint32_t v;
+
+	asm volatile("movl %%gs:(%1), %0" : "=r" (v) : "r" (offset));
+	return v;
+}
+
+static inline uint32_t read_fs(uint32_t offset)
+{
+	uint32_t v;
+
+	asm volatile("movl %%fs:(%1), %0" : "=r" (v) : "r" (offset));
+	return v;
+}
+
 /* C helpers: the kernel's string routines (kernel/string.c) */
 size_t strlen(const char *s);
 int strcmp(const char *a, const char *b);
