@@ -4,12 +4,23 @@
  * entry.S saves the registers and calls trap_dispatch().  Vectors 32-47
  * are the PIC's IRQs and go to irq_dispatch(); a vector above those can
  * be given a handler with set_system_gate() (a software interrupt that
- * user mode may raise); any other is only reported.  For an exception in
- * the kernel:
+ * user mode may raise; the system call's is set_syscall_gate()); any
+ * other is only reported.
+ *
+ * A page fault at a user address may be a heap or stack page not given
+ * yet (kernel/user_fault.c): mapped, and the instruction runs again, in
+ * user mode or in a system call alike.  Otherwise, from user mode:
+ *   - #NM hands over the FPU (fpu.c); #DB may be a watchpoint the task
+ *     set (hw_breakpoint.c), reported, and the task goes on;
+ *   - anything else kills the task alone, with one line naming the
+ *     exception, the instruction and why (kill_user_task).
+ * In the kernel:
  *   - an instruction with an exception-table entry continues at its fixup
- *     (this is how rdmsr_safe survives a missing MSR);
+ *     (this is how rdmsr_safe survives a missing MSR, and how a system
+ *     call survives a bad user pointer);
  *   - a breakpoint or debug trap is reported and execution goes on;
  *   - anything else is a kernel bug: name it, dump the registers, panic.
+ * The way back to user mode preempts the task if its slice is over.
  */
 #include <kernel.h>
 #include <task.h>
