@@ -124,7 +124,9 @@ $(USER_DIR)/%.elf: $(USER_DIR)/%.o $(USER_LIB) user/user.ld
 	      $(filter-out %/crt0.o,$(USER_LIB))
 
 # The kernel packs them stripped: symbols and debug information stay in
-# build/user/NAME.elf, for gdb, and cost the kernel image nothing.
+# build/user/NAME.elf, for gdb (and -initrd), and cost the kernel image
+# nothing.  Make must keep those: they are not intermediate files.
+.SECONDARY: $(USER_ELFS)
 USER_PACKED := $(patsubst %,$(USER_DIR)/packed/%.elf,$(USER_PROGS))
 
 $(USER_DIR)/packed/%.elf: $(USER_DIR)/%.elf

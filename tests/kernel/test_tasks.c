@@ -10,6 +10,7 @@
 #include <task.h>
 #include <asm/fpu.h>
 #include <asm/process.h>
+#include <asm/timer.h>
 #include <asm/traps.h>
 #include "console_capture.h"
 #include "kill_check.h"
@@ -93,19 +94,49 @@ KTEST(system_calls_refuse_bad_pointers)
 /*
  * Preemption: spin computes without a system call; hello, spawned after
  * it, must still finish while spin runs.  Without the timer taking the
- * CPU from spin, hello would only run once spin had exited.
+ * CPU from spin, hello would only run once spin had exited.  How long
+ * spin runs depends on the emulator and hz=, so a spin that ended before
+ * the first slice was over proves nothing: try again with four times
+ * the rounds.  One that outlived several slices and still went first
+ * proves there was no preemption.
  */
+#define SLICES_WITHOUT_PREEMPTION	4	/* 2-tick slices (sched.c) */
+#define MAX_MILLIONS			4096	/* spin's rounds, in millions */
+
+/* true: hello ended while spin still ran; *ticks: how long it took. */
+static bool hello_ends_before_spin(unsigned int millions, unsigned long *ticks)
+{
+	char arg[12];
+	unsigned long start = timer_ticks();
+	int spin, hello, status = -1;
+	bool before;
+
+	snprintf(arg, sizeof(arg), "%u", millions);
+	spin = task_spawn("spin", arg);
+	hello = task_spawn("hello", "");
+	if (spin < 0 || hello < 0 || task_wait(hello, &status) != hello || status)
+		return false;
+	before = task_by_pid(spin)->state == TASK_RUNNABLE;
+	task_wait(spin, &status);
+	*ticks = timer_ticks() - start;
+	return before;
+}
+
 KTEST(timer_preempts_a_task_that_never_yields)
 {
-	int spin = task_spawn("spin", "30"), hello = task_spawn("hello", "");
-	int status = -1;
-	struct task *t;
+	unsigned int millions = 4;
+	unsigned long ticks = 0;
 
-	KT_EXPECT(spin > 0 && hello > 0);
-	KT_EXPECT_EQ(task_wait(hello, &status), hello);
-	KT_EXPECT_EQ(status, 0);
-	t = task_by_pid(spin);
-	KT_EXPECT(t && t->state == TASK_RUNNABLE);	/* still spinning */
-	KT_EXPECT_EQ(task_wait(spin, &status), spin);
-	KT_EXPECT_EQ(status, 0);
+	while (!hello_ends_before_spin(millions, &ticks)) {
+		if (ticks > 2 * SLICES_WITHOUT_PREEMPTION) {
+			printk("ktest:   spin ran %lu ticks alone\n", ticks);
+			KT_EXPECT(!"the timer preempted spin");
+			return;
+		}
+		if (millions > MAX_MILLIONS / 4) {	/* rounds fit in 32 bits */
+			KT_EXPECT(!"spin ever ran for more than a slice");
+			return;
+		}
+		millions *= 4;
+	}
 }
