@@ -18,7 +18,8 @@
  *   - an instruction with an exception-table entry continues at its fixup
  *     (this is how rdmsr_safe survives a missing MSR, and how a system
  *     call survives a bad user pointer);
- *   - a breakpoint or debug trap is reported and execution goes on;
+ *   - a breakpoint, overflow or debug trap is reported and execution
+ *     goes on;
  *   - anything else is a kernel bug: name it, dump the registers, panic.
  * The way back to user mode preempts the task if its slice is over.
  */
@@ -246,10 +247,10 @@ static void handle_exception(struct pt_regs *regs)
 	if (v == X86_TRAP_DB &&
 	    (single_step_from_user(regs) || arch_kernel_hit_user_watchpoint()))
 		return;
-	if (v == X86_TRAP_BP || v == X86_TRAP_DB) {
-		/* int3 leaves EIP after itself; resuming is harmless.  RF
-		 * keeps an instruction breakpoint from firing again on the
-		 * instruction we return to. */
+	if (v == X86_TRAP_BP || v == X86_TRAP_DB || v == X86_TRAP_OF) {
+		/* int3 and into leave EIP after themselves; resuming is
+		 * harmless.  RF keeps an instruction breakpoint from firing
+		 * again on the instruction we return to. */
 		printk("trap: %s at %08x, continuing\n", trap_name(v), regs->eip);
 		if (v == X86_TRAP_DB)
 			regs->eflags |= X86_EFLAGS_RF;
