@@ -66,7 +66,7 @@ enum patch_kind {
 };
 
 /* What patch_compute_site() found.  It only computes: nothing is written
- * until the patcher copies out[] to the site (patch.c, patch_text()). */
+ * until the patcher copies out[] to the site with kernel_text_poke(). */
 enum patch_result {
 	PATCH_NEEDS_WRITE,	/* out[] holds the replacement; the site does not yet */
 	PATCH_ALREADY_DONE,	/* the site already holds it: nothing to write */
