@@ -16,6 +16,7 @@
  * not fault on this CPU, or that did not, exits with:
  */
 #include "lib/pv386.h"
+#include "lib/labelled.h"
 
 #define SURVIVED	100	/* the fault did not happen */
 #define NOT_HERE	101	/* the CPU lacks what the case needs */
@@ -28,12 +29,7 @@
  * NAME_at on the instruction the fault report should name.  Each is
  * called as void NAME(u32 arg) with the argument at 4(%esp).
  */
-#define FAULT(name, setup, at)						\
-	void name(uint32_t arg);					\
-	extern const unsigned char name##_at[];				\
-	asm(".text\n\t.globl " #name ", " #name "_at\n"		\
-	    #name ":\n\t" setup "\n"					\
-	    #name "_at:\n\t" at "\n\tret")
+#define FAULT(name, setup, at)	LABELLED(name, uint32_t arg, setup, at)
 
 FAULT(divide, "xorl %ecx, %ecx; movl $1, %eax; xorl %edx, %edx", "divl %ecx");
 FAULT(divide_overflow, "movl $0x80000000, %eax; cltd; movl $-1, %ecx", "idivl %ecx");

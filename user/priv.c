@@ -19,6 +19,7 @@
  *          have: exit 3 if iopl(3) does not fail with -EPERM.
  */
 #include "lib/pv386.h"
+#include "lib/labelled.h"
 
 #define SURVIVED	100	/* the instruction ran */
 #define BAD_ARGUMENT	102
@@ -29,12 +30,7 @@
 
 /* One routine per instruction: setup, then the label NAME_at on the
  * instruction itself. */
-#define PRIV(name, setup, at)						\
-	void name(void);						\
-	extern const unsigned char name##_at[];				\
-	asm(".text\n\t.globl " #name ", " #name "_at\n"		\
-	    #name ":\n\t" setup "\n"					\
-	    #name "_at:\n\t" at "\n\tret")
+#define PRIV(name, setup, at)	LABELLED(name, void, setup, at)
 
 PRIV(cli, "", "cli");
 PRIV(sti, "", "sti");
