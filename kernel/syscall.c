@@ -12,6 +12,7 @@
 #include <string.h>
 #include <syscall.h>
 #include <task.h>
+#include <asm/cpu.h>
 #include <asm/paging.h>
 #include <asm/privileged.h>
 #include <asm/process.h>
@@ -167,6 +168,15 @@ static long sys_pmc(u32 out)
 	return copy_to_user(out, &count, sizeof(count)) ? -EFAULT : 0;
 }
 
+/* The CPU as the kernel runs it: a program asks this, not cpuid, which
+ * shows the hardware even where the kernel leaves a feature off. */
+static long sys_cpuinfo(u32 out)
+{
+	u32 v[2] = { boot_cpu.family, boot_cpu.features };
+
+	return copy_to_user(out, v, sizeof(v)) ? -EFAULT : 0;
+}
+
 static long sys_iopl(struct pt_regs *regs, u32 level)
 {
 	if (level && !current->io_allowed && !program_may_use_io(current->name))
@@ -196,6 +206,7 @@ long do_syscall(struct pt_regs *regs, u32 nr, u32 a, u32 b, u32 c)
 	case SYS_uptime:	return sys_uptime(a);
 	case SYS_pmc:		return sys_pmc(a);
 	case SYS_nop:		return 0;
+	case SYS_cpuinfo:	return sys_cpuinfo(a);
 	}
 	return -ENOSYS;
 }

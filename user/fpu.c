@@ -23,12 +23,10 @@
 #define MXCSR_NEAREST	0x1f80
 #define CPUID_SSE	(1 << 25)
 
+/* The kernel's word, not cpuid's: with cpu=586 it leaves SSE off. */
 static int has_sse(void)
 {
-	uint32_t a = 1, b, c, d;
-
-	asm volatile("cpuid" : "+a" (a), "=b" (b), "=c" (c), "=d" (d));
-	return (d & CPUID_SSE) != 0;
+	return (cpu_features() & CPUID_SSE) != 0;
 }
 
 /*

@@ -9,6 +9,7 @@
  * running backend presents it.
  */
 #include <kernel.h>
+#include <cmdline.h>
 #include <string.h>
 #include <asm/cpu.h>
 #include <asm/extable.h>
@@ -16,6 +17,31 @@
 #include <asm/processor-flags.h>
 
 struct cpuinfo_x86 boot_cpu;
+
+/*
+ * cpu=386|486|586: behave as that older generation, on a newer CPU.  No
+ * emulator here has a 386 or a 486 without CPUID, so this is how their
+ * fallbacks run at all: detection reports the lesser CPU and every
+ * feature it lacks stays off.  Early: the patcher's choice of NOPs
+ * depends on it.
+ */
+static unsigned int forced_family;
+
+static int parse_cpu(const char *value)
+{
+	unsigned long v;
+
+	if (value && !parse_ulong(value, &v) && (v == 386 || v == 486 || v == 586))
+		forced_family = v / 100;
+	return 0;
+}
+early_boot_option("cpu", parse_cpu, "behave as an older CPU: 386, 486 or 586");
+
+/* What a classic Pentium (P54C) reports in CPUID.1:EDX. */
+#define P5_FEATURES	(1u << X86_FEATURE_FPU | 1u << X86_FEATURE_VME |	\
+			 1u << X86_FEATURE_DE | 1u << X86_FEATURE_PSE |		\
+			 1u << X86_FEATURE_TSC | 1u << X86_FEATURE_MSR |	\
+			 1u << X86_FEATURE_CX8)
 
 /* Can this EFLAGS bit be flipped?  Put the old flags back either way. */
 static bool eflags_bit_toggles(unsigned long bit)
@@ -113,8 +139,35 @@ bool cpu_has_long_nops(void)
 {
 	u32 a, b, c, d;
 
+	if (forced_family && forced_family < 6)
+		return false;
 	cpuid(1, &a, &b, &c, &d);	/* all zero where there is no cpuid */
 	return ((a >> 8) & 0xf) >= 6 && long_nop_executes();
+}
+
+/* Make boot_cpu the older generation cpu= asked for, if it is older. */
+static void cpu_apply_forced_family(void)
+{
+	if (!forced_family)
+		return;
+	if (forced_family >= boot_cpu.family) {
+		printk("cpu: cpu=%u86 ignored: this CPU is no newer\n", forced_family);
+		return;
+	}
+	boot_cpu.family = forced_family;
+	boot_cpu.forced = true;
+	boot_cpu.model = boot_cpu.stepping = 0;
+	boot_cpu.name[0] = '\0';
+	if (forced_family == 5) {		/* a Pentium: CPUID, fewer features */
+		boot_cpu.features &= P5_FEATURES;
+		return;
+	}
+	/* A 386, or a 486 of the kind without CPUID (and without CR4:
+	 * later 486s have both, but those are not what this is for). */
+	boot_cpu.has_cpuid = false;
+	boot_cpu.max_leaf = 0;
+	boot_cpu.features = 0;
+	strlcpy(boot_cpu.vendor, "unknown", sizeof(boot_cpu.vendor));
 }
 
 void cpu_detect(void)
@@ -130,11 +183,13 @@ void cpu_detect(void)
 		cpu_read_signature();
 		cpu_read_brand();
 	}
+	cpu_apply_forced_family();
 	cpu_apply_quirks();
 	if (!boot_cpu.name[0])
-		snprintf(boot_cpu.name, sizeof(boot_cpu.name), "%s class",
+		snprintf(boot_cpu.name, sizeof(boot_cpu.name), "%s class%s",
 			 boot_cpu.family == 3 ? "i386" : boot_cpu.family == 4 ? "i486" :
-			 boot_cpu.family == 5 ? "i586" : "i686");
+			 boot_cpu.family == 5 ? "i586" : "i686",
+			 forced_family ? ", forced by cpu=" : "");
 }
 
 static const char *const feature_names[32] = {

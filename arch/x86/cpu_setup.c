@@ -4,7 +4,7 @@
  *
  *   caches    on: CR0.CD and CR0.NW clear, then wbinvd, which writes
  *             back and drops whatever was cached under the old setting
- *             (a 386 has no cache and no wbinvd: the op skips it);
+ *             (a 386 has no cache and no wbinvd: skipped there);
  *   CR4       where it exists, every bit pv386 does not manage is
  *             cleared (VME, PVI, TSD, DE, PSE, PAE, PGE, MCE ...): a
  *             stray TSD would make rdtsc fault in user mode, a stray
@@ -32,7 +32,8 @@ static void enable_caches(void)
 	if (cr0 & (X86_CR0_CD | X86_CR0_NW))
 		printk("cpu: caches were off (CR0 %08lx): turning them on\n", cr0);
 	write_cr0(cr0 & ~(X86_CR0_CD | X86_CR0_NW));
-	wbinvd();
+	if (boot_cpu.family >= 4)	/* a 386 has no cache, nor wbinvd */
+		wbinvd();
 }
 
 static void reset_cr4(void)

@@ -102,6 +102,17 @@ void unmap_user_range(u32 *pgd, u32 start, u32 end)
 	flush_tlb();
 }
 
+/* May user code write the page at va (mapped, with the write bit)? */
+bool user_page_writable(const u32 *pgd, u32 va)
+{
+	u32 *pte;
+
+	if (va < USER_BASE || va >= USER_END)
+		return false;
+	pte = user_pte((u32 *)pgd, va, false);
+	return pte && (*pte & (PTE_PRESENT | PTE_WRITE)) == (PTE_PRESENT | PTE_WRITE);
+}
+
 u32 user_page_frame(const u32 *pgd, u32 va)
 {
 	u32 *pte;

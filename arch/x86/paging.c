@@ -140,12 +140,12 @@ void paging_init(void)
 	map_identity();
 	write_cr3((u32)kernel_page_dir);
 	cr0 = read_cr0() | X86_CR0_PG;
-	if (boot_cpu.family >= 4)	/* WP: the kernel obeys read-only pages */
+	if (cpu_has_write_protect())	/* the kernel obeys read-only pages */
 		cr0 |= X86_CR0_WP;
 	write_cr0(cr0);
 	text_protected = true;
 	printk("paging: on, %u MiB mapped 1:1, page 0 unmapped, kernel text "
 	       "%08x-%08x read-only%s\n", mapped_bytes >> 20, (u32)__kernel_ro_start,
-	       (u32)__kernel_ro_end, boot_cpu.family >= 4 ? "" :
+	       (u32)__kernel_ro_end, cpu_has_write_protect() ? "" :
 	       " (386: no CR0.WP, ring 0 ignores read-only pages)");
 }

@@ -85,6 +85,8 @@ static const char *op_unavailable(unsigned int s)
 		return "no CR4";
 	if (s == PARAVIRT_SLOT(irq_enable_sysexit) && !syscall_sysenter_enabled())
 		return "no sysenter";
+	if (s == PARAVIRT_SLOT(wbinvd) && boot_cpu.family < 4)
+		return "no wbinvd";
 	return NULL;
 }
 

@@ -6,9 +6,9 @@
  * task's share: at every switch it reads the counter and adds the time
  * since the task was switched in.  Where rdpmc faults, the exception
  * table turns that into -EFAULT, the boot log says so, and counting is
- * off.  Counter 0 is set (write_msr) to count instructions, where pv386
- * knows the CPU's event-select MSR: Intel's P5 CESR, the P6 and later
- * PERFEVTSEL0, AMD's PERFEVTSEL0.
+ * off.  Counter 0 is set to count instructions (read_msr, write_msr),
+ * where pv386 knows the CPU's event-select MSR: Intel's P5 CESR, the P6
+ * and later PERFEVTSEL0, AMD's PERFEVTSEL0.
  */
 #include <kernel.h>
 #include <string.h>
@@ -26,6 +26,23 @@
 
 static bool pmc_works;
 
+#define P5_CESR_COUNTER0	0x1ffu	/* event and control of counter 0 */
+#define EVTSEL_OURS		0x00ffffffu	/* all but the counter mask */
+
+/*
+ * Set the given bits of an event-select MSR, keeping the others as they
+ * were: the P5's CESR drives counter 1 too, and the later MSRs have
+ * reserved bits that must be written back unchanged.
+ */
+static bool evtsel_update(u32 msr, u32 mask, u32 bits)
+{
+	u64 v;
+
+	if (rdmsr_safe(msr, &v))
+		return false;
+	return !wrmsr_safe(msr, (v & ~(u64)mask) | bits);
+}
+
 /* Counter 0 to count instructions; false where pv386 knows no way. */
 static bool program_counter0(void)
 {
@@ -34,11 +51,12 @@ static bool program_counter0(void)
 	if (!cpu_has(X86_FEATURE_MSR))
 		return false;
 	if (intel && boot_cpu.family == 5)
-		return !wrmsr_safe(MSR_P5_CESR, P5_INSTRUCTIONS_ALL_RINGS);
+		return evtsel_update(MSR_P5_CESR, P5_CESR_COUNTER0,
+				     P5_INSTRUCTIONS_ALL_RINGS);
 	if (intel && boot_cpu.family >= 6)
-		return !wrmsr_safe(MSR_P6_PERFEVTSEL0, EVTSEL_INST_RETIRED);
+		return evtsel_update(MSR_P6_PERFEVTSEL0, EVTSEL_OURS, EVTSEL_INST_RETIRED);
 	if (!strcmp(boot_cpu.vendor, "AuthenticAMD") && boot_cpu.family >= 6)
-		return !wrmsr_safe(MSR_K7_PERFEVTSEL0, EVTSEL_INST_RETIRED);
+		return evtsel_update(MSR_K7_PERFEVTSEL0, EVTSEL_OURS, EVTSEL_INST_RETIRED);
 	return false;
 }
 static u64 pmc_at_switch;

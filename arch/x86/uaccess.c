@@ -2,8 +2,11 @@
  * uaccess.c - the kernel's only way to touch user memory: one byte at a
  * time, each access with an exception-table entry (asm/uaccess.h).
  * Byte by byte is slow but plain; system calls here move a few bytes.
+ * On a 386, writes are checked against the page tables first.
  */
 #include <kernel.h>
+#include <task.h>
+#include <asm/cpu.h>
 #include <asm/extable.h>
 #include <asm/paging.h>
 #include <asm/uaccess.h>
@@ -57,11 +60,35 @@ int copy_from_user(void *dst, u32 src, u32 len)
 	return 0;
 }
 
+/*
+ * A 386 has no CR0.WP: in ring 0 it writes read-only pages without a
+ * fault, so a system call could write into a program's own code.  There
+ * the kernel checks each page in software first.  A page not there yet
+ * is brought in by reading it (the fault handler maps heap and stack
+ * pages writable) and checked again.
+ */
+static bool user_pages_writable(u32 addr, u32 len)
+{
+	u32 page, end = addr + len;
+	u8 byte;
+
+	for (page = addr & PAGE_MASK; page < end; page += PAGE_SIZE) {
+		if (user_page_writable(current->pgd, page))
+			continue;
+		if (get_user_u8(&byte, max(page, addr)) ||
+		    !user_page_writable(current->pgd, page))
+			return false;
+	}
+	return true;
+}
+
 int copy_to_user(u32 dst, const void *src, u32 len)
 {
 	const u8 *s = src;
 
 	if (!user_range_ok(dst, len))
+		return -EFAULT;
+	if (!cpu_has_write_protect() && !user_pages_writable(dst, len))
 		return -EFAULT;
 	for (; len; len--, dst++)
 		if (put_user_u8(dst, *s++))

@@ -34,6 +34,7 @@ struct cpuinfo_x86 {
 	u8 stepping;
 	bool has_cpuid;
 	bool has_cr4;		/* Pentium and later (and some late 486s) */
+	bool forced;		/* cpu= made it look older than it is */
 	u32 max_leaf;		/* highest standard CPUID leaf */
 	u32 features;		/* CPUID.1:EDX, minus features known broken */
 	char vendor[13];	/* "GenuineIntel", or "unknown" without CPUID */
@@ -47,6 +48,12 @@ bool cpu_has_long_nops(void);	/* the 0f 1f NOPs: usable before cpu_detect */
 void cpu_print(void);
 void cpu_setup(void);			/* cpu_setup.c */
 void cpu_print_control_registers(void);
+
+/* CR0.WP, which makes ring 0 obey read-only pages: the 486 and later. */
+static inline bool cpu_has_write_protect(void)
+{
+	return boot_cpu.family >= 4;
+}
 
 static inline bool cpu_has(unsigned int feature)
 {

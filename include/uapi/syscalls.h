@@ -33,7 +33,9 @@
 #define SYS_uptime	13	/* (u32 out[4]): ticks, HZ, TSC low, TSC high */
 #define SYS_pmc		14	/* (u32 out[2]): this task's PMC0 count */
 #define SYS_nop		15	/* does nothing: for measuring the way in */
-#define NR_SYSCALLS	16
+#define SYS_cpuinfo	16	/* (u32 out[2]): CPU family, CPUID.1:EDX features
+				   as the kernel uses them (cpu= may hide some) */
+#define NR_SYSCALLS	17
 
 /* wait()'s status: what the child passed to exit, or, for a child the
  * kernel killed for a CPU exception v, -(EXIT_KILLED_BASE + v). */

@@ -34,6 +34,7 @@ int watch(void *addr, int len);
 int getarg(char *buf, size_t size);
 int uptime(uint32_t out[4]);
 int read_pmc_count(uint64_t *count);
+uint32_t cpu_features(void);	/* CPUID.1:EDX bits the kernel supports */
 
 /* A 32-bit read through %gs or %fs at offset: segments of a task's own
  * (set_tls, set_ldt).  Never %es: compiled code uses it for string

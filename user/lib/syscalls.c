@@ -32,6 +32,14 @@ int getarg(char *buf, size_t size)	{ return syscall3(SYS_getarg, (long)buf, size
 int uptime(uint32_t out[4])		{ return syscall3(SYS_uptime, (long)out, 0, 0); }
 int read_pmc_count(uint64_t *count)	{ return syscall3(SYS_pmc, (long)count, 0, 0); }
 
+uint32_t cpu_features(void)
+{
+	uint32_t info[2] = { 0, 0 };
+
+	syscall3(SYS_cpuinfo, (long)info, 0, 0);
+	return info[1];
+}
+
 int spawn(const char *program, const char *arg)
 {
 	return syscall3(SYS_spawn, (long)program, (long)arg, 0);
