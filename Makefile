@@ -6,6 +6,7 @@
 #   make run-bochs        boot the ISO in Bochs, serial console on this terminal
 #   make debug            QEMU paused with its gdb stub; gdb -x <build>/gdbinit
 #   make test             build both kernels and run the whole suite
+#   make test-matrix      the in-kernel suite on every machine it claims
 #   make bench            instructions per paravirt op: inline, indirect, patched
 #   make clean
 #
@@ -56,7 +57,7 @@ QEMU       := qemu-system-i386
 QEMU_FLAGS := -m 128 -display none -no-reboot \
 	      -device isa-debug-exit,iobase=0xf4,iosize=1
 
-.PHONY: all iso run run-bochs debug test host-tests bench clean build-deps
+.PHONY: all iso run run-bochs debug test test-matrix host-tests bench clean build-deps
 all: $(KERNEL)
 
 # Install (or name) missing host tools before the first compile.  Order-only:
@@ -219,6 +220,14 @@ test:
 	$(MAKE) --no-print-directory PARAVIRT=n all iso
 	$(MAKE) --no-print-directory host-tests
 	tests/run
+
+# The in-kernel suite on every machine pv386 claims (tests/matrix): CPU
+# models, RAM sizes, loaders, forced CPU generations.  Slower than test.
+test-matrix:
+	@tools/ensure-deps all
+	$(MAKE) --no-print-directory PARAVIRT=y all iso
+	$(MAKE) --no-print-directory PARAVIRT=n all iso
+	tests/matrix
 
 # Instructions per paravirt op, inline vs indirect vs patched (tools/bench).
 bench:
