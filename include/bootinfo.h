@@ -52,6 +52,6 @@ extern struct boot_info boot_info;
 
 void multiboot_parse(const void *info);
 void memory_print(void);
-u32 memory_top(void);	/* end of usable RAM below 4 GiB, best known */
+u32 memory_top(void);	/* end of the highest RAM region (below 4 GiB) */
 
 #endif

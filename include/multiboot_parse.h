@@ -45,8 +45,8 @@ enum mb_note_kind {
 	MB_NOTE_MEM_LOWER_BIG,		/* a: given KiB, b: taken */
 	MB_NOTE_MEM_UPPER_BIG,		/* a: given KiB, b: taken */
 	MB_NOTE_NO_MAP,			/* no map: mem_lower/mem_upper used */
-	MB_NOTE_MAP_NO_RAM,		/* a map without RAM: the same */
-	MB_NOTE_NO_MEMORY_SIZE,		/* a, b: the RAM assumed */
+	MB_NOTE_MAP_NO_RAM,		/* a map without RAM from 1 MiB: the same */
+	MB_NOTE_NO_MEMORY_SIZE,		/* none known from 1 MiB; a, b: RAM assumed */
 	MB_NOTE_MAP_ENTRY_SHORT,	/* a: entry, b: its size */
 	MB_NOTE_MAP_ENTRY_PAST_END,	/* a: entry, b: map length */
 	MB_NOTE_MAP_STRAY_BYTES,	/* a: how many */

@@ -47,14 +47,13 @@ void multiboot_parse(const void *info)
 	multiboot_parse_info(&env, (u32)info, &boot_info, &boot_notes);
 }
 
+/* The regions are sorted, and hold RAM from 1 MiB whatever the loader
+ * said (the parser falls back to a guess): the last one ends it. */
 u32 memory_top(void)
 {
-	if (boot_info.has_mmap && boot_info.mmap_top)
-		return boot_info.mmap_top > 0xffffffffull ? 0xffffffff :
-		       (u32)boot_info.mmap_top;
-	if (boot_info.has_meminfo)
-		return 0x100000 + boot_info.mem_upper_kb * 1024;
-	return 16 << 20;	/* nothing known: assume a modest 16 MiB */
+	u64 top = boot_info.regions[boot_info.nr_regions - 1].end;
+
+	return top > 0xffffffffull ? 0xffffffff : (u32)top;
 }
 
 static void notes_print(void)

@@ -93,8 +93,8 @@ static const char *const note_formats[MB_NOTE_KINDS] = {
 	[MB_NOTE_MEM_LOWER_BIG] = "%s mem_lower of %llu KiB is more than there is, taken as %llu",
 	[MB_NOTE_MEM_UPPER_BIG] = "%s mem_upper of %llu KiB reaches past 4 GiB, taken as %llu",
 	[MB_NOTE_NO_MAP] = "%s no memory map from the loader, RAM from mem_lower and mem_upper",
-	[MB_NOTE_MAP_NO_RAM] = "%s the memory map has no RAM, RAM from mem_lower and mem_upper",
-	[MB_NOTE_NO_MEMORY_SIZE] = "%s no memory size from the loader, assuming RAM at %08llx-%08llx",
+	[MB_NOTE_MAP_NO_RAM] = "%s the memory map has no RAM above 1 MiB, RAM from mem_lower and mem_upper",
+	[MB_NOTE_NO_MEMORY_SIZE] = "%s no RAM above 1 MiB known, assuming RAM at %08llx-%08llx",
 	[MB_NOTE_MAP_ENTRY_SHORT] = "%s entry %llu has size %llu (less than 20), map cut there",
 	[MB_NOTE_MAP_ENTRY_PAST_END] = "%s entry %llu runs past the map's end (%llu bytes), map cut there",
 	[MB_NOTE_MAP_STRAY_BYTES] = "%s ends in %llu bytes too few for an entry, ignored",
@@ -416,15 +416,24 @@ static void add_region(struct boot_info *bi, u64 start, u64 end)
 	bi->nr_regions++;
 }
 
-/* No RAM from a map: the two classic ranges, or a guess if nothing is
- * known (memory_top() makes the same guess). */
+/* Does any region reach past 1 MiB?  The kernel is loaded there, so RAM
+ * that ends below is a loader's mistake, not the machine. */
+static bool ram_from_1mib(const struct boot_info *bi)
+{
+	return bi->nr_regions && bi->regions[bi->nr_regions - 1].end > ONE_MIB;
+}
+
+/* No RAM from 1 MiB in the map: the two classic ranges instead, or if
+ * they have none either, a guess (memory_top() then sees the same). */
 static void fallback_regions(struct parse *p)
 {
 	struct boot_info *bi = p->bi;
 
-	if (bi->nr_regions)
+	if (ram_from_1mib(bi))
 		return;
-	if (bi->has_meminfo) {
+	bi->nr_regions = 0;
+	bi->mmap_top = 0;
+	if (bi->has_meminfo && bi->mem_upper_kb) {
 		note(p, bi->has_mmap ? MB_NOTE_MAP_NO_RAM : MB_NOTE_NO_MAP, "mem:", 0, 0, 0);
 		add_region(bi, 0, bi->mem_lower_kb * 1024ull);
 		add_region(bi, ONE_MIB, ONE_MIB + bi->mem_upper_kb * 1024ull);

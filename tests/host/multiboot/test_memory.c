@@ -47,7 +47,7 @@ void test_flags_checked(void)
 	put32(INFO_AT + MBI_FLAGS, 0);
 	parse(INFO_AT);
 	CHECK_NOTES("cmdline: none from the loader",
-		    "mem: no memory size from the loader, assuming RAM at 00100000-01000000");
+		    "mem: no RAM above 1 MiB known, assuming RAM at 00100000-01000000");
 	CHECK(!bi.has_meminfo && !bi.has_mmap, "meminfo or map used");
 	CHECK_STR(bi.cmdline, "");
 	CHECK_STR(bi.loader, "unknown loader");
@@ -62,7 +62,7 @@ void test_flags_checked(void)
 	put32(INFO_AT + MBI_MODS_ADDR, 0xdeadbeef);
 	parse(INFO_AT);
 	CHECK_NOTES("cmdline: none from the loader",
-		    "mem: no memory size from the loader, assuming RAM at 00100000-01000000");
+		    "mem: no RAM above 1 MiB known, assuming RAM at 00100000-01000000");
 	CHECK_STR(bi.loader, "qemu");
 }
 
@@ -217,13 +217,13 @@ void test_map_broken(void)
 
 	/* 65 touching pages of RAM: the first 64 make one region. */
 	for (e = MAP_AT, i = 0; i < 65; i++)
-		e = put_map_entry(e, 20, i * 0x1000ull, 0x1000, 1);
+		e = put_map_entry(e, 20, 0x100000 + i * 0x1000ull, 0x1000, 1);
 	use_map(e - MAP_AT);
 	parse(INFO_AT);
 	CHECK_NOTES("mem: map has more than 64 entries, the rest ignored");
 	CHECK_U64(bi.mmap_entries, 64);
 	CHECK_U64(bi.nr_regions, 1);
-	CHECK_REGION(bi.regions[0], 0, 0x40000);
+	CHECK_REGION(bi.regions[0], 0x100000, 0x140000);
 }
 
 /* The map's pointer: 0, at unreadable memory, inside the kernel. */
@@ -239,7 +239,7 @@ void test_map_pointer_bad(void)
 	put32(INFO_AT + MBI_MMAP_ADDR, 0x300000);
 	parse(INFO_AT);
 	CHECK_NOTES("mem: map at 00300000 (24 bytes) is not readable, ignored",
-		    "mem: the memory map has no RAM, RAM from mem_lower and mem_upper");
+		    "mem: the memory map has no RAM above 1 MiB, RAM from mem_lower and mem_upper");
 	CHECK_U64(bi.mmap_entries, 0);
 	CHECK_U64(bi.nr_regions, 2);
 
@@ -249,7 +249,7 @@ void test_map_pointer_bad(void)
 		    "mem: no memory map from the loader, RAM from mem_lower and mem_upper");
 }
 
-/* A map of nothing but reserved entries. */
+/* A map of nothing but reserved entries, then of low RAM only. */
 void test_map_without_ram(void)
 {
 	u32 e;
@@ -259,10 +259,25 @@ void test_map_without_ram(void)
 	e = put_map_entry(e, 20, 0xfffc0000, 0x40000, 2);
 	use_map(e - MAP_AT);
 	parse(INFO_AT);
-	CHECK_NOTES("mem: the memory map has no RAM, RAM from mem_lower and mem_upper");
+	CHECK_NOTES("mem: the memory map has no RAM above 1 MiB, RAM from mem_lower and mem_upper");
 	CHECK_U64(bi.mmap_entries, 2);
 	CHECK_U64(bi.nr_regions, 2);
 	CHECK_REGION(bi.regions[0], 0, 639 * 1024);
+	CHECK_U64(bi.mmap_top, 0);
+
+	/* Only low RAM: the kernel at 1 MiB says there is more. */
+	put_map_entry(MAP_AT, 20, 0, 0x9fc00, 1);
+	parse(INFO_AT);
+	CHECK_NOTES("mem: the memory map has no RAM above 1 MiB, RAM from mem_lower and mem_upper");
+	CHECK_REGION(bi.regions[1], 0x100000, 0x100000 + 129920ull * 1024);
+	CHECK_U64(bi.mmap_usable_bytes, 0x9fc00);
+
+	/* And mem_upper 0 too (a fuzzer's find): a guess, not no RAM. */
+	put32(INFO_AT + MBI_MEM_UPPER, 0);
+	parse(INFO_AT);
+	CHECK_NOTES("mem: no RAM above 1 MiB known, assuming RAM at 00100000-01000000");
+	CHECK_U64(bi.nr_regions, 1);
+	CHECK_REGION(bi.regions[0], 0x100000, 0x1000000);
 }
 
 /* 40 separate pieces of RAM: the lowest 32 are kept. */

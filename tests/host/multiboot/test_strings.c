@@ -116,7 +116,7 @@ void test_info_placement(void)
 	parse(0);
 	CHECK_NOTES("multiboot: no info block (EBX is 0): no memory size, command line or modules",
 		    "cmdline: none from the loader",
-		    "mem: no memory size from the loader, assuming RAM at 00100000-01000000");
+		    "mem: no RAM above 1 MiB known, assuming RAM at 00100000-01000000");
 	CHECK_U64(bi.nr_reserved, 0);
 	CHECK_STR(bi.loader, "unknown loader");
 
@@ -138,7 +138,7 @@ void test_info_placement(void)
 	parse(FAKE_SIZE - 40);
 	CHECK_NOTES("multiboot: info block at 000fffd8 (68 bytes) is not readable, ignored",
 		    "cmdline: none from the loader",
-		    "mem: no memory size from the loader, assuming RAM at 00100000-01000000");
+		    "mem: no RAM above 1 MiB known, assuming RAM at 00100000-01000000");
 	CHECK_U64(bi.nr_reserved, 0);
 
 	fake_reset();
@@ -147,5 +147,5 @@ void test_info_placement(void)
 	parse_with_kernel_at(0x80100, 0x80000, 0x90000);
 	CHECK_NOTES("multiboot: info block at 00080100-00080144 overlaps the kernel image, ignored",
 		    "cmdline: none from the loader",
-		    "mem: no memory size from the loader, assuming RAM at 00100000-01000000");
+		    "mem: no RAM above 1 MiB known, assuming RAM at 00100000-01000000");
 }
