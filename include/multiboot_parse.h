@@ -79,7 +79,8 @@ struct mb_notes {
 	struct mb_note note[MB_MAX_NOTES];
 };
 
-/* How far a string is searched for its end, and the module list's limit. */
+/* How far a string is searched for its end: a pointer to something that
+ * is not a string must not send the search through all of memory. */
 #define MB_STRING_MAX	4096
 
 /* Parse the info block at physical address info into *out (cleared
