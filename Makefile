@@ -7,6 +7,8 @@
 #   make debug            QEMU paused with its gdb stub; gdb -x <build>/gdbinit
 #   make test             build both kernels and run the whole suite
 #   make test-matrix      the in-kernel suite on every machine it claims
+#   make host-tests       build the host-side tests (patch engine, Multiboot parser)
+#   make fuzz-multiboot   fuzz the Multiboot parser for FUZZ_TIME seconds (600)
 #   make bench            instructions per paravirt op: inline, indirect, patched
 #   make clean
 #
@@ -57,7 +59,7 @@ QEMU       := qemu-system-i386
 QEMU_FLAGS := -m 128 -display none -no-reboot \
 	      -device isa-debug-exit,iobase=0xf4,iosize=1
 
-.PHONY: all iso run run-bochs debug test test-matrix host-tests bench clean build-deps
+.PHONY: all iso run run-bochs debug test test-matrix host-tests fuzz-multiboot bench clean build-deps
 all: $(KERNEL)
 
 # Install (or name) missing host tools before the first compile.  Order-only:
@@ -208,11 +210,42 @@ HOST_TEST   := build/host/test_patch
 HOST_SRCS   := $(wildcard tests/host/*.c) arch/x86/patch_engine.c \
 	       arch/x86/patch_templates.S
 
-host-tests: $(HOST_TEST)
+# The Multiboot info parser, the same multiboot_parse.c and ram_map.c as
+# the kernel: unit tests built like the patch engine's, and a libFuzzer
+# target (clang) that tests/run runs briefly; fuzz-multiboot runs it for
+# FUZZ_TIME seconds, keeping what it learns in build/host/fuzz-corpus.
+MB_PARSER    := arch/x86/multiboot_parse.c kernel/ram_map.c
+MB_HEADERS   := include/multiboot_parse.h include/ram_map.h include/bootinfo.h \
+		include/types.h
+MB_TEST      := build/host/test_multiboot
+MB_TEST_SRCS := $(wildcard tests/host/multiboot/*.c) $(MB_PARSER)
+MB_FUZZ      := build/host/fuzz_multiboot
+MB_FUZZ_SRCS := tests/host/multiboot/fuzz/fuzz_multiboot.c $(MB_PARSER)
+MB_SEEDS     := tests/host/multiboot/fuzz/corpus
+FUZZ_CC      := clang
+FUZZ_CFLAGS  := -O1 -g -Wall -Wextra -Werror -idirafter include \
+		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+FUZZ_TIME    ?= 600
+
+host-tests: $(HOST_TEST) $(MB_TEST) $(MB_FUZZ)
 
 $(HOST_TEST): $(HOST_SRCS) include/asm/patch.h include/types.h | build-deps
 	@mkdir -p $(dir $@)
 	$(HOST_CC) $(HOST_CFLAGS) -o $@ $(HOST_SRCS)
+
+$(MB_TEST): $(MB_TEST_SRCS) tests/host/multiboot/check.h $(MB_HEADERS) | build-deps
+	@mkdir -p $(dir $@)
+	$(HOST_CC) $(HOST_CFLAGS) -o $@ $(MB_TEST_SRCS)
+
+$(MB_FUZZ): $(MB_FUZZ_SRCS) $(MB_HEADERS) | build-deps
+	@tools/ensure-deps fuzz
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(MB_FUZZ_SRCS)
+
+fuzz-multiboot: $(MB_FUZZ)
+	@mkdir -p build/host/fuzz-corpus build/host/fuzz-crashes
+	$(MB_FUZZ) -max_total_time=$(FUZZ_TIME) -max_len=4096 \
+	    -artifact_prefix=build/host/fuzz-crashes/ build/host/fuzz-corpus $(MB_SEEDS)
 
 test:
 	@tools/ensure-deps all

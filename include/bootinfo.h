@@ -2,8 +2,9 @@
  * bootinfo.h - what pv386 keeps of the boot loader's information.
  *
  * The Multiboot info block lies somewhere in low memory that nothing
- * reserves, so arch/x86/multiboot.c copies what matters into boot_info
- * early in kmain, before anything that allocates or overwrites memory.
+ * reserves, so arch/x86/multiboot.c has it parsed into boot_info
+ * (arch/x86/multiboot_parse.c) early in kmain, before anything that
+ * allocates or overwrites memory.
  */
 #ifndef PV386_BOOTINFO_H
 #define PV386_BOOTINFO_H
@@ -34,9 +35,10 @@ struct boot_info {
 	u32 mem_upper_kb;	/* contiguous memory from 1 MiB */
 	bool has_mmap;
 	unsigned int mmap_entries;
-	u64 mmap_usable_bytes;	/* sum of "available" regions */
-	u64 mmap_top;		/* end of the highest available region */
-	unsigned int nr_regions;	/* available regions kept, unsorted */
+	u64 mmap_usable_bytes;	/* all "available" RAM, overlaps counted once */
+	u64 mmap_top;		/* end of the highest region below 4 GiB */
+	u64 ram_above_4g;	/* available bytes at or above 4 GiB: not in regions */
+	unsigned int nr_regions;	/* RAM below 4 GiB: sorted, disjoint */
 	struct mem_region regions[BOOT_MAX_REGIONS];
 	unsigned int nr_modules;
 	struct boot_module modules[BOOT_MAX_MODULES];
@@ -50,6 +52,6 @@ extern struct boot_info boot_info;
 
 void multiboot_parse(const void *info);
 void memory_print(void);
-u32 memory_top(void);	/* end of usable RAM below 4 GiB, best known */
+u32 memory_top(void);	/* end of the highest RAM region (below 4 GiB) */
 
 #endif

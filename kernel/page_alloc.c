@@ -57,9 +57,10 @@ static void mark_range(u64 start, u64 end, bool used)
 		mark(f, used);
 }
 
+/* RAM above 4 GiB is not in the regions, only counted (bootinfo.h). */
 static void report_unmapped_ram(void)
 {
-	u64 above = 0;
+	u64 above = boot_info.ram_above_4g;
 	unsigned int i;
 
 	for (i = 0; i < boot_info.nr_regions; i++) {
