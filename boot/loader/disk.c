@@ -10,8 +10,11 @@
  * motor spins up.
  */
 #include "loader.h"
+#include "io.h"
 
 #define READ_TRIES	5
+#define FDC_DOR		0x3f2	/* floppy controller: motors, reset, DMA */
+#define FDC_DOR_IDLE	0x0c	/* no motor, controller enabled, DMA on */
 
 static struct {
 	u8 drive;
@@ -87,4 +90,13 @@ void disk_read(u32 lba, u32 count, u32 dest)
 u32 disk_sectors(void)
 {
 	return disk.cylinders * disk.heads * disk.sectors;
+}
+
+/* The BIOS stops a floppy motor from its timer interrupt a few seconds
+ * after the last read; the kernel starts with interrupts off and has
+ * its own IRQ 0, so the motor would spin on.  Stop it now. */
+void disk_stop(void)
+{
+	if (disk.drive < 0x80)
+		outb(FDC_DOR, FDC_DOR_IDLE);
 }

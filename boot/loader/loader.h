@@ -53,7 +53,8 @@ u32 bios_ticks(void);		/* 18.2 per second, from the BIOS data area */
 /* disk.c */
 void disk_init(u8 drive);
 void disk_read(u32 lba, u32 count, u32 dest);	/* dest: any physical address */
-u32 disk_sectors(void);			/* in all, by the geometry */
+u32 disk_sectors(void);				/* in all, by the geometry */
+void disk_stop(void);				/* floppy motor off */
 
 /* a20.c */
 void a20_enable(u32 header_flags);

@@ -47,5 +47,6 @@ void loader_main(u32 drive)
 	mbi.boot_loader_name = (u32)loader_name;
 	mbi.boot_device = (drive << 24) | 0xffffff;	/* the whole drive */
 	print("loader: entering the kernel at %x\n", entry);
+	disk_stop();
 	enter_kernel(entry, (u32)&mbi);
 }
