@@ -145,14 +145,6 @@ static uint32_t heap_of_all_memory(void)
 #define CPUID_SEP	(1 << 11)
 #define CPUID_SSE	(1 << 25)
 
-static uint32_t cpuid_features(void)
-{
-	uint32_t a = 1, b, c, d;
-
-	asm volatile("cpuid" : "+a" (a), "=b" (b), "=c" (c), "=d" (d));
-	return d;
-}
-
 #define MXCSR_ZE	(1 << 2)	/* a divide by zero happened */
 
 static uint32_t mxcsr(void)

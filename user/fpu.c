@@ -25,10 +25,7 @@
 
 static int has_sse(void)
 {
-	uint32_t a = 1, b, c, d;
-
-	asm volatile("cpuid" : "+a" (a), "=b" (b), "=c" (c), "=d" (d));
-	return (d & CPUID_SSE) != 0;
+	return (cpuid_features() & CPUID_SSE) != 0;
 }
 
 /*

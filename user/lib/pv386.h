@@ -17,6 +17,7 @@ long syscall3(long nr, long a, long b, long c);		/* the best the CPU has */
 long syscall_int80(long nr, long a, long b, long c);
 long syscall_sysenter(long nr, long a, long b, long c);
 int have_sysenter(void);
+uint32_t cpuid_features(void);	/* CPUID leaf 1 EDX; 0 without CPUID */
 
 void exit(int status) __attribute__((noreturn));
 long write(const void *buf, size_t len);
