@@ -64,6 +64,8 @@ static void read_track(u32 lba, u32 count)
 		bios_call(0x13, &r);
 		if (!(r.flags & FLAG_CF))
 			return;
+		print("disk: read error at sector %u (BIOS status %x), "
+		      "resetting the drive\n", lba, (r.eax >> 8) & 0xff);
 		reset_drive();
 	}
 	die("disk read error at sector %u (BIOS status %x) after %u tries",
