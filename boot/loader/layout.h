@@ -43,5 +43,7 @@
 #define HEADER_F_A20_OFF_FIRST	(1 << 0)	/* turn A20 off via port 0x92 first */
 #define HEADER_F_A20_NO_BIOS	(1 << 1)	/* skip INT 15h AX=2401 */
 #define HEADER_F_A20_NO_KBC	(1 << 2)	/* skip the keyboard controller */
+#define HEADER_F_NO_E820	(1 << 3)	/* as if the BIOS had no E820 */
+#define HEADER_F_NO_E801	(1 << 4)	/* ... and no E801 */
 
 #endif

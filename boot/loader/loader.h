@@ -61,7 +61,7 @@ void a20_enable(u32 header_flags);
 
 /* memory.c: fills the Multiboot memory fields. */
 struct multiboot_info;
-void memory_detect(struct multiboot_info *mbi);
+void memory_detect(struct multiboot_info *mbi, u32 header_flags);
 u32 memory_upper_end(const struct multiboot_info *mbi);
 
 /* prompt.c: the line to boot with, typed or the default. */

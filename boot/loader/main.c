@@ -37,7 +37,7 @@ void loader_main(u32 drive)
 	read_header();
 	disk_init((u8)drive);
 	a20_enable(header_u32(HEADER_OFF_FLAGS));
-	memory_detect(&mbi);
+	memory_detect(&mbi, header_u32(HEADER_OFF_FLAGS));
 	prompt(default_line, cmdline);
 	entry = kernel_load(header_u32(HEADER_OFF_LBA),
 			    header_u32(HEADER_OFF_BYTES), memory_upper_end(&mbi));

@@ -91,9 +91,11 @@ static u32 ah88_kb(void)
 	return (r.flags & FLAG_CF) ? 0 : (r.eax & 0xffff);
 }
 
-void memory_detect(struct multiboot_info *mbi)
+/* header_flags: HEADER_F_NO_E820/E801 let a test take the older ways
+ * on a BIOS that has the newer ones. */
+void memory_detect(struct multiboot_info *mbi, u32 header_flags)
 {
-	unsigned int n = e820();
+	unsigned int n = (header_flags & HEADER_F_NO_E820) ? 0 : e820();
 	const char *how = "e820";
 
 	mbi->mem_lower = low_memory_kb();
@@ -103,7 +105,7 @@ void memory_detect(struct multiboot_info *mbi)
 		mbi->mmap_length = n * sizeof(map[0]);
 		mbi->flags |= MB_INFO_MMAP;
 	}
-	if (!mbi->mem_upper) {
+	if (!mbi->mem_upper && !(header_flags & HEADER_F_NO_E801)) {
 		mbi->mem_upper = e801_kb();
 		how = "e801";
 	}
