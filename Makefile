@@ -183,6 +183,75 @@ $(TEST_ISO): $(KERNEL) boot/grub.cfg
 	    boot/grub.cfg > $(BUILD)/iso-test/boot/grub/grub.cfg
 	grub-mkrescue -o $@ $(BUILD)/iso-test 2>/dev/null
 
+# pv386's own boot loader (boot/loader/, layout in boot/loader/layout.h):
+# stage 1 is the boot sector, stage 2 16-bit C and assembly; each is
+# linked by its own script and flattened to a binary.  tools/mkbootimg
+# puts them, a kernel header and the kernel (stripped: the floppy is
+# small, and the kernel's own symbol table is in its data) on a 1.44 MB
+# floppy or a small MBR disk.  CMDLINE='...' sets the default line; the
+# -test images boot `test`, for tests/run.
+LOADER_OUT     := build/loader
+LOADER_CFLAGS  := -m16 -march=i386 -Os -ffreestanding -fno-pic -fno-pie \
+		  -fno-stack-protector -fno-asynchronous-unwind-tables \
+		  -mregparm=3 -mgeneral-regs-only -fno-tree-loop-distribute-patterns \
+		  --param=min-pagesize=0 -Wall -Wextra -Werror -Iboot/loader -MMD -MP
+# min-pagesize=0: the loader reads the BIOS data area and low memory by
+# address, which gcc would otherwise take for null-pointer arithmetic.
+LOADER_ASFLAGS := -m32 -Iboot/loader -Wa,--noexecstack -MMD -MP
+STAGE2_OBJS    := $(patsubst boot/loader/%,$(LOADER_OUT)/%.o,$(basename \
+		  $(filter-out boot/loader/stage1.S,$(wildcard boot/loader/*.S boot/loader/*.c))))
+CMDLINE        ?=
+FLOPPY         := $(BUILD)/pv386.img
+DISK           := $(BUILD)/pv386-disk.img
+TEST_IMAGES    := $(BUILD)/pv386-test.img $(BUILD)/pv386-disk-test.img
+MKBOOTIMG       = tools/mkbootimg --stage1 $(LOADER_OUT)/stage1.bin \
+		  --stage2 $(LOADER_OUT)/stage2.bin --kernel $(BUILD)/pv386-stripped.elf
+IMAGE_DEPS     := $(LOADER_OUT)/stage1.bin $(LOADER_OUT)/stage2.bin \
+		  $(BUILD)/pv386-stripped.elf tools/mkbootimg
+
+.PHONY: floppy disk images
+floppy: $(FLOPPY)
+disk: $(DISK)
+images: $(FLOPPY) $(DISK) $(TEST_IMAGES)
+
+$(LOADER_OUT)/%.o: boot/loader/%.c | build-deps
+	@mkdir -p $(dir $@)
+	$(CC) $(LOADER_CFLAGS) -c -o $@ $<
+
+$(LOADER_OUT)/%.o: boot/loader/%.S | build-deps
+	@mkdir -p $(dir $@)
+	$(CC) $(LOADER_ASFLAGS) -c -o $@ $<
+
+$(LOADER_OUT)/stage1.elf: $(LOADER_OUT)/stage1.o boot/loader/stage1.ld
+	$(LD) -m elf_i386 -T boot/loader/stage1.ld -o $@ $<
+
+$(LOADER_OUT)/stage2.elf: $(STAGE2_OBJS) boot/loader/stage2.ld
+	$(LD) -m elf_i386 -T boot/loader/stage2.ld -o $@ $(STAGE2_OBJS)
+
+$(LOADER_OUT)/%.bin: $(LOADER_OUT)/%.elf
+	objcopy -O binary -j .text -j .rodata -j .data $< $@
+
+$(BUILD)/pv386-stripped.elf: $(KERNEL)
+	strip -o $@ $<
+
+# The default line is in the image: a new CMDLINE must rebuild it.
+CMDLINE_FILE := $(BUILD)/.cmdline
+$(CMDLINE_FILE): FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(CMDLINE)' | cmp -s - $@ || echo '$(CMDLINE)' > $@
+
+$(FLOPPY): $(IMAGE_DEPS) $(CMDLINE_FILE)
+	$(MKBOOTIMG) --cmdline '$(CMDLINE)' --floppy $@
+
+$(DISK): $(IMAGE_DEPS) $(CMDLINE_FILE)
+	$(MKBOOTIMG) --cmdline '$(CMDLINE)' --disk $@
+
+$(BUILD)/pv386-test.img: $(IMAGE_DEPS)
+	$(MKBOOTIMG) --cmdline test --floppy $@
+
+$(BUILD)/pv386-disk-test.img: $(IMAGE_DEPS)
+	$(MKBOOTIMG) --cmdline test --disk $@
+
 run: $(ISO)
 	@tools/ensure-deps qemu
 	$(QEMU) $(QEMU_FLAGS) -cdrom $(ISO) -serial mon:stdio
@@ -249,7 +318,7 @@ fuzz-multiboot: $(MB_FUZZ)
 
 test:
 	@tools/ensure-deps all
-	$(MAKE) --no-print-directory PARAVIRT=y all iso
+	$(MAKE) --no-print-directory PARAVIRT=y all iso images
 	$(MAKE) --no-print-directory PARAVIRT=n all iso
 	$(MAKE) --no-print-directory host-tests
 	tests/run
@@ -272,4 +341,5 @@ bench:
 clean:
 	rm -rf build
 
--include $(OBJS:.o=.d) $(USER_LIB:.o=.d) $(USER_ELFS:.elf=.d)
+-include $(OBJS:.o=.d) $(USER_LIB:.o=.d) $(USER_ELFS:.elf=.d) \
+	 $(STAGE2_OBJS:.o=.d) $(LOADER_OUT)/stage1.d

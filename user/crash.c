@@ -145,12 +145,6 @@ static uint32_t heap_of_all_memory(void)
 #define CPUID_SEP	(1 << 11)
 #define CPUID_SSE	(1 << 25)
 
-/* The kernel's word, not cpuid's: cpu= may leave features off. */
-static uint32_t cpuid_features(void)
-{
-	return cpu_features();
-}
-
 #define MXCSR_ZE	(1 << 2)	/* a divide by zero happened */
 
 static uint32_t mxcsr(void)
@@ -261,7 +255,7 @@ int main(void)
 		printf("crash: no case %s\n", arg);
 		return BAD_ARGUMENT;
 	}
-	if ((cpuid_features() & c->needs) != c->needs ||
+	if ((cpu_features() & c->needs) != c->needs ||
 	    (c->needs & CPUID_SEP && !have_sysenter()))
 		return NOT_HERE;
 	return run_case(c, case_arg);
