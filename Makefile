@@ -327,7 +327,7 @@ test:
 # models, RAM sizes, loaders, forced CPU generations.  Slower than test.
 test-matrix:
 	@tools/ensure-deps all
-	$(MAKE) --no-print-directory PARAVIRT=y all iso
+	$(MAKE) --no-print-directory PARAVIRT=y all iso images
 	$(MAKE) --no-print-directory PARAVIRT=n all iso
 	tests/matrix
 
