@@ -194,7 +194,7 @@ LOADER_OUT     := build/loader
 LOADER_CFLAGS  := -m16 -march=i386 -Os -ffreestanding -fno-pic -fno-pie \
 		  -fno-stack-protector -fno-asynchronous-unwind-tables \
 		  -mregparm=3 -mgeneral-regs-only -fno-tree-loop-distribute-patterns \
-		  --param=min-pagesize=0 -Wall -Wextra -Werror -Iboot/loader -MMD -MP
+		  --param=min-pagesize=0 -Wall -Wextra -Werror -Iboot/loader -idirafter include -MMD -MP
 # min-pagesize=0: the loader reads the BIOS data area and low memory by
 # address, which gcc would otherwise take for null-pointer arithmetic.
 LOADER_ASFLAGS := -m32 -Iboot/loader -Wa,--noexecstack -MMD -MP

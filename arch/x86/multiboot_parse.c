@@ -15,17 +15,10 @@
  * Whatever is ignored, cut or guessed becomes a note (multiboot_parse.h).
  * Reads go through env->mem only, so this file needs no kernel at all.
  */
+#include <multiboot.h>
 #include <multiboot_parse.h>
 #include <ram_map.h>
 #include <string.h>
-
-#define MB_INFO_MEMORY		(1 << 0)
-#define MB_INFO_CMDLINE		(1 << 2)
-#define MB_INFO_MODS		(1 << 3)
-#define MB_INFO_MMAP		(1 << 6)
-#define MB_INFO_LOADER_NAME	(1 << 9)
-
-#define MB_MEMORY_AVAILABLE	1
 
 #define LOW_MEMORY_KB		640	/* conventional memory ends at 640 KiB */
 #define ONE_MIB			0x100000ull
@@ -34,31 +27,6 @@
 #define MAX_UPPER_KB		((FOUR_GIB - ONE_MIB) / 1024)
 /* Nothing known about RAM: a modest PC's, from 1 MiB to 16 MiB. */
 #define GUESS_RAM_END		(16 * ONE_MIB)
-
-struct multiboot_info {
-	u32 flags;
-	u32 mem_lower, mem_upper;	/* KiB */
-	u32 boot_device;
-	u32 cmdline;
-	u32 mods_count, mods_addr;
-	u32 syms[4];
-	u32 mmap_length, mmap_addr;
-	u32 drives_length, drives_addr;
-	u32 config_table;
-	u32 boot_loader_name;
-} __packed;
-
-struct multiboot_module {
-	u32 start, end;
-	u32 string;		/* its command line */
-	u32 reserved;
-} __packed;
-
-struct multiboot_mmap_entry {
-	u32 size;		/* of the rest of the entry: at least 20 */
-	u64 addr, len;
-	u32 type;
-} __packed;
 
 #define MMAP_ENTRY_MIN_SIZE	(sizeof(struct multiboot_mmap_entry) - 4)
 

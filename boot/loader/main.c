@@ -5,7 +5,7 @@
  * cannot do its part (die()).
  */
 #include "loader.h"
-#include "multiboot.h"
+#include <multiboot.h>	/* the format, shared with the kernel */
 
 static struct multiboot_info mbi;
 static char cmdline[CMDLINE_MAX];

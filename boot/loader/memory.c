@@ -6,10 +6,11 @@
  * above 1 MiB, at most 64 MiB).  Older BIOSes know only the later ones.
  */
 #include "loader.h"
-#include "multiboot.h"
+#include <multiboot.h>	/* the format, shared with the kernel */
 
 #define SMAP		0x534d4150	/* "SMAP", E820's signature */
 #define MIB		0x100000u
+#define MMAP_MAX_ENTRIES	32	/* the map the kernel gets, at most */
 
 static struct multiboot_mmap_entry map[MMAP_MAX_ENTRIES];
 
@@ -34,7 +35,7 @@ static u32 upper_kb_from_map(unsigned int n)
 	for (i = 0; i < n; i++) {
 		u64 end = map[i].addr + map[i].len;
 
-		if (map[i].type == MMAP_AVAILABLE && map[i].addr <= MIB && end > MIB) {
+		if (map[i].type == MB_MEMORY_AVAILABLE && map[i].addr <= MIB && end > MIB) {
 			if (end > 0x100000000ull)
 				end = 0x100000000ull;
 			return (u32)((end - MIB) >> 10);
