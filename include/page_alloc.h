@@ -19,6 +19,5 @@ u32 pages_alloc(unsigned int n);	/* n contiguous zeroed pages, or 0 */
 void page_free(u32 addr);
 void pages_free(u32 addr, unsigned int n);
 unsigned long pages_free_count(void);
-unsigned long pages_total_count(void);	/* free at boot */
 
 #endif

@@ -12,6 +12,5 @@
 struct pt_regs;
 
 long do_syscall(struct pt_regs *regs, u32 nr, u32 a, u32 b, u32 c);
-unsigned long syscall_count(unsigned int nr);
 
 #endif

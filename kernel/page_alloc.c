@@ -25,7 +25,7 @@
 #define BITS_PER_WORD	32
 
 static u32 frame_used[NR_FRAMES / BITS_PER_WORD];
-static unsigned long nr_free, nr_total;
+static unsigned long nr_free;
 static u32 search_from;		/* a word before which nothing is free */
 
 extern char __kernel_start[], __kernel_end[];
@@ -85,7 +85,6 @@ void page_alloc_init(void)
 	mark_range((u32)__kernel_start, (u32)__kernel_end, true);
 	for (i = 0; i < boot_info.nr_reserved; i++)
 		mark_range(boot_info.reserved[i].start, boot_info.reserved[i].end, true);
-	nr_total = nr_free;
 	printk("mem: %lu KiB free for pages (kernel image %u KiB, %u loader ranges kept)\n",
 	       nr_free * (PAGE_SIZE / 1024),
 	       (unsigned int)(__kernel_end - __kernel_start) >> 10, boot_info.nr_reserved);
@@ -156,9 +155,4 @@ void page_free(u32 addr)
 unsigned long pages_free_count(void)
 {
 	return nr_free;
-}
-
-unsigned long pages_total_count(void)
-{
-	return nr_total;
 }

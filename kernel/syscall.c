@@ -22,13 +22,6 @@
 #define WRITE_CHUNK	128
 #define WRITE_MAX	4096
 
-static unsigned long counts[NR_SYSCALLS];
-
-unsigned long syscall_count(unsigned int nr)
-{
-	return nr < NR_SYSCALLS ? counts[nr] : 0;
-}
-
 /* ---- I/O privilege: which programs may ask for it ---- */
 
 static char io_programs[64] = "ioport";
@@ -188,7 +181,6 @@ long do_syscall(struct pt_regs *regs, u32 nr, u32 a, u32 b, u32 c)
 {
 	if (nr >= NR_SYSCALLS)
 		return -ENOSYS;
-	counts[nr]++;
 	switch (nr) {
 	case SYS_exit:		task_exit((int)a);
 	case SYS_write:		return sys_write(a, b);

@@ -122,16 +122,3 @@ u32 user_page_frame(const u32 *pgd, u32 va)
 	pte = user_pte((u32 *)pgd, va, false);
 	return pte && (*pte & PTE_PRESENT) ? *pte & PAGE_MASK : 0;
 }
-
-u32 user_pages_mapped(const u32 *pgd)
-{
-	u32 d, i, n = 0;
-
-	for (d = USER_PDE_FIRST; d < USER_PDE_END; d++) {
-		if (!(pgd[d] & PTE_PRESENT))
-			continue;
-		for (i = 0; i < PT_ENTRIES; i++)
-			n += table_of(pgd[d])[i] & PTE_PRESENT;
-	}
-	return n;
-}

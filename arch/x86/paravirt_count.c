@@ -67,11 +67,6 @@ bool paravirt_counting(void)
 	return counting;
 }
 
-unsigned long paravirt_op_call_count(unsigned int s)
-{
-	return s < PARAVIRT_NR_SLOTS ? paravirt_op_calls[s] : 0;
-}
-
 /* Why the running CPU cannot do op s, or NULL if it can. */
 static const char *op_unavailable(unsigned int s)
 {

@@ -48,6 +48,5 @@ int map_user_page(u32 *pgd, u32 va, bool writable);	/* 0 or -ENOMEM */
 u32 user_page_frame(const u32 *pgd, u32 va);	/* its frame, or 0 */
 bool user_page_writable(const u32 *pgd, u32 va);
 void unmap_user_range(u32 *pgd, u32 start, u32 end);	/* and free the pages */
-u32 user_pages_mapped(const u32 *pgd);
 
 #endif

@@ -148,7 +148,6 @@ extern const struct paravirt_patch_site __stop_parainstructions[];
 void paravirt_count_start(void);
 bool paravirt_counting(void);
 void *paravirt_op_function(unsigned int slot);	/* behind any counting stub */
-unsigned long paravirt_op_call_count(unsigned int slot);
 bool paravirt_coverage_report(void);	/* prints; all ops the CPU has reached? */
 
 /*
