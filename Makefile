@@ -276,7 +276,8 @@ HOST_CFLAGS := -O2 -g -Wall -Wextra -Werror -no-pie -idirafter include \
 	       -fsanitize=address,undefined -fno-sanitize-recover=all \
 	       -Wa,--noexecstack
 HOST_TEST   := build/host/test_patch
-HOST_SRCS   := $(wildcard tests/host/*.c) arch/x86/patch_engine.c \
+HOST_SRCS   := $(wildcard tests/host/*.c) tests/host/runner/runner.c \
+	       arch/x86/patch_engine.c \
 	       arch/x86/patch_templates.S
 
 # The Multiboot info parser, the same multiboot_parse.c and ram_map.c as
@@ -287,7 +288,8 @@ MB_PARSER    := arch/x86/multiboot_parse.c kernel/ram_map.c
 MB_HEADERS   := include/multiboot_parse.h include/ram_map.h include/bootinfo.h \
 		include/types.h
 MB_TEST      := build/host/test_multiboot
-MB_TEST_SRCS := $(wildcard tests/host/multiboot/*.c) $(MB_PARSER)
+MB_TEST_SRCS := $(wildcard tests/host/multiboot/*.c) tests/host/runner/runner.c \
+		$(MB_PARSER)
 MB_FUZZ      := build/host/fuzz_multiboot
 MB_FUZZ_SRCS := tests/host/multiboot/fuzz/fuzz_multiboot.c $(MB_PARSER)
 MB_SEEDS     := tests/host/multiboot/fuzz/corpus
@@ -298,11 +300,13 @@ FUZZ_TIME    ?= 600
 
 host-tests: $(HOST_TEST) $(MB_TEST) $(MB_FUZZ)
 
-$(HOST_TEST): $(HOST_SRCS) include/asm/patch.h include/types.h | build-deps
+$(HOST_TEST): $(HOST_SRCS) tests/host/check.h tests/host/runner/runner.h \
+	      include/asm/patch.h include/types.h | build-deps
 	@mkdir -p $(dir $@)
 	$(HOST_CC) $(HOST_CFLAGS) -o $@ $(HOST_SRCS)
 
-$(MB_TEST): $(MB_TEST_SRCS) tests/host/multiboot/check.h $(MB_HEADERS) | build-deps
+$(MB_TEST): $(MB_TEST_SRCS) tests/host/multiboot/check.h tests/host/runner/runner.h \
+	      $(MB_HEADERS) | build-deps
 	@mkdir -p $(dir $@)
 	$(HOST_CC) $(HOST_CFLAGS) -o $@ $(MB_TEST_SRCS)
 

@@ -19,6 +19,7 @@
  * 3 the port read something else, 100 the read after iopl(0) worked.
  */
 #include "lib/pv386.h"
+#include <asm/io.h>	/* in/out: the same instructions the kernel uses */
 
 #define ROUNDS		50
 #define CMOS_INDEX	0x70
@@ -26,19 +27,6 @@
 #define CMOS_STATUS_D	0x0d	/* bit 7 clear in the index: NMIs stay on */
 #define CMOS_D_VALID	0x80
 #define EFLAGS_IOPL	0x3000
-
-static inline void outb(uint16_t port, uint8_t v)
-{
-	asm volatile("outb %0, %1" : : "a" (v), "Nd" (port));
-}
-
-static inline uint8_t inb(uint16_t port)
-{
-	uint8_t v;
-
-	asm volatile("inb %1, %0" : "=a" (v) : "Nd" (port));
-	return v;
-}
 
 static uint32_t iopl_bits(void)
 {

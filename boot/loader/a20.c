@@ -10,7 +10,7 @@
  * would say "on" on a machine where it is not.
  */
 #include "loader.h"
-#include "io.h"
+#include <asm/io.h>	/* the kernel's port I/O, shared */
 
 #define KBC_DATA	0x60
 #define KBC_STATUS	0x64

@@ -5,7 +5,7 @@
  * print() knows %s %c %u %x, all the loader's messages need.
  */
 #include "loader.h"
-#include "io.h"
+#include <asm/io.h>	/* the kernel's port I/O, shared */
 
 #define COM1		0x3f8
 #define COM1_LSR	(COM1 + 5)

@@ -10,7 +10,7 @@
  * motor spins up.
  */
 #include "loader.h"
-#include "io.h"
+#include <asm/io.h>	/* the kernel's port I/O, shared */
 
 #define READ_TRIES	5
 #define FDC_DOR		0x3f2	/* floppy controller: motors, reset, DMA */

@@ -13,23 +13,13 @@
 
 #include <stdio.h>
 #include <asm/patch.h>
+#include "runner/runner.h"
 
-/* ---- checking (main.c) ---- */
+/* ---- checking (runner/runner.h, and main.c) ---- */
 
-/* A failed check: remembered for the running test, which then FAILs. */
-void check_failed(const char *file, int line, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-/* Failed checks so far in the running test: loops stop early on them. */
-unsigned int check_failures(void);
 /* Compare n bytes; on a difference, fail with both in hex. */
 bool check_bytes_at(const char *file, int line, const u8 *got, const u8 *want,
 		    unsigned int n, const char *what);
-
-#define CHECK(cond, ...)						\
-	do {								\
-		if (!(cond))						\
-			check_failed(__FILE__, __LINE__, __VA_ARGS__);	\
-	} while (0)
 
 #define CHECK_BYTES(got, want, n, what) \
 	check_bytes_at(__FILE__, __LINE__, (got), (want), (n), (what))

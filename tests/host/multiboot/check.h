@@ -16,17 +16,9 @@
 
 #include <stdio.h>
 #include <multiboot_parse.h>
+#include "../runner/runner.h"
 
-/* ---- checking (main.c) ---- */
-
-void check_failed(const char *file, int line, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-#define CHECK(cond, ...)						\
-	do {								\
-		if (!(cond))						\
-			check_failed(__FILE__, __LINE__, __VA_ARGS__);	\
-	} while (0)
+/* ---- checking (../runner/runner.h) ---- */
 
 #define CHECK_U64(got, want)						\
 	CHECK((u64)(got) == (u64)(want), "%s: got %#llx, want %#llx",	\
