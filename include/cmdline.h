@@ -41,5 +41,6 @@ struct boot_option {
 void cmdline_parse_early(const char *cmdline);
 void cmdline_parse(const char *cmdline);
 int parse_ulong(const char *s, unsigned long *out);
+bool list_has_word(const char *list, const char *word);
 
 #endif

@@ -61,6 +61,8 @@ void ktest_expect_eq(struct ktest_ctx *t, u64 a, u64 b, const char *as,
 		     const char *bs, const char *file, int line);
 
 bool ktest_requested(void);
+/* Whether notest= names this test or case (then it says so). */
+bool ktest_left_out(const char *name);
 void ktest_run_all(void);
 
 #endif

@@ -13,6 +13,23 @@
 extern const struct boot_option __start_boot_options[];
 extern const struct boot_option __stop_boot_options[];
 
+/* Whether word is one of the comma-separated names in list (the value
+ * of an option such as iopl=ioport,ldt). */
+bool list_has_word(const char *list, const char *word)
+{
+	size_t len = strlen(word);
+
+	while (*list) {
+		if (!strncmp(list, word, len) && (list[len] == ',' || !list[len]))
+			return true;
+		while (*list && *list != ',')
+			list++;
+		if (*list)
+			list++;
+	}
+	return false;
+}
+
 /* Decimal or 0x-prefixed hexadecimal; 0 on success, -EINVAL otherwise. */
 int parse_ulong(const char *s, unsigned long *out)
 {

@@ -36,22 +36,6 @@ static int parse_iopl_programs(const char *value)
 boot_option("iopl", parse_iopl_programs,
 	    "programs that may ask for I/O privilege, comma-separated");
 
-static bool program_may_use_io(const char *name)
-{
-	const char *p = io_programs;
-	size_t len = strlen(name);
-
-	while (*p) {
-		if (!strncmp(p, name, len) && (p[len] == ',' || !p[len]))
-			return true;
-		while (*p && *p != ',')
-			p++;
-		if (*p)
-			p++;
-	}
-	return false;
-}
-
 /* ---- the calls ---- */
 
 static long sys_write(u32 buf, u32 len)
@@ -172,7 +156,7 @@ static long sys_cpuinfo(u32 out)
 
 static long sys_iopl(struct pt_regs *regs, u32 level)
 {
-	if (level && !current->io_allowed && !program_may_use_io(current->name))
+	if (level && !current->io_allowed && !list_has_word(io_programs, current->name))
 		return -EPERM;
 	return arch_set_iopl(current, regs, level);
 }

@@ -53,6 +53,15 @@ static void case_failed(struct ktest_ctx *kt_ctx, const char *program,
 	       detail ? detail : "");
 }
 
+/* Whether notest= leaves out this case, named program:arg. */
+static bool case_left_out(const char *program, const char *arg)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "%s:%s", program, arg);
+	return ktest_left_out(name);
+}
+
 static void run_watched(const char *program, const char *arg, unsigned int vector,
 			struct run_result *r)
 {
@@ -167,6 +176,8 @@ void check_kill(struct ktest_ctx *kt_ctx, const struct kill_expect *e)
 	bool counted_elsewhere = e->vector == X86_TRAP_PF || e->vector == X86_TRAP_NM;
 	char n[24];
 
+	if (case_left_out(e->program, e->arg))
+		return;
 	run_watched(e->program, e->arg, e->vector, &r);
 	if (r.status != EXIT_KILLED(e->vector)) {
 		snprintf(n, sizeof(n), "%d", r.status);
@@ -189,6 +200,8 @@ void check_end(struct ktest_ctx *kt_ctx, const char *program, const char *arg,
 	struct run_result r;
 	char prefix[48], want[LINE_MAX], line[LINE_MAX], n[24];
 
+	if (case_left_out(program, arg))
+		return;
 	run_watched(program, arg, 0, &r);
 	if (r.status != status) {
 		snprintf(n, sizeof(n), "%d", r.status);
