@@ -109,6 +109,28 @@ const char *paravirt_op_name(unsigned int slot);	/* "?" if no op */
 /* The slot of the first NULL op in ops, or 0 (never an op) if none is. */
 unsigned int paravirt_first_empty_op(const struct paravirt_ops *ops);
 
+/*
+ * Backends.  Each backend file (native.c, and the trace and rom backends)
+ * declares itself with paravirt_backend(); the table of them is the
+ * .pv_backends section.  Backends never call each other, only through
+ * paravirt_ops.  prepare() builds the backend's table and returns it,
+ * ready to be copied into paravirt_ops, or returns NULL if the backend
+ * cannot run here; it runs before the console exists (from the pv= boot
+ * option's choice, before the patcher), so it must not print: it leaves
+ * its reason in *why, which paravirt_report() prints.
+ */
+struct paravirt_backend {
+	const char *name;		/* as pv= and `pv use` name it */
+	const char *about;		/* one line for `pv` and help */
+	const struct paravirt_ops *(*prepare)(const char **why);
+};
+
+#define paravirt_backend(bname, prepare_fn, about_text)				static const struct paravirt_backend __pv_backend_##prepare_fn		__section(".pv_backends") __used __attribute__((aligned(4))) =			{ bname, about_text, prepare_fn }
+
+extern const struct paravirt_backend __start_pv_backends[], __stop_pv_backends[];
+#define for_each_paravirt_backend(b) \
+	for ((b) = __start_pv_backends; (b) < __stop_pv_backends; (b)++)
+
 /* The boot-time patcher, arch/x86/patch.c. */
 struct paravirt_patch_stats {
 	unsigned int total;	/* sites recorded */

@@ -1,0 +1,36 @@
+/*
+ * shell.h - the kernel shell's commands.
+ *
+ * A file that offers a command declares it where it is implemented:
+ *
+ *     shell_command("cpu", cmd_cpu, "", "the CPU, its features, the hypervisor");
+ *
+ * The declaration lands in the .shell_commands section; the shell
+ * (kernel/shell.c) finds commands there, lists them for `help` (name,
+ * usage, one line each) and calls run(argc, argv) with the words of the
+ * line, argv[0] being the command's name.  A command prints its answer
+ * with printk; it returns 0, or a negative errno after printing what was
+ * wrong (the shell then prints nothing more).
+ */
+#ifndef PV386_SHELL_H
+#define PV386_SHELL_H
+
+#include <types.h>
+
+struct shell_command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *usage;	/* the arguments, e.g. "N [VALUE]"; "" for none */
+	const char *help;	/* one line */
+};
+
+#define shell_command(cname, fn, cusage, chelp)				\
+	static const struct shell_command __shell_command_##fn		\
+	__section(".shell_commands") __used __attribute__((aligned(4))) = \
+		{ cname, fn, cusage, chelp }
+
+extern const struct shell_command __start_shell_commands[], __stop_shell_commands[];
+#define for_each_shell_command(c) \
+	for ((c) = __start_shell_commands; (c) < __stop_shell_commands; (c)++)
+
+#endif
