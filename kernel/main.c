@@ -50,6 +50,7 @@ void kmain(const void *multiboot_info)
 	cmdline_parse_early(boot_info.cmdline);	/* test, opcount: op counts from here */
 	gdt_init();			/* our own segments, whatever the loader left */
 	trap_init();			/* a fault now reaches a handler, not a reset */
+	paravirt_choose_backend();	/* pv=, before any site is patched */
 	paravirt_patch_init();		/* before anything else runs a patch site */
 	console_init();
 	printk("pv386: booted by %s, command line '%s'\n",

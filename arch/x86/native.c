@@ -69,3 +69,10 @@ const struct paravirt_ops native_paravirt_ops = {
 	.irq_enable_sysexit	= native_irq_enable_sysexit,
 	.iret			= native_iret,
 };
+
+static const struct paravirt_ops *native_prepare(const char **why)
+{
+	(void)why;
+	return &native_paravirt_ops;	/* runs on any x86 */
+}
+paravirt_backend("native", native_prepare, "the CPU's own instructions, inline where patched");

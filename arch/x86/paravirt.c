@@ -4,13 +4,16 @@
  *
  * _start calls paravirt_init() before any other C code, so the table is
  * complete before its first use, and checked: an empty op would be a call
- * to address 0, so a backend that leaves one is stopped at once.  Today
- * the only backend is the native one (native.c); later backends are
- * chosen here too, which is why the kernel calls through this one
- * writable copy and never through a backend's own table.
+ * to address 0, so a backend that leaves one is stopped at once.  The
+ * table starts native (native.c); kmain then calls
+ * paravirt_choose_backend(), before the patcher, to put in the backend
+ * the pv= boot option names.  The kernel always calls through this one
+ * writable copy, never through a backend's own table.
  */
 #include <kernel.h>
+#include <cmdline.h>
 #include <console.h>
+#include <string.h>
 #include <asm/paravirt.h>
 
 struct paravirt_ops paravirt_ops;
@@ -76,8 +79,60 @@ void paravirt_init(void)
 		paravirt_bad_backend(empty);
 }
 
+/* ---- choosing a backend at boot: pv=NAME ---- */
+
+static char wanted[16] = "native";
+static const char *refusal;	/* why the wanted backend is not running */
+
+static int parse_pv(const char *value)
+{
+	if (value && *value && strlen(value) < sizeof(wanted))
+		strlcpy(wanted, value, sizeof(wanted));
+	else
+		refusal = "pv= needs the name of a backend";
+	return 0;
+}
+early_boot_option("pv", parse_pv, "the paravirt backend: native, trace or rom");
+
+const struct paravirt_backend *paravirt_find_backend(const char *name)
+{
+	const struct paravirt_backend *b;
+
+	for_each_paravirt_backend(b)
+		if (!strcmp(b->name, name))
+			return b;
+	return NULL;
+}
+
+/*
+ * Put the backend pv= named into the table, or stay native and keep the
+ * reason for paravirt_report().  Runs before the patcher and before the
+ * console: nothing is printed here, and no site has been patched yet.
+ */
+void paravirt_choose_backend(void)
+{
+	const struct paravirt_backend *b = paravirt_find_backend(wanted);
+	const struct paravirt_ops *ops;
+
+	if (!b) {
+		refusal = refusal ? refusal : "no such backend";
+		return;
+	}
+	ops = b->prepare(&refusal);
+	if (!ops)
+		return;
+	if (paravirt_first_empty_op(ops)) {
+		refusal = "its table leaves an op empty";
+		return;
+	}
+	paravirt_ops = *ops;
+}
+
 void paravirt_report(void)
 {
+	if (strcmp(wanted, paravirt_ops.name))
+		printk("paravirt: backend %s refused (%s): staying %s\n", wanted,
+		       refusal ? refusal : "it cannot run here", paravirt_ops.name);
 	printk("paravirt: backend %s, %u ops\n", paravirt_ops.name, PARAVIRT_NR_OPS);
 	paravirt_patch_report();
 }

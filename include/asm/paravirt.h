@@ -128,6 +128,8 @@ struct paravirt_backend {
 #define paravirt_backend(bname, prepare_fn, about_text)				static const struct paravirt_backend __pv_backend_##prepare_fn		__section(".pv_backends") __used __attribute__((aligned(4))) =			{ bname, about_text, prepare_fn }
 
 extern const struct paravirt_backend __start_pv_backends[], __stop_pv_backends[];
+const struct paravirt_backend *paravirt_find_backend(const char *name);	/* or NULL */
+void paravirt_choose_backend(void);	/* pv=: at boot, before the patcher */
 #define for_each_paravirt_backend(b) \
 	for ((b) = __start_pv_backends; (b) < __stop_pv_backends; (b)++)
 

@@ -122,6 +122,7 @@ static inline unsigned int get_kernel_rpl(void)	{ return paravirt_ops.kernel_rpl
 #else
 static inline const char *paravirt_backend_name(void)	{ return "inline (PARAVIRT=n)"; }
 static inline unsigned int get_kernel_rpl(void)	{ return 0; }
+static inline void paravirt_choose_backend(void)	{ }	/* the CPU, inline */
 static inline void paravirt_patch_init(void)	{ }	/* nothing to patch */
 static inline void paravirt_count_start(void)	{ }	/* no table to count */
 static inline bool paravirt_counting(void)	{ return false; }
