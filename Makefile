@@ -10,6 +10,7 @@
 #   make host-tests       build the host-side tests (patch engine, Multiboot parser)
 #   make fuzz-multiboot   fuzz the Multiboot parser for FUZZ_TIME seconds (600)
 #   make bench            instructions per paravirt op: inline, indirect, patched
+#   make docs             the walkthrough and exercises with their figures: build/docs/
 #   make clean
 #
 # PARAVIRT=y (default) routes every privileged operation through
@@ -59,7 +60,7 @@ QEMU       := qemu-system-i386
 QEMU_FLAGS := -m 128 -display none -no-reboot \
 	      -device isa-debug-exit,iobase=0xf4,iosize=1
 
-.PHONY: all iso run run-bochs debug test test-matrix host-tests fuzz-multiboot bench clean build-deps
+.PHONY: all iso run run-bochs debug test test-matrix host-tests fuzz-multiboot bench docs clean build-deps
 all: $(KERNEL)
 
 # Install (or name) missing host tools before the first compile.  Order-only:
@@ -325,6 +326,7 @@ test:
 	$(MAKE) --no-print-directory PARAVIRT=y all iso images
 	$(MAKE) --no-print-directory PARAVIRT=n all iso
 	$(MAKE) --no-print-directory host-tests
+	$(MAKE) --no-print-directory docs
 	tests/run
 
 # The in-kernel suite on every machine pv386 claims (tests/matrix): CPU
@@ -341,6 +343,58 @@ bench:
 	$(MAKE) --no-print-directory PARAVIRT=y all
 	$(MAKE) --no-print-directory PARAVIRT=n all
 	tools/bench
+
+# The course docs (docs/): the sources with what they quote filled in from
+# this build - patchlog lines, the op table, bench figures, a boot log
+# (tools/docs-fill) - a diagram drawn by dot, the bench charts
+# (tools/docs-bench-chart) and a picture of the VGA screen after the
+# steps of docs/screen-session (tools/docs-boot).  Every output depends on
+# what it quotes, so a changed kernel redraws it; tests/run's docs test
+# fails on a missing or stale one.
+DOCS_OUT     := build/docs
+DOCS_LOGS    := $(DOCS_OUT)/logs
+DOCS_KERNELS := build/pv386.elf build/nopv/pv386.elf
+DOCS_FILES   := $(DOCS_OUT)/walkthrough.md $(DOCS_OUT)/exercises.md \
+		$(DOCS_OUT)/patching.svg $(DOCS_OUT)/bench-ops.svg \
+		$(DOCS_OUT)/bench-paths.svg $(DOCS_OUT)/screen.png
+DOCS_QUOTED  := $(DOCS_LOGS)/patchlog.log $(DOCS_LOGS)/patchlog-486.log \
+		$(DOCS_OUT)/screen.png build/bench.json build/pv386.elf \
+		include/asm/paravirt.h kernel/main.c tools/docs-fill
+
+docs:
+	@tools/ensure-deps build qemu docs
+	$(MAKE) --no-print-directory PARAVIRT=y all
+	$(MAKE) --no-print-directory PARAVIRT=n all
+	$(MAKE) --no-print-directory PARAVIRT=y docs-files
+
+.PHONY: docs-files
+docs-files: $(DOCS_FILES)
+
+build/bench.json: $(DOCS_KERNELS) tools/bench
+	tools/bench
+
+$(DOCS_LOGS)/patchlog.log: build/pv386.elf tools/docs-boot
+	tools/docs-boot --kernel $< --append patchlog --serial $@
+
+$(DOCS_LOGS)/patchlog-486.log: build/pv386.elf tools/docs-boot
+	tools/docs-boot --kernel $< --cpu 486 --append patchlog --serial $@
+
+# One boot makes both the picture and the log the walkthrough quotes (the
+# picture is written last, so what quotes the log depends on the picture).
+$(DOCS_OUT)/screen.png $(DOCS_LOGS)/screen.log &: build/pv386.elf docs/screen-session \
+						  tools/docs-boot
+	tools/docs-boot --kernel $< --session docs/screen-session \
+	    --serial $(DOCS_LOGS)/screen.log --screen $(DOCS_OUT)/screen.png
+
+$(DOCS_OUT)/%.md: docs/%.md $(DOCS_QUOTED)
+	tools/docs-fill $< > $@.tmp && mv $@.tmp $@
+
+$(DOCS_OUT)/patching.svg: docs/patching.dot $(DOCS_QUOTED)
+	tools/docs-fill $< > $(DOCS_OUT)/patching.dot
+	dot -Tsvg -o $@ $(DOCS_OUT)/patching.dot
+
+$(DOCS_OUT)/bench-%.svg: build/bench.json tools/docs-bench-chart
+	tools/docs-bench-chart $* $< $@
 
 clean:
 	rm -rf build
