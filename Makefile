@@ -358,7 +358,7 @@ DOCS_FILES   := $(DOCS_OUT)/walkthrough.md $(DOCS_OUT)/exercises.md \
 		$(DOCS_OUT)/patching.svg $(DOCS_OUT)/bench-ops.svg \
 		$(DOCS_OUT)/bench-paths.svg $(DOCS_OUT)/screen.png
 DOCS_QUOTED  := $(DOCS_LOGS)/patchlog.log $(DOCS_LOGS)/patchlog-486.log \
-		$(DOCS_OUT)/screen.png build/bench.json build/pv386.elf \
+		$(DOCS_OUT)/screen.png build/bench.json $(DOCS_KERNELS) \
 		include/asm/paravirt.h kernel/main.c tools/docs-fill
 
 docs:
