@@ -359,7 +359,7 @@ DOCS_FILES   := $(DOCS_OUT)/walkthrough.md $(DOCS_OUT)/exercises.md \
 		$(DOCS_OUT)/bench-paths.svg $(DOCS_OUT)/screen.png
 DOCS_QUOTED  := $(DOCS_LOGS)/patchlog.log $(DOCS_LOGS)/patchlog-486.log \
 		$(DOCS_OUT)/screen.png build/bench.json $(DOCS_KERNELS) \
-		include/asm/paravirt.h kernel/main.c tools/docs-fill
+		include/asm/paravirt.h kernel/main.c tools/docs-fill tools/binscan.py
 
 docs:
 	@tools/ensure-deps build qemu docs

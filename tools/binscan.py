@@ -114,6 +114,19 @@ def section_bytes(elf, name):
     return bytes(data)
 
 
+def image_bytes(elf, addr, length):
+    """length bytes of the linked image from address addr (objdump -s),
+    or fewer where no section holds them."""
+    data = bytearray()
+    listing = objdump(["-s", f"--start-address={addr:#x}",
+                       f"--stop-address={addr + length:#x}", elf])
+    for line in listing.splitlines():
+        match = DUMP_LINE.match(line)
+        if match and int(match.group(1), 16) == addr + len(data):
+            data += bytes.fromhex(match.group(2).replace(" ", ""))
+    return bytes(data[:length])
+
+
 class Symbol(NamedTuple):
     """One line of nm -S."""
     name: str
