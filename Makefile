@@ -156,6 +156,7 @@ $(BUILD)/ksyms.S: $(BUILD)/pv386.stage1.elf tools/gen-ksyms
 	nm -n $< | tools/gen-ksyms > $@
 
 $(BUILD)/obj/%.o: $(BUILD)/%.S
+	@mkdir -p $(dir $@)
 	$(CC) $(ASFLAGS) -c -o $@ $<
 
 $(KERNEL): $(BUILD)/pv386.stage1.elf $(BUILD)/obj/ksyms.o
