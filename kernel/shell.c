@@ -265,8 +265,15 @@ static void report_ended_children(void)
 {
 	int pid, status;
 
-	while ((pid = task_reap(&status)) > 0)
-		printk("shell: pid %d exited with status %d\n", pid, status);
+	while ((pid = task_reap(&status)) > 0) {
+		if (status == EXIT_KILLED_BY_REQUEST)
+			printk("shell: pid %d was killed (kill)\n", pid);
+		else if (status <= EXIT_KILLED(0))
+			printk("shell: pid %d was killed by exception %d\n", pid,
+			       EXIT_KILLED(0) - status);
+		else
+			printk("shell: pid %d exited with status %d\n", pid, status);
+	}
 }
 
 void __noreturn shell_run(void)
