@@ -30,6 +30,7 @@
 #define CTRL(c)		((c) & 0x1f)
 #define DEL		0x7f
 #define ESC		0x1b
+#define KEY_DELETE	0x100		/* not a byte: decoded from ESC [ 3 ~ */
 
 struct line {
 	char text[LINE_MAX];
@@ -142,21 +143,30 @@ static void history_browse(struct line *l, int step)
 
 /* ---- keys ---- */
 
-/* What follows ESC: "[A".."[D", "[H", "[F", "[3~" (and "O" for "["). */
+/*
+ * What follows ESC: "[" (or "O"), perhaps a number, and a final byte -
+ * A..D the arrows, H and F (or 1~ 7~, 4~ 8~) Home and End, 3~ Delete.
+ * A sequence we do not use is read to its end and ignored, so its bytes
+ * do not land in the line.
+ */
 static void escape_sequence(struct line *l)
 {
-	int c = console_getc();
+	int c = console_getc(), n = 0;
 
 	if (c != '[' && c != 'O')
 		return;
-	switch (console_getc()) {
+	while ((c = console_getc()) == ';' || (c >= '0' && c <= '9'))
+		n = c == ';' ? n : n * 10 + c - '0';
+	if (c == '~')		/* the VT220 way: a number says which key */
+		c = n == 3 ? KEY_DELETE : n == 1 || n == 7 ? 'H' : n == 4 || n == 8 ? 'F' : 0;
+	switch (c) {
 	case 'A': history_browse(l, 1); break;
 	case 'B': history_browse(l, -1); break;
 	case 'C': move_cursor(l, min(l->pos + 1, l->len)); break;
 	case 'D': move_cursor(l, l->pos ? l->pos - 1 : 0); break;
+	case KEY_DELETE: delete_char(l); break;
 	case 'H': move_cursor(l, 0); break;
 	case 'F': move_cursor(l, l->len); break;
-	case '3': if (console_getc() == '~') delete_char(l); break;
 	default: break;			/* a key we do not use */
 	}
 }
