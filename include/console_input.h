@@ -19,6 +19,7 @@ void console_input_init(void);		/* start the input devices */
 void console_input_put(char c);		/* from a driver, interrupts off */
 void console_input_puts(const char *s);
 int console_getc(void);			/* sleeps until a byte comes */
+bool console_input_empty(void);		/* nothing typed waits to be read */
 
 /* The devices (arch/x86): each returns whether it is there. */
 bool serial_input_init(void);

@@ -43,6 +43,11 @@ void console_input_puts(const char *s)
 		console_input_put(*s++);
 }
 
+bool console_input_empty(void)
+{
+	return head == tail;
+}
+
 static void report_dropped(void)
 {
 	unsigned long n = dropped;
