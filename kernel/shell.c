@@ -106,12 +106,17 @@ static void backspace(struct line *l)
 	delete_char(l);
 }
 
+/* Left is a backspace; right is the character passed over, again. */
 static void move_cursor(struct line *l, unsigned int to)
 {
-	if (to < l->pos)
+	char passed[LINE_MAX];
+
+	if (to < l->pos) {
 		cursor_back(l->pos - to);
-	else if (to > l->pos)
-		printk("%.*s", (int)(to - l->pos), l->text + l->pos);
+	} else if (to > l->pos) {
+		strlcpy(passed, l->text + l->pos, to - l->pos + 1);
+		printk("%s", passed);
+	}
 	l->pos = to;
 }
 
