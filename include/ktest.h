@@ -64,5 +64,8 @@ bool ktest_requested(void);
 /* Whether notest= names this test or case (then it says so). */
 bool ktest_left_out(const char *name);
 void ktest_run_all(void);
+/* The tests matching word, from a running kernel (the shell): failures,
+ * or -EINVAL if word names a test that panics on purpose. */
+int ktest_run_matching(const char *word);
 
 #endif

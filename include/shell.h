@@ -33,4 +33,11 @@ extern const struct shell_command __start_shell_commands[], __stop_shell_command
 #define for_each_shell_command(c) \
 	for ((c) = __start_shell_commands; (c) < __stop_shell_commands; (c)++)
 
+/* kernel/shell.c: the shell itself, run by the boot thread for good. */
+void shell_run(void) __noreturn;
+
+/* A command's number argument: decimal or 0x hex, up to 64 bits.  0, or
+ * -EINVAL after a message "WHAT: bad number ..." (what: the command). */
+int shell_parse_number(const char *what, const char *text, u64 *out);
+
 #endif

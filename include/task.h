@@ -46,11 +46,14 @@ struct task {
 	bool io_allowed;	/* may ask for I/O privilege */
 	unsigned long slice;	/* ticks left before preemption */
 	unsigned long switches;	/* times it was switched in */
+	bool kill_requested;	/* kill: ends on its way back to user mode */
 	struct thread_struct thread;
 };
 
 /* The exit status of a task the kernel killed (uapi/syscalls.h). */
 #define EXIT_KILLED(vector)	(-EXIT_KILLED_BASE - (int)(vector))
+/* ... and of one killed on request (the shell's kill): past every vector. */
+#define EXIT_KILLED_BY_REQUEST	(-EXIT_KILLED_BASE - 256)
 
 struct task *current_task(void);
 #define current	current_task()
@@ -63,6 +66,9 @@ void task_exit(int status) __noreturn;
 /* Kill the current task for a fault at exception vector v. */
 void task_kill(unsigned int v, const char *fmt, ...) __printf(2, 3) __noreturn;
 void task_reap_orphans(void);
+int task_reap(int *status);		/* an ended child's pid, 0, or -ECHILD */
+int task_kill_pid(int pid);		/* 0, -ESRCH, or -EPERM (not a user task) */
+void task_exit_if_killed(void);		/* on the way back to user mode */
 struct task *task_by_pid(int pid);
 struct task *task_after(struct task *t);	/* next in the table, wrapping */
 unsigned int tasks_alive(void);

@@ -121,11 +121,11 @@ static int run_one(const struct ktest *test)
 	return 1;
 }
 
-static bool selected(const struct ktest *test)
+static bool selected(const struct ktest *test, const char *word)
 {
 	if (test->alone)
-		return !strcmp(test->name, filter);
-	return !filter[0] || strstr(test->name, filter);
+		return !strcmp(test->name, word);
+	return !word[0] || strstr(test->name, word);
 }
 
 /* A test that panics ends the run: leave the emulator with a failure
@@ -135,35 +135,80 @@ static void ktest_panicked(void)
 	emulator_exit(EMU_EXIT_FAIL);
 }
 
+struct ktest_counts {
+	int passed, failed, skipped;
+};
+
+/* Every test word selects, in section order; the counts of how they went. */
+static struct ktest_counts run_selected(const char *word)
+{
+	struct ktest_counts n = { 0, 0, 0 };
+	const struct ktest *test;
+
+	for (test = __start_ktests; test < __stop_ktests; test++) {
+		if (!selected(test, word))
+			continue;
+		switch (run_one(test)) {
+		case 1: n.passed++; break;
+		case 0: n.failed++; break;
+		default: n.skipped++; break;
+		}
+	}
+	return n;
+}
+
+static void print_counts(const struct ktest_counts *n)
+{
+	if (n->skipped)
+		printk("ktest: %d skipped\n", n->skipped);
+	printk("ktest: %d passed, %d failed\n", n->passed, n->failed);
+}
+
 void ktest_run_all(void)
 {
 	const struct ktest *test;
 	unsigned int chosen = 0, alone = 0;
-	int passed = 0, failed = 0, skipped = 0;
+	struct ktest_counts n;
 
 	panic_set_hook(ktest_panicked);
 	for (test = __start_ktests; test < __stop_ktests; test++) {
-		chosen += selected(test);
+		chosen += selected(test, filter);
 		alone += test->alone;
 	}
 	/* tests/run checks that an unfiltered run chose all but these. */
 	printk("ktest: running %u of %u tests (%u only when named)%s%s\n", chosen,
 	       (unsigned int)(__stop_ktests - __start_ktests), alone,
 	       filter[0] ? " matching " : "", filter);
+	n = run_selected(filter);
+	if (!filter[0] && !op_coverage_ok())
+		n.failed++;
+	print_counts(&n);
+	panic_set_hook(NULL);
+	emulator_exit(n.failed || !n.passed ? EMU_EXIT_FAIL : EMU_EXIT_PASS);
+}
+
+/*
+ * From the shell: the tests whose names contain word (all with ""),
+ * never one that panics on purpose; the machine stays up.  Op coverage is
+ * a boot-time measure (counting starts with the first op) and is not
+ * reported here.  Returns the number of failures, or -EINVAL for a test
+ * that panics on purpose.
+ */
+int ktest_run_matching(const char *word)
+{
+	const struct ktest *test;
+	struct ktest_counts n;
+
 	for (test = __start_ktests; test < __stop_ktests; test++) {
-		if (!selected(test))
-			continue;
-		switch (run_one(test)) {
-		case 1: passed++; break;
-		case 0: failed++; break;
-		default: skipped++; break;
+		if (test->alone && !strcmp(test->name, word)) {
+			printk("ktest: %s panics on purpose: it runs only at boot "
+			       "(test=%s)\n", word, word);
+			return -EINVAL;
 		}
 	}
-	if (!filter[0] && !op_coverage_ok())
-		failed++;
-	if (skipped)
-		printk("ktest: %d skipped\n", skipped);
-	printk("ktest: %d passed, %d failed\n", passed, failed);
+	panic_set_hook(ktest_panicked);	/* a test that panics still ends the run */
+	n = run_selected(word);
 	panic_set_hook(NULL);
-	emulator_exit(failed || !passed ? EMU_EXIT_FAIL : EMU_EXIT_PASS);
+	print_counts(&n);
+	return n.failed;
 }

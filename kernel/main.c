@@ -11,6 +11,7 @@
 #include <ktest.h>
 #include <page_alloc.h>
 #include <run.h>
+#include <shell.h>
 #include <task.h>
 #include <asm/cpu.h>
 #include <asm/desc.h>
@@ -82,7 +83,9 @@ void kmain(const void *multiboot_info)
 		bench_run();
 	programs_print();
 	run_programs();
-	boot_thread_rest();
+	if (!ktest_requested() && !bench_requested())
+		shell_run();
+	boot_thread_rest();	/* a test run on a machine it could not leave */
 }
 
 /* Called by _start when EAX does not hold the Multiboot magic: the

@@ -216,6 +216,24 @@ static struct task *find_zombie(int pid, bool *has_child)
 	return NULL;
 }
 
+/* A child that has ended, collected without waiting: its pid and
+ * *status, 0 if none has ended, -ECHILD if there is no child. */
+int task_reap(int *status)
+{
+	unsigned long flags = raw_local_irq_save();
+	bool has_child;
+	struct task *z = find_zombie(-1, &has_child);
+	int pid;
+
+	raw_local_irq_restore(flags);
+	if (!z)
+		return has_child ? 0 : -ECHILD;
+	pid = z->pid;
+	*status = z->exit_status;
+	task_free(z);
+	return pid;
+}
+
 /* Wait for a child to end: its pid and *status, or -ECHILD. */
 int task_wait(int pid, int *status)
 {
@@ -233,6 +251,41 @@ int task_wait(int pid, int *status)
 		*status = z->exit_status;
 	task_free(z);
 	return pid;
+}
+
+/*
+ * Ask a user task to die.  Another task's kernel stack may hold anything
+ * (a system call half done), so it is not torn down from outside: the
+ * task is marked, woken if it sleeps, and ends itself on its next way
+ * back to user mode (task_exit_if_killed).  A sleeping task is woken: a
+ * sleep() returns early; a wait() for children looks again and sleeps on
+ * until one of them ends.
+ */
+int task_kill_pid(int pid)
+{
+	unsigned long flags = raw_local_irq_save();
+	struct task *t = task_by_pid(pid);
+	int err = 0;
+
+	if (!t || t->state == TASK_ZOMBIE)
+		err = -ESRCH;
+	else if (!t->user)
+		err = -EPERM;
+	else
+		t->kill_requested = true;
+	if (!err && t->state == TASK_SLEEPING)
+		t->state = TASK_RUNNABLE;	/* a sleep ends early, as for a signal */
+	raw_local_irq_restore(flags);
+	return err;
+}
+
+/* On the way back to user mode: end the current task if it was killed. */
+void task_exit_if_killed(void)
+{
+	if (!current->kill_requested)
+		return;
+	printk("task %d (%s) killed: by request (kill)\n", current->pid, current->name);
+	task_exit(EXIT_KILLED_BY_REQUEST);
 }
 
 /* The idle task's chore: free the zombies nobody will wait for. */

@@ -170,6 +170,46 @@ static void cpu_apply_forced_family(void)
 	strlcpy(boot_cpu.vendor, "unknown", sizeof(boot_cpu.vendor));
 }
 
+/*
+ * A hypervisor that wants to be found sets CPUID.1:ECX bit 31 (real CPUs
+ * leave it clear) and answers leaf 0x40000000 with a 12-byte signature
+ * in EBX, ECX, EDX.  An emulator may set neither (Bochs does not).
+ */
+static const struct {
+	const char *signature, *name;
+} hypervisors[] = {
+	{ "KVMKVMKVM", "KVM" },			/* "KVMKVMKVM\0\0\0" */
+	{ "TCGTCGTCGTCG", "QEMU TCG" },
+	{ "VMwareVMware", "VMware" },
+	{ "XenVMMXenVMM", "Xen" },
+	{ "Microsoft Hv", "Hyper-V" },
+};
+
+#define X86_FEATURE_ECX_HYPERVISOR	31
+
+static void cpu_read_hypervisor(void)
+{
+	u32 a, b, c, d;
+	unsigned int i;
+
+	strlcpy(boot_cpu.hypervisor, "none", sizeof(boot_cpu.hypervisor));
+	if (!boot_cpu.has_cpuid || boot_cpu.max_leaf < 1)
+		return;
+	cpuid(1, &a, &b, &c, &d);
+	if (!(c >> X86_FEATURE_ECX_HYPERVISOR & 1))
+		return;
+	cpuid(0x40000000, &a, &b, &c, &d);
+	memcpy(boot_cpu.hypervisor_signature + 0, &b, 4);
+	memcpy(boot_cpu.hypervisor_signature + 4, &c, 4);
+	memcpy(boot_cpu.hypervisor_signature + 8, &d, 4);
+	boot_cpu.hypervisor_signature[12] = '\0';
+	strlcpy(boot_cpu.hypervisor, "unknown", sizeof(boot_cpu.hypervisor));
+	for (i = 0; i < ARRAY_SIZE(hypervisors); i++)
+		if (!strcmp(boot_cpu.hypervisor_signature, hypervisors[i].signature))
+			strlcpy(boot_cpu.hypervisor, hypervisors[i].name,
+				sizeof(boot_cpu.hypervisor));
+}
+
 void cpu_detect(void)
 {
 	strlcpy(boot_cpu.vendor, "unknown", sizeof(boot_cpu.vendor));
@@ -185,6 +225,7 @@ void cpu_detect(void)
 	}
 	cpu_apply_forced_family();
 	cpu_apply_quirks();
+	cpu_read_hypervisor();
 	if (!boot_cpu.name[0])
 		snprintf(boot_cpu.name, sizeof(boot_cpu.name), "%s class%s",
 			 boot_cpu.family == 3 ? "i386" : boot_cpu.family == 4 ? "i486" :
@@ -203,6 +244,16 @@ static const char *const feature_names[32] = {
 	[X86_FEATURE_SSE] = "sse", [X86_FEATURE_SSE2] = "sse2",
 };
 
+void cpu_print_hypervisor(void)
+{
+	if (boot_cpu.hypervisor_signature[0])
+		printk("cpu: hypervisor: %s (signature '%s')\n", boot_cpu.hypervisor,
+		       boot_cpu.hypervisor_signature);
+	else
+		printk("cpu: hypervisor: none%s\n", boot_cpu.has_cpuid ?
+		       " (CPUID.1:ECX bit 31 clear)" : " (no cpuid to ask)");
+}
+
 void cpu_print(void)
 {
 	unsigned int i;
@@ -214,4 +265,5 @@ void cpu_print(void)
 		if (cpu_has(i) && feature_names[i])
 			printk(" %s", feature_names[i]);
 	printk("\n");
+	cpu_print_hypervisor();
 }

@@ -1,7 +1,8 @@
 /*
  * dumpstack.c - prints CPU state for post-mortems: the registers of an
  * interrupted context (show_regs), the registers where we are now
- * (show_current_regs, for panic) and a frame-pointer backtrace.
+ * (show_current_regs, for panic) and a frame-pointer backtrace, as
+ * addresses (show_backtrace) or with function names (dump_stack).
  *
  * The kernel is built with frame pointers: each frame starts with the
  * caller's EBP followed by the return address.  _start sets EBP to 0,
@@ -10,6 +11,7 @@
  * which lies outside it.
  */
 #include <kernel.h>
+#include <ksyms.h>
 #include <task.h>
 #include <asm/privileged.h>
 #include <asm/traps.h>
@@ -59,6 +61,26 @@ void show_backtrace(u32 ebp)
 		ebp = frame[0];
 	}
 	printk("\n");
+}
+
+/* The frames of whoever called this, one a line, each return address
+ * named by the function it returns into. */
+void dump_stack(void)
+{
+	u32 ebp = (u32)__builtin_frame_address(0), offset;
+	const char *name;
+	int depth;
+
+	for (depth = 0; depth < 16 && ebp && on_current_stack(ebp); depth++) {
+		u32 *frame = (u32 *)ebp;
+
+		/* The call is the byte before: a call that ends a function
+		 * (to a noreturn one) returns into the next function. */
+		name = ksym_lookup(frame[1] - 1, &offset);
+		printk("  #%-2d %08x  %s+0x%x\n", depth, frame[1], name ? name : "?",
+		       name ? offset + 1 : 0);
+		ebp = frame[0];
+	}
 }
 
 /*

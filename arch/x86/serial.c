@@ -1,12 +1,16 @@
 /*
  * serial.c - COM1 (a 16550-compatible UART at port 0x3f8) as a console:
- * 115200 baud, 8 data bits, no parity, 1 stop bit, polled.
+ * 115200 baud, 8 data bits, no parity, 1 stop bit.  Output is polled;
+ * input, for the kernel shell, comes by IRQ 4 into the console's input
+ * queue (kernel/console_input.c).
  *
  * The serial line is what tests read, so it is the first console up.
  */
 #include <console.h>
+#include <console_input.h>
 #include <string.h>
 #include <asm/io.h>
+#include <asm/irq.h>
 
 #define COM1		0x3f8
 #define UART_DATA	0	/* receive / transmit buffer */
@@ -18,6 +22,10 @@
 #define UART_DLL	0	/* divisor latch, low and high byte */
 #define UART_DLM	1
 
+#define IER_RX_READY	0x01	/* interrupt when a byte has arrived */
+#define MCR_DTR_RTS	0x03
+#define MCR_OUT2	0x08	/* on a PC, gates the UART's line to the PIC */
+#define LSR_DATA_READY	0x01
 #define LSR_THR_EMPTY	0x20	/* ready for the next byte */
 #define LSR_TX_IDLE	0x40	/* transmitter empty: the last bit is out */
 #define LCR_DLAB	0x80
@@ -73,7 +81,29 @@ void serial_init(void)
 	outb(COM1 + UART_DLM, 0);
 	outb(COM1 + UART_LCR, LCR_8N1);
 	outb(COM1 + UART_FCR, 0xc7);		/* enable and clear FIFOs */
-	outb(COM1 + UART_MCR, 0x03);		/* DTR, RTS */
+	outb(COM1 + UART_MCR, MCR_DTR_RTS);
 	serial_present = true;
 	register_console(&serial_console);
+}
+
+#define IRQ_COM1	4
+
+/* Everything the FIFO holds: one interrupt may stand for many bytes. */
+static void serial_interrupt(struct pt_regs *regs)
+{
+	int limit = 64;		/* a UART stuck "ready" must not hang us */
+
+	(void)regs;
+	while ((inb(COM1 + UART_LSR) & LSR_DATA_READY) && limit--)
+		console_input_put(inb(COM1 + UART_DATA));
+}
+
+bool serial_input_init(void)
+{
+	if (!serial_present)
+		return false;
+	request_irq(IRQ_COM1, serial_interrupt);
+	outb(COM1 + UART_MCR, MCR_DTR_RTS | MCR_OUT2);
+	outb(COM1 + UART_IER, IER_RX_READY);	/* bytes already there raise it too */
+	return true;
 }

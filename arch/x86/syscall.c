@@ -81,6 +81,7 @@ void sysenter_dispatch(struct pt_regs *regs)
 	syscall_from_regs(regs);
 	if (sched_need_resched())
 		schedule();
+	task_exit_if_killed();
 }
 
 bool syscall_sysenter_enabled(void)

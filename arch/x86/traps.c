@@ -291,6 +291,8 @@ void trap_dispatch(struct pt_regs *regs)
 	 * holds nothing of the kernel's. */
 	if (from_user_mode(regs) && sched_need_resched())
 		schedule();
+	if (from_user_mode(regs))
+		task_exit_if_killed();
 }
 
 static void set_gate(unsigned int vector, unsigned int dpl, u8 type)

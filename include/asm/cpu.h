@@ -39,6 +39,8 @@ struct cpuinfo_x86 {
 	u32 features;		/* CPUID.1:EDX, minus features known broken */
 	char vendor[13];	/* "GenuineIntel", or "unknown" without CPUID */
 	char name[49];		/* brand string, or a name built from family */
+	char hypervisor[16];	/* "none", "KVM", "QEMU TCG" ..., "unknown" */
+	char hypervisor_signature[13];	/* CPUID 0x40000000, "" if not asked */
 };
 
 extern struct cpuinfo_x86 boot_cpu;
@@ -46,6 +48,7 @@ extern struct cpuinfo_x86 boot_cpu;
 void cpu_detect(void);
 bool cpu_has_long_nops(void);	/* the 0f 1f NOPs: usable before cpu_detect */
 void cpu_print(void);
+void cpu_print_hypervisor(void);	/* one "cpu: hypervisor: ..." line */
 void cpu_setup(void);			/* cpu_setup.c */
 void cpu_print_control_registers(void);
 

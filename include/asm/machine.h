@@ -13,6 +13,8 @@
 #define EMU_EXIT_FAIL	0x11
 
 void machine_halt(void) __noreturn;
+void machine_restart(void) __noreturn;	/* 8042 reset, else a triple fault */
+void machine_power_off(void);	/* returns where it does not know how */
 void emulator_exit(u8 value);
 
 #endif

@@ -49,4 +49,7 @@ u32 user_page_frame(const u32 *pgd, u32 va);	/* its frame, or 0 */
 bool user_page_writable(const u32 *pgd, u32 va);
 void unmap_user_range(u32 *pgd, u32 start, u32 end);	/* and free the pages */
 
+/* Print the mappings of a page directory as ranges (page_dump.c). */
+void page_table_dump(const u32 *pgd);
+
 #endif

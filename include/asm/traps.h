@@ -53,6 +53,7 @@ void set_syscall_gate(unsigned int vector, trap_handler_t handler);
 void show_regs(const struct pt_regs *regs);		/* dumpstack.c */
 void show_current_regs(void);
 void show_backtrace(u32 ebp);
+void dump_stack(void);		/* the caller's frames, with function names */
 unsigned long trap_count(unsigned int vector);
 const char *trap_name(unsigned int vector);
 void bad_iret(const u32 *frame) __noreturn;	/* from entry.S */

@@ -1,0 +1,28 @@
+/*
+ * console_input.h - what is typed at the console: one queue of bytes fed
+ * by the serial port (arch/x86/serial.c) and the PS/2 keyboard
+ * (arch/x86/keyboard.c), read by the kernel shell (kernel/shell.c).
+ *
+ * Drivers put bytes from their interrupt handlers; a reader sleeps until
+ * there is one.  Keys that are not characters arrive as the escape
+ * sequences a serial terminal sends for them (ESC [ A for Up ...), so the
+ * shell decodes one language whichever device it came from.
+ */
+#ifndef PV386_CONSOLE_INPUT_H
+#define PV386_CONSOLE_INPUT_H
+
+#include <types.h>
+
+#define CONSOLE_INPUT_SIZE	256	/* bytes queued; more are dropped */
+
+void console_input_init(void);		/* start the input devices */
+void console_input_put(char c);		/* from a driver, interrupts off */
+void console_input_puts(const char *s);
+int console_getc(void);			/* sleeps until a byte comes */
+bool console_input_empty(void);		/* nothing typed waits to be read */
+
+/* The devices (arch/x86): each returns whether it is there. */
+bool serial_input_init(void);
+bool keyboard_init(void);
+
+#endif
