@@ -264,9 +264,11 @@ void paravirt_patch_switch(const struct paravirt_ops *to)
 
 	if (nopatch)
 		return;
+	kernel_text_batch_begin();
 	for_each_patch_site(site)
 		if (!paravirt_site_fenced(site))
 			switch_site(site, to);
+	kernel_text_batch_end();
 }
 
 /* ---- reporting ---- */
