@@ -180,14 +180,17 @@ shell_command("pv", cmd_pv, "[use NAME]", "the paravirt backend; `pv use NAME` s
 #else /* !CONFIG_PARAVIRT */
 
 /* No table to show or switch: every op is compiled inline. */
-static int cmd_no_table(int argc, char **argv)
+static int no_table(const char *command)
 {
-	(void)argc;
 	printk("%s: this kernel is built with PARAVIRT=n: no table, every op inline\n",
-	       argv[0]);
+	       command);
 	return -ENOSYS;
 }
-shell_command("pvops", cmd_no_table, "", "every op of paravirt_ops (none: PARAVIRT=n)");
-shell_command("sites", cmd_no_table, "[OP]", "the patch sites (none: PARAVIRT=n)");
-shell_command("pv", cmd_no_table, "[use NAME]", "the paravirt backend (none: PARAVIRT=n)");
+
+static int cmd_pvops(int argc, char **argv)	{ (void)argc; return no_table(argv[0]); }
+static int cmd_sites(int argc, char **argv)	{ (void)argc; return no_table(argv[0]); }
+static int cmd_pv(int argc, char **argv)	{ (void)argc; return no_table(argv[0]); }
+shell_command("pvops", cmd_pvops, "", "every op of paravirt_ops (none: PARAVIRT=n)");
+shell_command("sites", cmd_sites, "[OP]", "the patch sites (none: PARAVIRT=n)");
+shell_command("pv", cmd_pv, "[use NAME]", "the paravirt backend (none: PARAVIRT=n)");
 #endif
