@@ -148,6 +148,7 @@ kernel_text_batch_begin(void)
 	if (text_protected)
 		set_text_writable((u32)__kernel_ro_start, (u32)__kernel_ro_end, true);
 	text_batch = true;
+	sync_core();	/* the code writer's rule: leave serialized */
 }
 
 void __section(".text.patch_text") __attribute__((noinline))
@@ -156,6 +157,7 @@ kernel_text_batch_end(void)
 	text_batch = false;
 	if (text_protected)
 		set_text_writable((u32)__kernel_ro_start, (u32)__kernel_ro_end, false);
+	sync_core();
 }
 
 void paging_init(void)
