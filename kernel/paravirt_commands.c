@@ -57,12 +57,16 @@ static int cmd_pvops(int argc, char **argv)
 	}
 	printk("pvops: backend %s, %u ops%s\n", paravirt_ops.name, PARAVIRT_NR_OPS,
 	       tracing() ? "; calls counted by trace" : "");
-	printk("slot op                  function%s\n", tracing() ? "                        calls" : "");
+	printk("slot op                  function%s\n", tracing() ?
+	       "                            wraps                          calls" : "");
 	for (slot = PARAVIRT_FIRST_OP_SLOT; slot < PARAVIRT_NR_SLOTS; slot++) {
 		printk("%4u %-19s", slot, paravirt_op_name(slot));
 		print_symbol((u32)paravirt_op_function(slot), tracing() ? 31 : 0);
-		if (tracing())
+		if (tracing()) {	/* the stub, the native function, the count */
+			printk(" ->");
+			print_symbol((u32)paravirt_trace_wrapped(slot), 30);
 			printk(" %u", paravirt_trace_calls(slot));
+		}
 		printk("\n");
 	}
 	if (!tracing())

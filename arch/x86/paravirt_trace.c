@@ -99,6 +99,12 @@ u32 paravirt_trace_calls(unsigned int slot)
 	return slot < PARAVIRT_NR_SLOTS ? paravirt_trace_op_calls[slot] : 0;
 }
 
+/* The native function slot's stub jumps to, for `pvops`. */
+void *paravirt_trace_wrapped(unsigned int slot)
+{
+	return slot < PARAVIRT_NR_SLOTS ? ((void **)&paravirt_trace_native)[slot] : NULL;
+}
+
 /* Calls counted at one site (0 for one whose op is jumped to). */
 u32 paravirt_trace_site_calls(const struct paravirt_patch_site *site)
 {

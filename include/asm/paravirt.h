@@ -186,6 +186,7 @@ extern const struct paravirt_patch_site __stop_parainstructions[];
  * site for the sites of called ops.  They only grow while trace runs. */
 u32 paravirt_trace_calls(unsigned int slot);
 u32 paravirt_trace_site_calls(const struct paravirt_patch_site *site);
+void *paravirt_trace_wrapped(unsigned int slot);	/* the native function */
 
 /* Counting the calls that reach each op (paravirt_count.c). */
 void paravirt_count_start(void);

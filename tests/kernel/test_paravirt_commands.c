@@ -88,6 +88,7 @@ KTEST(cmd_pvops_and_sites_show_trace_counts)
 	snprintf(prefix, sizeof(prefix), "%4u %-19s", (unsigned int)PARAVIRT_SLOT(read_cr2),
 		 "read_cr2");
 	KT_EXPECT(last_number(prefix) >= 100);
+	KT_EXPECT(captured_anywhere("-> native_read_cr2+0x0 "));
 	KT_EXPECT_EQ(run_line("sites read_cr2"), 0);
 	snprintf(prefix, sizeof(prefix), "%08x read_cr2", site->instr);
 	KT_EXPECT_EQ(last_number(prefix), before + 100);

@@ -60,7 +60,7 @@ KTEST(pv_switch_refuses_unknown_backend)
  * and QEMU retranslates the code around them): it runs alone, in a row
  * of tests/run of its own; every suite run does a short one. */
 #define STRESS_SWITCHES	10000
-#define SHORT_STRESS_SWITCHES	256
+#define SHORT_STRESS_SWITCHES	128
 #define SWITCHES_PER_YIELD	8	/* then the user tasks run a little */
 #define SURVIVOR_YIELDS	"400"	/* its system calls, each checked */
 #define CALLS_PER_TRACE	3	/* test-site calls in each trace period */
