@@ -13,46 +13,34 @@
  * -mregparm=3) around paravirt_trace_count(slot, return address): the
  * return address names the patch site.  The two ops that are jumped to
  * with an interrupt frame on the stack (iret, sysexit) have no return
- * address and may find a user %ds: their stub counts per op only, like
- * the opcount stubs, with %ss: overrides and lea (no flag changes).
+ * address and may find a user %ds: their stub counts per op only, as
+ * the opcount stubs do; both run with interrupts off.
  */
-#include <generated/asm-offsets.h>
+#include <asm/slot_stubs.h>
 
 #define SLOT_IRET	(PV_iret / 4)
 #define SLOT_SYSEXIT	(PV_irq_enable_sysexit / 4)
 
-	.text
-	.globl paravirt_trace_stub_table
-	.type paravirt_trace_stub_table, @function
-paravirt_trace_stub_table:
-	.pushsection .rodata
-	.balign 4
-	.globl paravirt_trace_stubs
-paravirt_trace_stubs:			/* void *const paravirt_trace_stubs[slots] */
-	.popsection
-	slot = 0
-	.rept PARAVIRT_SLOTS
-	.pushsection .rodata
-	.long 1f
-	.popsection
-1:	.if slot == SLOT_IRET || slot == SLOT_SYSEXIT
-	pushl %eax
-	movl %ss:paravirt_trace_op_calls + 4 * slot, %eax
-	leal 1(%eax), %eax
-	movl %eax, %ss:paravirt_trace_op_calls + 4 * slot
-	popl %eax
+.macro TRACE_STUB n
+	.if \n == SLOT_IRET || \n == SLOT_SYSEXIT
+	SLOT_COUNT paravirt_trace_op_calls, \n
 	.else
 	pushl %eax
 	pushl %ecx
 	pushl %edx
-	movl $slot, %eax
+	movl $\n, %eax
 	movl 12(%esp), %edx		/* the caller's return address */
 	call paravirt_trace_count
 	popl %edx
 	popl %ecx
 	popl %eax
 	.endif
-	jmp *%ss:paravirt_trace_native + 4 * slot
-	slot = slot + 1
-	.endr
+	jmp *%ss:paravirt_trace_native + 4 * \n
+.endm
+
+	.text
+	.globl paravirt_trace_stub_table
+	.type paravirt_trace_stub_table, @function
+paravirt_trace_stub_table:
+	SLOT_STUBS paravirt_trace_stubs, TRACE_STUB
 	.size paravirt_trace_stub_table, . - paravirt_trace_stub_table
