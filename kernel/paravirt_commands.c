@@ -90,7 +90,7 @@ static unsigned int op_by_name(const char *name)
 
 static void print_site(const struct paravirt_patch_site *site)
 {
-	u8 orig[PATCH_MAX_SITE_LEN];
+	u8 orig[PATCH_MAX_SITE_LEN] = { 0 };	/* a bad record fills none */
 	const char *state = paravirt_site_state(site, orig);
 	unsigned int len = min(site->len, (u8)PATCH_MAX_SITE_LEN);
 

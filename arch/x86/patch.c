@@ -273,6 +273,11 @@ void paravirt_patch_switch(const struct paravirt_ops *to)
 
 /* ---- reporting ---- */
 
+static const char *const kind_names[] = {	/* by enum patch_kind */
+	[PATCH_INLINE] = "inline", [PATCH_NOPS] = "nops",
+	[PATCH_DIRECT] = "direct", [PATCH_NULL] = "null",
+};
+
 const struct paravirt_patch_stats *paravirt_patch_stats(void)
 {
 	return &stats;
@@ -301,7 +306,6 @@ static void log_site(const struct paravirt_patch_site *site)
 	enum patch_result result = plan_site(site, &kind, after);
 	const char *fn;
 	u32 offset = 0;
-	static const char *const kinds[] = { "inline", "nops", "direct", "null" };
 
 	if (result == PATCH_ALREADY_DONE)
 		patch_original(&env, site, templates[site->type].jump, before);
@@ -314,7 +318,7 @@ static void log_site(const struct paravirt_patch_site *site)
 	printk(" ->");
 	print_bytes((const u8 *)site->instr, site->len);
 	printk(" (%s)\n", paravirt_site_fenced(site) ? "fenced" :
-	       result == PATCH_ALREADY_DONE ? kinds[kind] :
+	       result == PATCH_ALREADY_DONE ? kind_names[kind] :
 	       result == PATCH_NEEDS_WRITE ? "unpatched" : "refused");
 }
 
@@ -325,18 +329,18 @@ static void log_site(const struct paravirt_patch_site *site)
  */
 const char *paravirt_site_state(const struct paravirt_patch_site *site, u8 *orig)
 {
-	static const char *const kinds[] = { "inline", "nops", "direct", "null" };
 	u8 out[PATCH_MAX_SITE_LEN];
 	enum patch_kind kind = PATCH_INLINE;
 	enum patch_result result;
 
-	if (!valid_length(site) ||
-	    patch_original(&env, site, templates[site->type].jump, orig) != site->len)
+	if (!valid_length(site))
+		return "refused";	/* orig is left as it was */
+	if (patch_original(&env, site, templates[site->type].jump, orig) != site->len)
 		return "refused";
 	if (!memcmp(orig, (const u8 *)site->instr, site->len))
 		return paravirt_site_fenced(site) ? "fenced" : "indirect";
 	result = plan_site(site, &kind, out);
-	return result == PATCH_ALREADY_DONE ? kinds[kind] : "refused";
+	return result == PATCH_ALREADY_DONE ? kind_names[kind] : "refused";
 }
 
 void paravirt_patch_report(void)
