@@ -39,8 +39,9 @@ struct ktest {
 
 /*
  * A test that ends the run on purpose - it panics, so that tests/run can
- * check the panic report from outside - runs only when booted with
- * `test=tname` exactly, never in a full or filtered run.
+ * check the panic report from outside - or one too long for every run
+ * (the 10,000-switch stress of test_pv_switch.c) runs only when booted
+ * with `test=tname` exactly, never in a full or filtered run.
  */
 #define KTEST_ALONE(tname)	__KTEST(tname, true)
 

@@ -23,6 +23,7 @@
 u32 kernel_page_dir[PT_ENTRIES] __attribute__((aligned(PAGE_SIZE)));
 static u32 mapped_bytes;
 static bool text_protected;
+static bool text_batch;		/* between kernel_text_batch_begin() and _end() */
 
 /* From linker.ld: the read-only part of the image, page-aligned. */
 extern char __kernel_ro_start[], __kernel_ro_end[];
@@ -119,14 +120,44 @@ kernel_text_poke(void *addr, const void *bytes, unsigned int len)
 	const u8 *src = bytes;
 	u32 start = (u32)addr;
 
-	if (text_protected)
+	if (text_protected && !text_batch)
 		set_text_writable(start, start + len, true);
+	/* Words where it can: an emulator pays for each store into code
+	 * (QEMU drops the translations it made of it), and x86 stores
+	 * unaligned words fine. */
+	for (; len >= 4; len -= 4, dst += 4, src += 4)
+		*(volatile u32 *)dst = *(const u32 *)src;
 	while (len--)
 		*dst++ = *src++;
-	if (text_protected)
+	if (text_protected && !text_batch)
 		set_text_writable(start, (u32)dst, false);
 	sync_core();
 	raw_local_irq_restore(flags);
+}
+
+/*
+ * A batch of kernel_text_poke() calls - a live switch of backend
+ * rewrites every site - with the text made writable once around them
+ * rather than once per write: two TLB flushes instead of two per site.
+ * The caller keeps interrupts off from begin to end, so nothing but
+ * kernel_text_poke() writes meanwhile; each write still serializes.
+ */
+void __section(".text.patch_text") __attribute__((noinline))
+kernel_text_batch_begin(void)
+{
+	if (text_protected)
+		set_text_writable((u32)__kernel_ro_start, (u32)__kernel_ro_end, true);
+	text_batch = true;
+	sync_core();	/* the code writer's rule: leave serialized */
+}
+
+void __section(".text.patch_text") __attribute__((noinline))
+kernel_text_batch_end(void)
+{
+	text_batch = false;
+	if (text_protected)
+		set_text_writable((u32)__kernel_ro_start, (u32)__kernel_ro_end, false);
+	sync_core();
 }
 
 void paging_init(void)

@@ -1,14 +1,16 @@
 /*
  * paravirt.c - owns paravirt_ops, the table every privileged operation
- * goes through, puts a backend's functions into it, and names its ops.
+ * goes through, and puts the backend pv= names into it at boot.
  *
  * _start calls paravirt_init() before any other C code, so the table is
  * complete before its first use, and checked: an empty op would be a call
  * to address 0, so a backend that leaves one is stopped at once.  The
  * table starts native (native.c); kmain then calls
  * paravirt_choose_backend(), before the patcher, to put in the backend
- * the pv= boot option names.  The kernel always calls through this one
- * writable copy, never through a backend's own table.
+ * the pv= boot option names (paravirt_switch.c changes it later, for
+ * `pv use`).  The kernel always calls through this one writable copy,
+ * never through a backend's own table.  The ops' names are in
+ * paravirt_names.c.
  */
 #include <kernel.h>
 #include <cmdline.h>
@@ -32,16 +34,6 @@ _Static_assert(offsetof(struct paravirt_ops, kernel_rpl) + sizeof(unsigned int) 
 	       PARAVIRT_FIRST_OP_SLOT * sizeof(void *),
 	       "something but name and kernel_rpl precedes the ops");
 _Static_assert(PARAVIRT_NR_SLOTS <= 127, "paravirt_ops has too many slots");
-
-#define OP_NAME(op, ret, params)	[PARAVIRT_SLOT(op)] = #op,
-static const char *const op_names[PARAVIRT_NR_SLOTS] = {
-	PARAVIRT_OPS(OP_NAME)
-};
-
-const char *paravirt_op_name(unsigned int slot)
-{
-	return slot < PARAVIRT_NR_SLOTS && op_names[slot] ? op_names[slot] : "?";
-}
 
 unsigned int paravirt_first_empty_op(const struct paravirt_ops *ops)
 {
@@ -125,7 +117,7 @@ void paravirt_choose_backend(void)
 		refusal = "its table leaves an op empty";
 		return;
 	}
-	paravirt_ops = *ops;
+	paravirt_install_ops(ops);	/* behind the opcount stubs, if counting */
 }
 
 void paravirt_report(void)

@@ -12,7 +12,15 @@
  *
  * The patcher looks through the stubs (paravirt_op_function) so that it
  * decides for the real function, and counting does not change what a
- * site becomes.
+ * site becomes.  A backend chosen later (pv=, `pv use`) goes in behind
+ * the stubs (paravirt_install_ops).
+ *
+ * The trace backend (paravirt_trace.c) counts too, but something else:
+ * every call its functions receive, per op and per site, inlined sites
+ * being direct calls under it.  opcount counts what reaches the table,
+ * whatever the backend - the indirection that is left - so the two stay
+ * separate: each answers its own question, and opcount over trace
+ * shows what trace's direct calls took away from the table.
  */
 #include <kernel.h>
 #include <cmdline.h>
@@ -43,6 +51,25 @@ void paravirt_count_start(void)
 		slots()[s] = paravirt_count_stubs[s];
 	}
 	counting = true;
+}
+
+/*
+ * Put a backend's functions into the table (at boot for pv=, and for
+ * each live switch): while counting, behind the stubs, which must stay
+ * in the table to go on counting.  The caller keeps interrupts off.
+ */
+void paravirt_install_ops(const struct paravirt_ops *ops)
+{
+	unsigned int s;
+
+	if (!counting) {
+		paravirt_ops = *ops;
+		return;
+	}
+	paravirt_ops.name = ops->name;
+	paravirt_ops.kernel_rpl = ops->kernel_rpl;
+	for (s = PARAVIRT_FIRST_OP_SLOT; s < PARAVIRT_NR_SLOTS; s++)
+		paravirt_op_real[s] = ((void *const *)ops)[s];
 }
 
 /* `opcount`: count without running the suite (e.g. with run=). */

@@ -9,28 +9,16 @@
  * save_fl, which must see the caller's flags.  Hence lea, not inc, and
  * %ss: overrides: iret's caller may already have loaded a user %ds.
  */
-#include <generated/asm-offsets.h>
+#include <asm/slot_stubs.h>
+
+.macro COUNT_STUB n
+	SLOT_COUNT paravirt_op_calls, \n
+	jmp *%ss:paravirt_op_real + 4 * \n
+.endm
 
 	.text
 	.globl paravirt_count_stub_table
 	.type paravirt_count_stub_table, @function
 paravirt_count_stub_table:
-	.pushsection .rodata
-	.balign 4
-	.globl paravirt_count_stubs
-paravirt_count_stubs:			/* const u32 paravirt_count_stubs[slots] */
-	.popsection
-	slot = 0
-	.rept PARAVIRT_SLOTS
-	.pushsection .rodata
-	.long 1f
-	.popsection
-1:	pushl %eax
-	movl %ss:paravirt_op_calls + 4 * slot, %eax
-	leal 1(%eax), %eax
-	movl %eax, %ss:paravirt_op_calls + 4 * slot
-	popl %eax
-	jmp *%ss:paravirt_op_real + 4 * slot
-	slot = slot + 1
-	.endr
+	SLOT_STUBS paravirt_count_stubs, COUNT_STUB
 	.size paravirt_count_stub_table, . - paravirt_count_stub_table

@@ -16,7 +16,9 @@
  * runs earlier - _start's EFLAGS reset, the return from the #UD of the
  * long-NOP probe - runs as the indirect call the build emitted, which is
  * correct too.  What must never happen is a site running, or being
- * entered by an interrupt, while it is rewritten.)  Boot options:
+ * entered by an interrupt, while it is rewritten.)  A live switch of
+ * backend (`pv use`) rewrites the sites again, from the same recorded
+ * bytes, under the same rule (paravirt_patch_switch).  Boot options:
  * nopatch (leave every site an indirect call), patchlog (print each site)
  * and pvdebug (spoil the registers a site says it clobbers).
  */
@@ -97,11 +99,10 @@ bool paravirt_site_fenced(const struct paravirt_patch_site *site)
 	       site->instr < (u32)__patch_text_end;
 }
 
-/* What the site's op makes it become; *target is the function to call. */
-static enum patch_kind choose_kind(unsigned int slot, u32 *target)
+/* What a site of op `slot` becomes when the op is fn; *target is the
+ * function to call. */
+static enum patch_kind choose_kind(unsigned int slot, void *fn, u32 *target)
 {
-	void *fn = paravirt_op_function(slot);
-
 	*target = (u32)fn;
 	if (!fn) {
 		*target = (u32)paravirt_null_op_entry;
@@ -123,7 +124,7 @@ static enum patch_result plan_site(const struct paravirt_patch_site *site,
 	if (site->type >= PARAVIRT_NR_SLOTS)
 		return PATCH_REFUSED_RECORD;
 	op = paravirt_patch_op(site->type);
-	*kind = choose_kind(site->type, &target);
+	*kind = choose_kind(site->type, paravirt_op_function(site->type), &target);
 	return patch_compute_site(&env, site, &op, *kind, target,
 				  (const u8 *)site->instr, out);
 }
@@ -154,6 +155,7 @@ static void count(enum patch_result result, enum patch_kind kind)
  * how many sites needed a write.  Writing happens only from
  * paravirt_patch_init(), once, before interrupts are ever enabled: then
  * no site can be running, or be entered by an interrupt, mid-rewrite.
+ * (Switches rewrite through paravirt_patch_switch() instead.)
  */
 static unsigned int patch_pass(bool write)
 {
@@ -200,7 +202,81 @@ void paravirt_patch_init(void)
 	patch_pass(!nopatch);
 }
 
+/* ---- switching backends at run time (paravirt_switch.c) ---- */
+
+static bool valid_length(const struct paravirt_patch_site *site)
+{
+	return site->len > 0 && site->len <= PATCH_MAX_SITE_LEN &&
+	       site->type < PARAVIRT_NR_SLOTS;
+}
+
+/* The bytes the site holds once patched for op function fn, computed
+ * from its original bytes; false if it cannot say. */
+static bool bytes_for(const struct paravirt_patch_site *site, void *fn,
+		      const u8 *orig, u8 *out)
+{
+	struct patch_op op = paravirt_patch_op(site->type);
+	u32 target;
+	enum patch_kind kind = choose_kind(site->type, fn, &target);
+	enum patch_result result = patch_compute_site(&env, site, &op, kind,
+						      target, orig, out);
+
+	/* Too long a replacement: out holds orig, an indirect call, which
+	 * is right for any table. */
+	return !refused(result) || result == PATCH_REFUSED_FIT;
+}
+
+/*
+ * Rewrite one site from what the running table made it to what `to`
+ * makes it.  Both are computed from the bytes the build recorded, so
+ * inline and direct call go both ways; a site holding anything else (one
+ * the boot refused) is left alone, as the boot left it.
+ */
+static void switch_site(const struct paravirt_patch_site *site,
+			const struct paravirt_ops *to)
+{
+	u8 orig[PATCH_MAX_SITE_LEN], now[PATCH_MAX_SITE_LEN], next[PATCH_MAX_SITE_LEN];
+	const u8 *cur = (const u8 *)site->instr;
+
+	if (!valid_length(site) ||
+	    patch_original(&env, site, templates[site->type].jump, orig) != site->len)
+		return;
+	if (!bytes_for(site, paravirt_op_function(site->type), orig, now) ||
+	    (memcmp(cur, now, site->len) && memcmp(cur, orig, site->len)))
+		return;
+	if (!bytes_for(site, slot_function(to, site->type), orig, next))
+		return;
+	if (memcmp(cur, next, site->len))
+		kernel_text_poke((u8 *)site->instr, next, site->len);
+}
+
+/*
+ * Every site but the fenced ones, rewritten for the table `to`, before
+ * it is installed.  The caller has interrupts off, and no task is
+ * stopped inside a site (the kernel switches tasks only in schedule(),
+ * called from C, and never from an op), so nothing runs a site, or
+ * returns into one, while it changes.  Under nopatch the sites stay the
+ * indirect calls they are.
+ */
+void paravirt_patch_switch(const struct paravirt_ops *to)
+{
+	const struct paravirt_patch_site *site;
+
+	if (nopatch)
+		return;
+	kernel_text_batch_begin();
+	for_each_patch_site(site)
+		if (!paravirt_site_fenced(site))
+			switch_site(site, to);
+	kernel_text_batch_end();
+}
+
 /* ---- reporting ---- */
+
+static const char *const kind_names[] = {	/* by enum patch_kind */
+	[PATCH_INLINE] = "inline", [PATCH_NOPS] = "nops",
+	[PATCH_DIRECT] = "direct", [PATCH_NULL] = "null",
+};
 
 const struct paravirt_patch_stats *paravirt_patch_stats(void)
 {
@@ -230,7 +306,6 @@ static void log_site(const struct paravirt_patch_site *site)
 	enum patch_result result = plan_site(site, &kind, after);
 	const char *fn;
 	u32 offset = 0;
-	static const char *const kinds[] = { "inline", "nops", "direct", "null" };
 
 	if (result == PATCH_ALREADY_DONE)
 		patch_original(&env, site, templates[site->type].jump, before);
@@ -243,8 +318,29 @@ static void log_site(const struct paravirt_patch_site *site)
 	printk(" ->");
 	print_bytes((const u8 *)site->instr, site->len);
 	printk(" (%s)\n", paravirt_site_fenced(site) ? "fenced" :
-	       result == PATCH_ALREADY_DONE ? kinds[kind] :
+	       result == PATCH_ALREADY_DONE ? kind_names[kind] :
 	       result == PATCH_NEEDS_WRITE ? "unpatched" : "refused");
+}
+
+/*
+ * What a site is now - "inline", "direct", "nops", "null", "indirect",
+ * "fenced" or "refused" - for `sites`; orig receives the bytes the build
+ * put there (site->len of them, at most PATCH_MAX_SITE_LEN).
+ */
+const char *paravirt_site_state(const struct paravirt_patch_site *site, u8 *orig)
+{
+	u8 out[PATCH_MAX_SITE_LEN];
+	enum patch_kind kind = PATCH_INLINE;
+	enum patch_result result;
+
+	if (!valid_length(site))
+		return "refused";	/* orig is left as it was */
+	if (patch_original(&env, site, templates[site->type].jump, orig) != site->len)
+		return "refused";
+	if (!memcmp(orig, (const u8 *)site->instr, site->len))
+		return paravirt_site_fenced(site) ? "fenced" : "indirect";
+	result = plan_site(site, &kind, out);
+	return result == PATCH_ALREADY_DONE ? kind_names[kind] : "refused";
 }
 
 void paravirt_patch_report(void)

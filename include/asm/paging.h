@@ -38,6 +38,9 @@ void paging_init(void);
 void paging_set_user(u32 start, u32 end);
 bool kernel_text_contains(u32 addr);	/* mapped read-only */
 void kernel_text_poke(void *addr, const void *bytes, unsigned int len);
+/* Around many pokes, interrupts off: the text writable once for all. */
+void kernel_text_batch_begin(void);
+void kernel_text_batch_end(void);
 void flush_tlb(void);
 extern u32 kernel_page_dir[PT_ENTRIES];
 

@@ -130,6 +130,16 @@ struct paravirt_backend {
 extern const struct paravirt_backend __start_pv_backends[], __stop_pv_backends[];
 const struct paravirt_backend *paravirt_find_backend(const char *name);	/* or NULL */
 void paravirt_choose_backend(void);	/* pv=: at boot, before the patcher */
+/* Into paravirt_ops, behind the opcount stubs if counting (paravirt_count.c). */
+void paravirt_install_ops(const struct paravirt_ops *ops);
+/*
+ * Live switching (paravirt_switch.c): the named backend's table put in
+ * at run time, every site rewritten for it.  0, or -ENOENT (no such
+ * backend) or -EINVAL (it refused: *why says why); the kernel then stays
+ * as it was.
+ */
+int paravirt_switch_backend(const char *name, const char **why);
+unsigned long paravirt_switch_count(void);	/* switches done so far */
 #define for_each_paravirt_backend(b) \
 	for ((b) = __start_pv_backends; (b) < __stop_pv_backends; (b)++)
 
@@ -154,6 +164,10 @@ bool paravirt_patching_disabled(void);	/* nopatch */
 bool paravirt_site_fenced(const struct paravirt_patch_site *site);
 bool paravirt_poisoning(void);		/* pvdebug */
 struct patch_op paravirt_patch_op(unsigned int slot);	/* template, etc. */
+/* Every unfenced site rewritten for `to`; interrupts off (live switch). */
+void paravirt_patch_switch(const struct paravirt_ops *to);
+/* "inline", "direct", "indirect", "fenced" ...; orig: the build's bytes. */
+const char *paravirt_site_state(const struct paravirt_patch_site *site, u8 *orig);
 extern const struct paravirt_patch_site __start_parainstructions[];
 extern const struct paravirt_patch_site __stop_parainstructions[];
 #define for_each_patch_site(s) \
@@ -167,6 +181,12 @@ extern const struct paravirt_patch_site __stop_parainstructions[];
 #define PARAVIRT_COUNT_OP(op, ret, params)	+ 1
 #define PARAVIRT_NR_OPS		(0 PARAVIRT_OPS(PARAVIRT_COUNT_OP))
 #define PARAVIRT_FIRST_OP_SLOT	(PARAVIRT_NR_SLOTS - PARAVIRT_NR_OPS)
+
+/* The trace backend's counts (paravirt_trace.c): calls per op, and per
+ * site for the sites of called ops.  They only grow while trace runs. */
+u32 paravirt_trace_calls(unsigned int slot);
+u32 paravirt_trace_site_calls(const struct paravirt_patch_site *site);
+void *paravirt_trace_wrapped(unsigned int slot);	/* the native function */
 
 /* Counting the calls that reach each op (paravirt_count.c). */
 void paravirt_count_start(void);

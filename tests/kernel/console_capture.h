@@ -8,7 +8,7 @@
 
 #include <types.h>
 
-#define CAPTURE_SIZE	16384
+#define CAPTURE_SIZE	65536	/* `sites` prints some 40 KiB */
 
 void capture_start(void);		/* forget what was kept; keep from now */
 void capture_stop(void);

@@ -85,6 +85,8 @@ KTEST(patch_native_boot_inlines_every_site)
 
 	if (paravirt_patching_disabled())
 		KT_SKIP("booted with nopatch");
+	if (strcmp(paravirt_ops.name, "native"))
+		KT_SKIP("not the native backend (test_trace.c checks trace's)");
 	KT_EXPECT(st->total > 0);
 	KT_EXPECT_EQ(st->inlined, st->total);
 	KT_EXPECT_EQ(st->refused, 0);
@@ -124,6 +126,8 @@ KTEST(patch_sites_hold_template_and_nops)
 
 	if (paravirt_patching_disabled())
 		KT_SKIP("booted with nopatch");
+	if (strcmp(paravirt_ops.name, "native"))
+		KT_SKIP("not the native backend (test_trace.c checks trace's)");
 	poisoned_sites = 0;
 	for_each_patch_site(s)
 		if (!paravirt_site_fenced(s) && !site_is_template_and_nops(s)) {

@@ -1,0 +1,135 @@
+/*
+ * test_pv_switch.c - live backend switching (paravirt_switch.c).
+ *
+ * A round trip native -> trace -> native must leave every site in the
+ * bytes the boot gave it; a bad name must change nothing; and thousands
+ * of switches while the timer ticks and user tasks make system calls
+ * must lose no tick, no task, no system call and no count.
+ */
+#ifdef CONFIG_PARAVIRT
+#include <kernel.h>
+#include <ktest.h>
+#include <string.h>
+#include <task.h>
+#include <asm/paravirt.h>
+#include <asm/privileged.h>
+#include <asm/timer.h>
+#include "pv_switch_check.h"
+#include "run_user.h"
+
+/* The other backend of the pair, from the one running. */
+static const char *other_than(const char *name)
+{
+	return strcmp(name, "trace") ? "trace" : "native";
+}
+
+KTEST(pv_switch_round_trip_restores_every_site)
+{
+	const char *boot = paravirt_ops.name;
+	u32 before = sites_hash();
+
+	KT_EXPECT(switch_to(other_than(boot)));
+	KT_EXPECT(strcmp(paravirt_ops.name, boot) != 0);
+	KT_EXPECT_EQ(paravirt_patch_pending(),
+		     paravirt_patching_disabled() ? paravirt_patch_stats()->total : 0);
+	if (!paravirt_patching_disabled())
+		KT_EXPECT_EQ(sites_not_in_state(strcmp(boot, "trace") ? "direct" : "inline"), 0);
+	else
+		KT_EXPECT_EQ(sites_hash(), before);	/* only the table changed */
+	KT_EXPECT(switch_to(boot));
+	KT_EXPECT(!strcmp(paravirt_ops.name, boot));
+	KT_EXPECT_EQ(sites_hash(), before);
+	KT_EXPECT_EQ(paravirt_patch_pending(),
+		     paravirt_patching_disabled() ? paravirt_patch_stats()->total : 0);
+}
+
+KTEST(pv_switch_refuses_unknown_backend)
+{
+	const char *boot = paravirt_ops.name, *why = NULL;
+	u32 before = sites_hash();
+
+	KT_EXPECT_EQ(paravirt_switch_backend("no-such-backend", &why), -ENOENT);
+	KT_EXPECT(why != NULL);
+	KT_EXPECT(!strcmp(paravirt_ops.name, boot));
+	KT_EXPECT_EQ(sites_hash(), before);
+}
+
+/* ---- the stress test ---- */
+
+/* The full count takes 20 s under QEMU (each switch rewrites every site,
+ * and QEMU retranslates the code around them): it runs alone, in a row
+ * of tests/run of its own; every suite run does a short one. */
+#define STRESS_SWITCHES	10000
+#define SHORT_STRESS_SWITCHES	128
+#define SWITCHES_PER_YIELD	8	/* then the user tasks run a little */
+#define SURVIVOR_YIELDS	"400"	/* its system calls, each checked */
+#define CALLS_PER_TRACE	3	/* test-site calls in each trace period */
+
+struct stress {
+	unsigned int traced;		/* periods spent under trace */
+	unsigned int failed;		/* switches that returned an error */
+	u32 site_before;
+	unsigned long ticks_before, switches_before;
+};
+
+/* One switch to the other backend; under trace, CALLS_PER_TRACE calls
+ * from the test site, which must all be counted in the end. */
+static void stress_step(struct stress *st, unsigned int i)
+{
+	if (!switch_to(other_than(paravirt_ops.name))) {
+		st->failed++;
+		return;
+	}
+	if (!strcmp(paravirt_ops.name, "trace")) {
+		call_test_site(CALLS_PER_TRACE);
+		st->traced++;
+	}
+	if (i % SWITCHES_PER_YIELD == 0)
+		sched_yield();
+}
+
+static void stress(struct ktest_ctx *kt_ctx, unsigned int switches)
+{
+	const struct paravirt_patch_site *site = test_site();
+	const char *boot = paravirt_ops.name;
+	u32 before = sites_hash();
+	struct stress st = { 0 };
+	int survivor, spin;
+	unsigned int i;
+
+	KT_EXPECT(site != NULL);
+	if (!site)
+		return;
+	raw_local_irq_enable();
+	survivor = start_program("survivor", SURVIVOR_YIELDS);
+	spin = start_program("spin", "1");
+	st.site_before = paravirt_trace_site_calls(site);
+	st.ticks_before = timer_ticks();
+	st.switches_before = paravirt_switch_count();
+	for (i = 1; i <= switches; i++)
+		stress_step(&st, i);
+	if (strcmp(paravirt_ops.name, boot))	/* an odd count: once more */
+		KT_EXPECT(switch_to(boot));
+	KT_EXPECT_EQ(st.failed, 0);
+	KT_EXPECT(paravirt_switch_count() - st.switches_before >= switches);
+	KT_EXPECT_EQ(finish_program(survivor), 0);	/* every yield, intact */
+	KT_EXPECT_EQ(finish_program(spin), 0);
+	KT_EXPECT(timer_ticks() - st.ticks_before > 0);
+	KT_EXPECT_EQ(paravirt_trace_site_calls(site) - st.site_before,
+		     st.traced * CALLS_PER_TRACE);
+	KT_EXPECT_EQ(sites_hash(), before);
+	KT_EXPECT_EQ(paravirt_patch_pending(),
+		     paravirt_patching_disabled() ? paravirt_patch_stats()->total : 0);
+	printk("ktest:   %u switches, %lu ticks, %u periods traced\n", i - 1,
+	       timer_ticks() - st.ticks_before, st.traced);
+}
+KTEST(pv_switch_stress_short)
+{
+	stress(kt_ctx, SHORT_STRESS_SWITCHES);
+}
+
+KTEST_ALONE(pv_switch_stress)
+{
+	stress(kt_ctx, STRESS_SWITCHES);
+}
+#endif
