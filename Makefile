@@ -164,6 +164,35 @@ $(KERNEL): $(BUILD)/pv386.stage1.elf $(BUILD)/obj/ksyms.o
 	@cmp -s $@.syms1 $@.syms2 || { echo "ksyms: code moved between links"; rm -f $@; exit 1; }
 	@rm -f $@.syms1 $@.syms2
 
+# The ops ROM (VMI-style, ABI in include/asm/pvrom.h): not part of the
+# kernel but a binary of its own, position-independent, that a loader
+# hands the kernel as a Multiboot module (pv=rom).  Linked at 0 with its
+# relocations kept, so tools/pvrom-seal can refuse absolute addresses in
+# its code before it flattens the image and writes the checksum.
+PVROM_OUT    := build/pvrom
+PVROM        := build/pvrom.bin
+PVROM_SRCS   := $(wildcard arch/x86/pvrom/*.c arch/x86/pvrom/*.S)
+PVROM_OBJS   := $(patsubst arch/x86/pvrom/%,$(PVROM_OUT)/%.o,$(basename $(PVROM_SRCS)))
+PVROM_CFLAGS := $(filter-out -fno-pic -fno-pie -I$(BUILD)/include,$(CFLAGS)) \
+		-fPIC -DCONFIG_PARAVIRT
+ifeq ($(PARAVIRT),y)
+all: $(PVROM)
+endif
+
+$(PVROM_OUT)/%.o: arch/x86/pvrom/%.c | build-deps
+	@mkdir -p $(dir $@)
+	$(CC) $(PVROM_CFLAGS) -c -o $@ $<
+
+$(PVROM_OUT)/%.o: arch/x86/pvrom/%.S | build-deps
+	@mkdir -p $(dir $@)
+	$(CC) $(filter-out -std=gnu11,$(PVROM_CFLAGS)) -Wa,--noexecstack -c -o $@ $<
+
+$(PVROM_OUT)/pvrom.elf: $(PVROM_OBJS) arch/x86/pvrom/pvrom.ld
+	$(LD) -m elf_i386 -q --no-warn-rwx-segments -T arch/x86/pvrom/pvrom.ld -o $@ $(PVROM_OBJS)
+
+$(PVROM): $(PVROM_OUT)/pvrom.elf tools/pvrom-seal
+	tools/pvrom-seal $< $@
+
 # Two ISOs with the same kernel: the normal one boots to the idle loop by
 # default; the test one boots its "test suite" entry without waiting.
 iso: $(ISO) $(TEST_ISO)
@@ -345,5 +374,5 @@ bench:
 clean:
 	rm -rf build
 
--include $(OBJS:.o=.d) $(USER_LIB:.o=.d) $(USER_ELFS:.elf=.d) \
+-include $(OBJS:.o=.d) $(PVROM_OBJS:.o=.d) $(USER_LIB:.o=.d) $(USER_ELFS:.elf=.d) \
 	 $(STAGE2_OBJS:.o=.d) $(LOADER_OUT)/stage1.d
