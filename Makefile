@@ -9,6 +9,7 @@
 #   make test-matrix      the in-kernel suite on every machine it claims
 #   make host-tests       build the host-side tests (patch engine, Multiboot parser)
 #   make fuzz-multiboot   fuzz the Multiboot parser for FUZZ_TIME seconds (600)
+#   make fuzz-pvrom       fuzz the ops ROM validator for FUZZ_TIME seconds (600)
 #   make bench            instructions per paravirt op: inline, indirect, patched
 #   make clean
 #
@@ -193,21 +194,39 @@ $(PVROM_OUT)/pvrom.elf: $(PVROM_OBJS) arch/x86/pvrom/pvrom.ld
 $(PVROM): $(PVROM_OUT)/pvrom.elf tools/pvrom-seal
 	tools/pvrom-seal $< $@
 
+# A third ISO for tests/run: the same kernel and menu, booting the
+# "test suite, ops ROM backend" entry (the last one) without waiting.
+ROM_TEST_ISO := $(BUILD)/pv386-rom-test.iso
+ifeq ($(PARAVIRT),y)
+iso: $(ROM_TEST_ISO)
+endif
+
+$(ROM_TEST_ISO): $(KERNEL) boot/grub.cfg $(PVROM)
+	@tools/ensure-deps iso
+	@rm -rf $(BUILD)/iso-rom && mkdir -p $(BUILD)/iso-rom/boot/grub
+	cp $(KERNEL) $(BUILD)/iso-rom/boot/pv386.elf
+	cp $(PVROM) $(BUILD)/iso-rom/boot/pvrom.bin
+	sed -e "s/^set default=.*/set default=$$(($$(grep -c '^menuentry' boot/grub.cfg) - 1))/" \
+	    -e 's/^set timeout=.*/set timeout=0/' boot/grub.cfg > $(BUILD)/iso-rom/boot/grub/grub.cfg
+	grub-mkrescue -o $@ $(BUILD)/iso-rom 2>/dev/null
+
 # Two ISOs with the same kernel: the normal one boots to the idle loop by
 # default; the test one boots its "test suite" entry without waiting.
 iso: $(ISO) $(TEST_ISO)
 
-$(ISO): $(KERNEL) boot/grub.cfg
+$(ISO): $(KERNEL) boot/grub.cfg $(PVROM)
 	@tools/ensure-deps iso
 	@rm -rf $(BUILD)/iso && mkdir -p $(BUILD)/iso/boot/grub
 	cp $(KERNEL) $(BUILD)/iso/boot/pv386.elf
+	cp $(PVROM) $(BUILD)/iso/boot/pvrom.bin
 	cp boot/grub.cfg $(BUILD)/iso/boot/grub/grub.cfg
 	grub-mkrescue -o $@ $(BUILD)/iso 2>/dev/null
 
-$(TEST_ISO): $(KERNEL) boot/grub.cfg
+$(TEST_ISO): $(KERNEL) boot/grub.cfg $(PVROM)
 	@tools/ensure-deps iso
 	@rm -rf $(BUILD)/iso-test && mkdir -p $(BUILD)/iso-test/boot/grub
 	cp $(KERNEL) $(BUILD)/iso-test/boot/pv386.elf
+	cp $(PVROM) $(BUILD)/iso-test/boot/pvrom.bin
 	sed -e 's/^set default=.*/set default=1/' -e 's/^set timeout=.*/set timeout=0/' \
 	    boot/grub.cfg > $(BUILD)/iso-test/boot/grub/grub.cfg
 	grub-mkrescue -o $@ $(BUILD)/iso-test 2>/dev/null
@@ -348,6 +367,40 @@ fuzz-multiboot: $(MB_FUZZ)
 	@mkdir -p build/host/fuzz-corpus build/host/fuzz-crashes
 	$(MB_FUZZ) -max_total_time=$(FUZZ_TIME) -max_len=4096 \
 	    -artifact_prefix=build/host/fuzz-crashes/ build/host/fuzz-corpus $(MB_SEEDS)
+
+# The ops ROM validator, the same pvrom_check.c as the kernel: unit tests
+# (one per kind of bad ROM, and the ROM the build made) and a libFuzzer
+# target seeded with build/pvrom.bin; fuzz-pvrom runs it for FUZZ_TIME
+# seconds, keeping what it learns in build/host/pvrom-corpus.
+PVROM_CHECK     := arch/x86/pvrom_check.c
+PVROM_HEADERS   := include/asm/pvrom.h include/types.h
+PVROM_TEST      := build/host/test_pvrom
+PVROM_TEST_SRCS := $(wildcard tests/host/pvrom/*.c) tests/host/runner/runner.c $(PVROM_CHECK)
+PVROM_FUZZ      := build/host/fuzz_pvrom
+PVROM_FUZZ_SRCS := tests/host/pvrom/fuzz/fuzz_pvrom.c $(PVROM_CHECK)
+PVROM_SEEDS     := build/host/pvrom-seeds
+
+host-tests: $(PVROM_TEST) $(PVROM_FUZZ) $(PVROM_SEEDS)/pvrom.bin
+
+$(PVROM_TEST): $(PVROM_TEST_SRCS) tests/host/pvrom/rom_builder.h tests/host/runner/runner.h \
+	       $(PVROM_HEADERS) | build-deps
+	@mkdir -p $(dir $@)
+	$(HOST_CC) $(HOST_CFLAGS) -o $@ $(PVROM_TEST_SRCS)
+
+$(PVROM_FUZZ): $(PVROM_FUZZ_SRCS) $(PVROM_HEADERS) | build-deps
+	@tools/ensure-deps fuzz
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(PVROM_FUZZ_SRCS)
+
+$(PVROM_SEEDS)/pvrom.bin: $(PVROM)
+	@mkdir -p $(dir $@)
+	cp $< $@
+
+.PHONY: fuzz-pvrom
+fuzz-pvrom: $(PVROM_FUZZ) $(PVROM_SEEDS)/pvrom.bin
+	@mkdir -p build/host/pvrom-corpus build/host/pvrom-crashes
+	$(PVROM_FUZZ) -max_total_time=$(FUZZ_TIME) -max_len=16448 \
+	    -artifact_prefix=build/host/pvrom-crashes/ build/host/pvrom-corpus $(PVROM_SEEDS)
 
 test:
 	@tools/ensure-deps all
