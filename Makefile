@@ -236,7 +236,7 @@ $(TEST_ISO): $(KERNEL) boot/grub.cfg $(PVROM)
 # linked by its own script and flattened to a binary.  tools/mkbootimg
 # puts them, a kernel header and the kernel (stripped: the floppy is
 # small, and the kernel's own symbol table is in its data) on a 1.44 MB
-# floppy or a small MBR disk.  CMDLINE='...' sets the default line; the
+# floppy or a small MBR disk, with the ops ROM after it as a module.  CMDLINE='...' sets the default line; the
 # -test images boot `test`, for tests/run.
 LOADER_OUT     := build/loader
 LOADER_CFLAGS  := -m16 -march=i386 -Os -ffreestanding -fno-pic -fno-pie \
@@ -253,9 +253,10 @@ FLOPPY         := $(BUILD)/pv386.img
 DISK           := $(BUILD)/pv386-disk.img
 TEST_IMAGES    := $(BUILD)/pv386-test.img $(BUILD)/pv386-disk-test.img
 MKBOOTIMG       = tools/mkbootimg --stage1 $(LOADER_OUT)/stage1.bin \
-		  --stage2 $(LOADER_OUT)/stage2.bin --kernel $(BUILD)/pv386-stripped.elf
+		  --stage2 $(LOADER_OUT)/stage2.bin --kernel $(BUILD)/pv386-stripped.elf \
+		  --module $(PVROM)
 IMAGE_DEPS     := $(LOADER_OUT)/stage1.bin $(LOADER_OUT)/stage2.bin \
-		  $(BUILD)/pv386-stripped.elf tools/mkbootimg
+		  $(BUILD)/pv386-stripped.elf tools/mkbootimg $(PVROM)
 
 .PHONY: floppy disk images
 floppy: $(FLOPPY)
