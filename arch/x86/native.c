@@ -70,9 +70,10 @@ const struct paravirt_ops native_paravirt_ops = {
 	.iret			= native_iret,
 };
 
-static const struct paravirt_ops *native_prepare(const char **why)
+/* Not native_*: that prefix is for the instructions (tools/audit-natives). */
+static const struct paravirt_ops *prepare_native(const char **why)
 {
 	(void)why;
 	return &native_paravirt_ops;	/* runs on any x86 */
 }
-paravirt_backend("native", native_prepare, "the CPU's own instructions, inline where patched");
+paravirt_backend("native", prepare_native, "the CPU's own instructions, inline where patched");
