@@ -125,7 +125,10 @@ void paravirt_choose_backend(void)
 		refusal = "its table leaves an op empty";
 		return;
 	}
-	paravirt_ops = *ops;
+	if (paravirt_counting())	/* test, opcount: counting began already */
+		paravirt_count_install(ops);
+	else
+		paravirt_ops = *ops;
 }
 
 void paravirt_report(void)

@@ -45,6 +45,19 @@ void paravirt_count_start(void)
 	counting = true;
 }
 
+/* pv= puts its backend in after the early options have started counting:
+ * the new functions go behind the stubs, which stay in the table, so
+ * counting goes on (and the patcher still sees the real functions). */
+void paravirt_count_install(const struct paravirt_ops *ops)
+{
+	unsigned int s;
+
+	paravirt_ops.name = ops->name;
+	paravirt_ops.kernel_rpl = ops->kernel_rpl;
+	for (s = PARAVIRT_FIRST_OP_SLOT; s < PARAVIRT_NR_SLOTS; s++)
+		paravirt_op_real[s] = ((void *const *)ops)[s];
+}
+
 /* `opcount`: count without running the suite (e.g. with run=). */
 static int set_opcount(const char *v)
 {

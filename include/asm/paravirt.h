@@ -170,6 +170,8 @@ extern const struct paravirt_patch_site __stop_parainstructions[];
 
 /* Counting the calls that reach each op (paravirt_count.c). */
 void paravirt_count_start(void);
+/* Install a backend's table while counting: behind the counting stubs. */
+void paravirt_count_install(const struct paravirt_ops *ops);
 bool paravirt_counting(void);
 void *paravirt_op_function(unsigned int slot);	/* behind any counting stub */
 bool paravirt_coverage_report(void);	/* prints; all ops the CPU has reached? */
