@@ -12,11 +12,12 @@
  * ops whose arguments are kernel structures, and registers the ROM's
  * fixups with the exception table.
  *
- * prepare() runs from paravirt_choose_backend(), before the console and
- * before paging: it must not print, and it may still write the area the
- * ROM runs from, which lies in the kernel image's read-only part
- * (linker.ld's .pvrom), so once paging is on the ROM is code nothing can
- * write, like the kernel's text.  The patcher then makes each hot site a
+ * prepare() runs from paravirt_choose_backend(), before the console: it
+ * must not print.  The ROM runs from a room in the kernel image's
+ * read-only part (linker.ld's .pvrom), so once paging is on it is code
+ * nothing can write, like the kernel's text; it is filled through
+ * kernel_text_poke(), which also works when the backend is chosen after
+ * boot.  The patcher then makes each hot site a
  * direct call into the ROM, as for any backend that is not native.
  */
 #include <kernel.h>
@@ -24,6 +25,7 @@
 #include <string.h>
 #include <asm/desc.h>
 #include <asm/extable.h>
+#include <asm/paging.h>
 #include <asm/paravirt.h>
 #include <asm/processor.h>
 #include <asm/pvrom.h>
@@ -159,7 +161,10 @@ static const struct paravirt_ops *rom_prepare(const char **why)
 		*why = explain(m, c);
 		return NULL;
 	}
-	memcpy(rom_image, (const void *)m->start, ((const struct pvrom_header *)m->start)->size);
+	/* At boot this is a plain copy; chosen later (a live switch), the
+	 * room is read-only already and only the code writer may fill it. */
+	kernel_text_poke(rom_image, (const void *)m->start,
+			 ((const struct pvrom_header *)m->start)->size);
 	fill_ops();
 	install_fixups();
 	installed = true;

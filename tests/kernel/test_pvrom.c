@@ -2,8 +2,10 @@
  * test_pvrom.c - the rom backend, checked on the running kernel when it
  * was booted with pv=rom and a good ROM (tests/run does that): the
  * table points into the ROM, the sites call it directly, the ROM's page
- * is read-only and its fixups are in the exception table.  A bad ROM
- * never gets this far: tests/run checks each one is refused at boot.
+ * is read-only and its fixups are in the exception table; booted native
+ * with a ROM module, the rom backend can still be prepared after boot,
+ * as a live switch would.  A bad ROM never gets this far: tests/run
+ * checks each one is refused at boot.
  */
 #ifdef CONFIG_PARAVIRT
 #include <kernel.h>
@@ -12,6 +14,8 @@
 #include <asm/extable.h>
 #include <asm/paging.h>
 #include <asm/paravirt.h>
+#include <asm/privileged.h>
+#include <asm/processor-flags.h>
 #include <asm/pvrom.h>
 
 #define SKIP_UNLESS_ROM()						\
@@ -108,5 +112,33 @@ KTEST(pvrom_fixups_in_exception_table)
 				  e->fixup != (unsigned long)h + f->fixup);
 	}
 	KT_EXPECT_EQ(missing, 0);
+}
+
+/* Prepared late, the ROM is copied into its read-only room by the code
+ * writer, and its ops give what the running backend's give. */
+KTEST(pvrom_installs_after_boot)
+{
+	const struct paravirt_backend *b = paravirt_find_backend("rom");
+	const struct paravirt_ops *ops;
+	const char *why = NULL;
+	unsigned long flags;
+
+	KT_EXPECT(b != NULL);
+	if (!b || strcmp(paravirt_ops.name, "native"))
+		KT_SKIP("the backend is not native");
+	ops = b->prepare(&why);
+	if (!ops && why && !strncmp(why, "no ops ROM", 10))
+		KT_SKIP("no ROM among the modules");
+	KT_EXPECT(ops != NULL);
+	if (!ops)
+		return;
+	KT_EXPECT(paravirt_rom_contains((unsigned long)ops->read_cr3));
+	KT_EXPECT_EQ(ops->read_cr3(), read_cr3());
+	KT_EXPECT_EQ(ops->read_cr0(), read_cr0());
+	flags = raw_local_irq_save();	/* the ROM sees interrupts off ... */
+	KT_EXPECT_EQ(ops->save_fl() & X86_EFLAGS_IF, 0);
+	raw_local_irq_restore(flags);	/* ... and as they were */
+	KT_EXPECT_EQ(ops->save_fl() & X86_EFLAGS_IF, flags & X86_EFLAGS_IF);
+	KT_EXPECT(b->prepare(&why) == ops);	/* once installed, the same */
 }
 #endif
