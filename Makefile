@@ -173,8 +173,9 @@ $(KERNEL): $(BUILD)/pv386.stage1.elf $(BUILD)/obj/ksyms.o
 PVROM_OUT    := build/pvrom
 PVROM        := build/pvrom.bin
 PVROM_SRCS   := $(wildcard arch/x86/pvrom/*.c arch/x86/pvrom/*.S)
-PVROM_OBJS   := $(patsubst arch/x86/pvrom/%,$(PVROM_OUT)/%.o,$(basename $(PVROM_SRCS)))
-PVROM_CFLAGS := $(filter-out -fno-pic -fno-pie -I$(BUILD)/include,$(CFLAGS)) \
+PVROM_OBJS   := $(patsubst arch/x86/pvrom/%,$(PVROM_OUT)/%.o,$(basename $(PVROM_SRCS))) \
+		$(PVROM_OUT)/native_entry.o
+PVROM_CFLAGS := $(filter-out -fno-pic -fno-pie -I$(BUILD)/include -DCONFIG_PARAVIRT,$(CFLAGS)) \
 		-fPIC -DCONFIG_PARAVIRT
 ifeq ($(PARAVIRT),y)
 all: $(PVROM)
@@ -185,6 +186,11 @@ $(PVROM_OUT)/%.o: arch/x86/pvrom/%.c | build-deps
 	$(CC) $(PVROM_CFLAGS) -c -o $@ $<
 
 $(PVROM_OUT)/%.o: arch/x86/pvrom/%.S | build-deps
+	@mkdir -p $(dir $@)
+	$(CC) $(filter-out -std=gnu11,$(PVROM_CFLAGS)) -Wa,--noexecstack -c -o $@ $<
+
+# iret and sysexit: the kernel's own file (its iret_fault: see pvrom.ld).
+$(PVROM_OUT)/native_entry.o: arch/x86/native_entry.S | build-deps
 	@mkdir -p $(dir $@)
 	$(CC) $(filter-out -std=gnu11,$(PVROM_CFLAGS)) -Wa,--noexecstack -c -o $@ $<
 

@@ -8,8 +8,9 @@
  * (the ABI: asm/pvrom.h).  The instructions are the native backend's
  * (asm/native.h), taken by address so each is emitted out of line here;
  * their exception-table entries land in the ROM's fixup table
- * (pvrom.ld), as offsets.  The three ops the ABI defines for itself are
- * spelled out below.  Privileged instructions are the ROM's business:
+ * (pvrom.ld), as offsets; iret and sysexit are the kernel's
+ * native_entry.S, assembled in.  The three ops the ABI defines for
+ * itself are spelled out below.  Privileged instructions are the ROM's business:
  * the kernel's audit never sees this file, which is not in its ELF.
  */
 #define PV386_NATIVE_BACKEND
@@ -21,9 +22,9 @@
 #undef native_sync_core
 #include <asm/pvrom.h>
 
-void native_iret(void);			/* rom_entry.S */
+void native_iret(void);			/* arch/x86/native_entry.S */
 void native_irq_enable_sysexit(void);
-void native_sync_core(void);
+void native_sync_core(void);		/* rom_entry.S */
 extern const char __pvrom_end[], __pvrom_fixups[], __pvrom_fixups_end[];
 
 static void rom_load_tr(u16 selector)
