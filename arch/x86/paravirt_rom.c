@@ -17,8 +17,8 @@
  * read-only part (linker.ld's .pvrom), so once paging is on it is code
  * nothing can write, like the kernel's text; it is filled through
  * kernel_text_poke(), which also works when the backend is chosen after
- * boot.  The patcher then makes each hot site a
- * direct call into the ROM, as for any backend that is not native.
+ * boot.  The patcher then makes each hot site a direct call into the
+ * ROM, as for any backend that is not native.
  */
 #include <kernel.h>
 #include <bootinfo.h>
@@ -33,10 +33,11 @@
 
 void iret_fault(void);		/* entry.S: a return to user mode that faults */
 
+/* Where the ROM runs: page-aligned, so its pages hold nothing else. */
 static u8 rom_image[PVROM_MAX_SIZE] __section(".pvrom") __attribute__((aligned(4096)));
 static struct exception_table_entry rom_extable[PVROM_MAX_FIXUPS];
 static struct paravirt_ops rom_ops = { .name = "rom", .kernel_rpl = 0 };
-static char refusal[112];
+static char rom_refusal[112];	/* *why points here: it must outlive prepare() */
 static bool installed;
 
 /* The ROM's own ops, which the adapters below call. */
@@ -132,15 +133,15 @@ static const struct boot_module *find_rom_module(void)
 
 static const char *explain(const struct boot_module *m, struct pvrom_check c)
 {
-	int n = snprintf(refusal, sizeof(refusal), "%s: %s", m->name,
+	int n = snprintf(rom_refusal, sizeof(rom_refusal), "%s: %s", m->name,
 			 pvrom_verdict_text(c.verdict));
 
 	if (c.verdict == PVROM_MISSING_ENTRY || c.verdict == PVROM_ENTRY_OUT_OF_BOUNDS)
-		snprintf(refusal + n, sizeof(refusal) - n, ": op %u, %s", c.index,
+		snprintf(rom_refusal + n, sizeof(rom_refusal) - n, ": op %u, %s", c.index,
 			 pvrom_op_name(c.index));
 	else if (c.verdict == PVROM_FIXUP_OUT_OF_BOUNDS)
-		snprintf(refusal + n, sizeof(refusal) - n, ": fixup %u", c.index);
-	return refusal;
+		snprintf(rom_refusal + n, sizeof(rom_refusal) - n, ": fixup %u", c.index);
+	return rom_refusal;
 }
 
 static const struct paravirt_ops *rom_prepare(const char **why)
