@@ -9,6 +9,7 @@
 #   make test-matrix      the in-kernel suite on every machine it claims
 #   make host-tests       build the host-side tests (patch engine, Multiboot parser)
 #   make fuzz-multiboot   fuzz the Multiboot parser for FUZZ_TIME seconds (600)
+#   make fuzz-pvrom       fuzz the ops ROM validator for FUZZ_TIME seconds (600)
 #   make bench            instructions per paravirt op: inline, indirect, patched
 #   make docs             the walkthrough and exercises with their figures: build/docs/
 #   make clean
@@ -166,21 +167,74 @@ $(KERNEL): $(BUILD)/pv386.stage1.elf $(BUILD)/obj/ksyms.o
 	@cmp -s $@.syms1 $@.syms2 || { echo "ksyms: code moved between links"; rm -f $@; exit 1; }
 	@rm -f $@.syms1 $@.syms2
 
+# The ops ROM (VMI-style, ABI in include/asm/pvrom.h): not part of the
+# kernel but a binary of its own, position-independent, that a loader
+# hands the kernel as a Multiboot module (pv=rom).  Linked at 0 with its
+# relocations kept, so tools/pvrom-seal can refuse absolute addresses in
+# its code before it flattens the image and writes the checksum.
+PVROM_OUT    := build/pvrom
+PVROM        := build/pvrom.bin
+PVROM_SRCS   := $(wildcard arch/x86/pvrom/*.c arch/x86/pvrom/*.S)
+PVROM_OBJS   := $(patsubst arch/x86/pvrom/%,$(PVROM_OUT)/%.o,$(basename $(PVROM_SRCS))) \
+		$(PVROM_OUT)/native_entry.o
+PVROM_CFLAGS := $(filter-out -fno-pic -fno-pie -I$(BUILD)/include -DCONFIG_PARAVIRT,$(CFLAGS)) \
+		-fPIC -DCONFIG_PARAVIRT
+ifeq ($(PARAVIRT),y)
+all: $(PVROM)
+endif
+
+$(PVROM_OUT)/%.o: arch/x86/pvrom/%.c | build-deps
+	@mkdir -p $(dir $@)
+	$(CC) $(PVROM_CFLAGS) -c -o $@ $<
+
+$(PVROM_OUT)/%.o: arch/x86/pvrom/%.S | build-deps
+	@mkdir -p $(dir $@)
+	$(CC) $(filter-out -std=gnu11,$(PVROM_CFLAGS)) -Wa,--noexecstack -c -o $@ $<
+
+# iret and sysexit: the kernel's own file (its iret_fault: see pvrom.ld).
+$(PVROM_OUT)/native_entry.o: arch/x86/native_entry.S | build-deps
+	@mkdir -p $(dir $@)
+	$(CC) $(filter-out -std=gnu11,$(PVROM_CFLAGS)) -Wa,--noexecstack -c -o $@ $<
+
+$(PVROM_OUT)/pvrom.elf: $(PVROM_OBJS) arch/x86/pvrom/pvrom.ld
+	$(LD) -m elf_i386 -q --no-warn-rwx-segments -T arch/x86/pvrom/pvrom.ld -o $@ $(PVROM_OBJS)
+
+$(PVROM): $(PVROM_OUT)/pvrom.elf tools/pvrom-seal
+	tools/pvrom-seal $< $@
+
+# A third ISO for tests/run: the same kernel and menu, booting the
+# "test suite, ops ROM backend" entry (the last one) without waiting.
+ROM_TEST_ISO := $(BUILD)/pv386-rom-test.iso
+ifeq ($(PARAVIRT),y)
+iso: $(ROM_TEST_ISO)
+endif
+
+$(ROM_TEST_ISO): $(KERNEL) boot/grub.cfg $(PVROM)
+	@tools/ensure-deps iso
+	@rm -rf $(BUILD)/iso-rom && mkdir -p $(BUILD)/iso-rom/boot/grub
+	cp $(KERNEL) $(BUILD)/iso-rom/boot/pv386.elf
+	cp $(PVROM) $(BUILD)/iso-rom/boot/pvrom.bin
+	sed -e "s/^set default=.*/set default=$$(($$(grep -c '^menuentry' boot/grub.cfg) - 1))/" \
+	    -e 's/^set timeout=.*/set timeout=0/' boot/grub.cfg > $(BUILD)/iso-rom/boot/grub/grub.cfg
+	grub-mkrescue -o $@ $(BUILD)/iso-rom 2>/dev/null
+
 # Two ISOs with the same kernel: the normal one boots to the idle loop by
 # default; the test one boots its "test suite" entry without waiting.
 iso: $(ISO) $(TEST_ISO)
 
-$(ISO): $(KERNEL) boot/grub.cfg
+$(ISO): $(KERNEL) boot/grub.cfg $(PVROM)
 	@tools/ensure-deps iso
 	@rm -rf $(BUILD)/iso && mkdir -p $(BUILD)/iso/boot/grub
 	cp $(KERNEL) $(BUILD)/iso/boot/pv386.elf
+	cp $(PVROM) $(BUILD)/iso/boot/pvrom.bin
 	cp boot/grub.cfg $(BUILD)/iso/boot/grub/grub.cfg
 	grub-mkrescue -o $@ $(BUILD)/iso 2>/dev/null
 
-$(TEST_ISO): $(KERNEL) boot/grub.cfg
+$(TEST_ISO): $(KERNEL) boot/grub.cfg $(PVROM)
 	@tools/ensure-deps iso
 	@rm -rf $(BUILD)/iso-test && mkdir -p $(BUILD)/iso-test/boot/grub
 	cp $(KERNEL) $(BUILD)/iso-test/boot/pv386.elf
+	cp $(PVROM) $(BUILD)/iso-test/boot/pvrom.bin
 	sed -e 's/^set default=.*/set default=1/' -e 's/^set timeout=.*/set timeout=0/' \
 	    boot/grub.cfg > $(BUILD)/iso-test/boot/grub/grub.cfg
 	grub-mkrescue -o $@ $(BUILD)/iso-test 2>/dev/null
@@ -190,7 +244,7 @@ $(TEST_ISO): $(KERNEL) boot/grub.cfg
 # linked by its own script and flattened to a binary.  tools/mkbootimg
 # puts them, a kernel header and the kernel (stripped: the floppy is
 # small, and the kernel's own symbol table is in its data) on a 1.44 MB
-# floppy or a small MBR disk.  CMDLINE='...' sets the default line; the
+# floppy or a small MBR disk, with the ops ROM after it as a module.  CMDLINE='...' sets the default line; the
 # -test images boot `test`, for tests/run.
 LOADER_OUT     := build/loader
 LOADER_CFLAGS  := -m16 -march=i386 -Os -ffreestanding -fno-pic -fno-pie \
@@ -207,9 +261,10 @@ FLOPPY         := $(BUILD)/pv386.img
 DISK           := $(BUILD)/pv386-disk.img
 TEST_IMAGES    := $(BUILD)/pv386-test.img $(BUILD)/pv386-disk-test.img
 MKBOOTIMG       = tools/mkbootimg --stage1 $(LOADER_OUT)/stage1.bin \
-		  --stage2 $(LOADER_OUT)/stage2.bin --kernel $(BUILD)/pv386-stripped.elf
+		  --stage2 $(LOADER_OUT)/stage2.bin --kernel $(BUILD)/pv386-stripped.elf \
+		  --module $(PVROM)
 IMAGE_DEPS     := $(LOADER_OUT)/stage1.bin $(LOADER_OUT)/stage2.bin \
-		  $(BUILD)/pv386-stripped.elf tools/mkbootimg
+		  $(BUILD)/pv386-stripped.elf tools/mkbootimg $(PVROM)
 
 .PHONY: floppy disk images
 floppy: $(FLOPPY)
@@ -322,6 +377,40 @@ fuzz-multiboot: $(MB_FUZZ)
 	$(MB_FUZZ) -max_total_time=$(FUZZ_TIME) -max_len=4096 \
 	    -artifact_prefix=build/host/fuzz-crashes/ build/host/fuzz-corpus $(MB_SEEDS)
 
+# The ops ROM validator, the same pvrom_check.c as the kernel: unit tests
+# (one per kind of bad ROM, and the ROM the build made) and a libFuzzer
+# target seeded with build/pvrom.bin; fuzz-pvrom runs it for FUZZ_TIME
+# seconds, keeping what it learns in build/host/pvrom-corpus.
+PVROM_CHECK     := arch/x86/pvrom_check.c
+PVROM_HEADERS   := include/asm/pvrom.h include/types.h
+PVROM_TEST      := build/host/test_pvrom
+PVROM_TEST_SRCS := $(wildcard tests/host/pvrom/*.c) tests/host/runner/runner.c $(PVROM_CHECK)
+PVROM_FUZZ      := build/host/fuzz_pvrom
+PVROM_FUZZ_SRCS := tests/host/pvrom/fuzz/fuzz_pvrom.c $(PVROM_CHECK)
+PVROM_SEEDS     := build/host/pvrom-seeds
+
+host-tests: $(PVROM_TEST) $(PVROM_FUZZ) $(PVROM_SEEDS)/pvrom.bin
+
+$(PVROM_TEST): $(PVROM_TEST_SRCS) tests/host/pvrom/rom_builder.h tests/host/runner/runner.h \
+	       $(PVROM_HEADERS) | build-deps
+	@mkdir -p $(dir $@)
+	$(HOST_CC) $(HOST_CFLAGS) -o $@ $(PVROM_TEST_SRCS)
+
+$(PVROM_FUZZ): $(PVROM_FUZZ_SRCS) $(PVROM_HEADERS) | build-deps
+	@tools/ensure-deps fuzz
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(PVROM_FUZZ_SRCS)
+
+$(PVROM_SEEDS)/pvrom.bin: $(PVROM)
+	@mkdir -p $(dir $@)
+	cp $< $@
+
+.PHONY: fuzz-pvrom
+fuzz-pvrom: $(PVROM_FUZZ) $(PVROM_SEEDS)/pvrom.bin
+	@mkdir -p build/host/pvrom-corpus build/host/pvrom-crashes
+	$(PVROM_FUZZ) -max_total_time=$(FUZZ_TIME) -max_len=16448 \
+	    -artifact_prefix=build/host/pvrom-crashes/ build/host/pvrom-corpus $(PVROM_SEEDS)
+
 test:
 	@tools/ensure-deps all
 	$(MAKE) --no-print-directory PARAVIRT=y all iso images
@@ -400,5 +489,5 @@ $(DOCS_OUT)/bench-%.svg: build/bench.json tools/docs-bench-chart
 clean:
 	rm -rf build
 
--include $(OBJS:.o=.d) $(USER_LIB:.o=.d) $(USER_ELFS:.elf=.d) \
+-include $(OBJS:.o=.d) $(PVROM_OBJS:.o=.d) $(USER_LIB:.o=.d) $(USER_ELFS:.elf=.d) \
 	 $(STAGE2_OBJS:.o=.d) $(LOADER_OUT)/stage1.d

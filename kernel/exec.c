@@ -16,6 +16,7 @@
 #include <asm/paging.h>
 #include <asm/privileged.h>
 #include <asm/process.h>
+#include <asm/pvrom.h>
 
 #define ELF_MAGIC	0x464c457f	/* "\x7fELF" */
 #define ELFCLASS32	1
@@ -36,6 +37,13 @@ struct elf32_phdr {
 	u32 type, offset, vaddr, paddr, filesz, memsz, flags, align;
 } __packed;
 
+/* A module is a program unless it is the ops ROM (asm/pvrom.h), which
+ * the rom backend uses: a bad one too, so that it is not run either. */
+static bool module_is_program(const struct boot_module *m)
+{
+	return !pvrom_has_magic((const void *)m->start, m->end - m->start);
+}
+
 /* A program by name: packed into the kernel, or a Multiboot module. */
 bool program_find(const char *name, struct program *out)
 {
@@ -51,7 +59,7 @@ bool program_find(const char *name, struct program *out)
 	for (i = 0; i < boot_info.nr_modules; i++) {
 		const struct boot_module *m = &boot_info.modules[i];
 
-		if (!strcmp(m->name, name)) {
+		if (module_is_program(m) && !strcmp(m->name, name)) {
 			*out = (struct program){ m->name, (const u8 *)m->start,
 						 (const u8 *)m->end };
 			return true;
@@ -69,7 +77,8 @@ void programs_print(void)
 	for (p = user_programs; p->name; p++)
 		printk(" %s", p->name);
 	for (i = 0; i < boot_info.nr_modules; i++)
-		printk(" %s (module)", boot_info.modules[i].name);
+		if (module_is_program(&boot_info.modules[i]))
+			printk(" %s (module)", boot_info.modules[i].name);
 	printk("\n");
 }
 

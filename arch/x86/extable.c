@@ -7,30 +7,48 @@
  * entry by binary search.  A linear search would make a fault's cost
  * depend on where its entry happens to lie, and the PARAVIRT=n kernel,
  * whose inlined ops each bring an entry, has twice as many as the other.
+ *
+ * Code loaded at boot rather than linked in (the ops ROM,
+ * arch/x86/paravirt_rom.c) brings its own entries: one more table,
+ * registered with extable_add_loaded() and searched after the kernel's.
  */
 #include <asm/extable.h>
 
 extern struct exception_table_entry __start___ex_table[];
 extern struct exception_table_entry __stop___ex_table[];
 
+static struct exception_table_entry *loaded_start, *loaded_end;
+
 /* Insertion sort: some dozens of entries, once. */
-void extable_init(void)
+static void sort_entries(struct exception_table_entry *start,
+			 struct exception_table_entry *end)
 {
 	struct exception_table_entry *e, *p, tmp;
 
-	for (e = __start___ex_table + 1; e < __stop___ex_table; e++) {
+	for (e = start + 1; e < end; e++) {
 		tmp = *e;
-		for (p = e; p > __start___ex_table && p[-1].insn > tmp.insn; p--)
+		for (p = e; p > start && p[-1].insn > tmp.insn; p--)
 			*p = p[-1];
 		*p = tmp;
 	}
 }
 
-const struct exception_table_entry *search_exception_tables(unsigned long addr)
+void extable_init(void)
 {
-	const struct exception_table_entry *lo = __start___ex_table;
-	const struct exception_table_entry *hi = __stop___ex_table;
+	sort_entries(__start___ex_table, __stop___ex_table);
+}
 
+void extable_add_loaded(struct exception_table_entry *entries, unsigned int n)
+{
+	sort_entries(entries, entries + n);
+	loaded_start = entries;
+	loaded_end = entries + n;
+}
+
+static const struct exception_table_entry *
+search(const struct exception_table_entry *lo, const struct exception_table_entry *hi,
+       unsigned long addr)
+{
 	while (lo < hi) {
 		const struct exception_table_entry *mid = lo + (hi - lo) / 2;
 
@@ -42,4 +60,12 @@ const struct exception_table_entry *search_exception_tables(unsigned long addr)
 			hi = mid;
 	}
 	return NULL;
+}
+
+const struct exception_table_entry *search_exception_tables(unsigned long addr)
+{
+	const struct exception_table_entry *e;
+
+	e = search(__start___ex_table, __stop___ex_table, addr);
+	return e ? e : search(loaded_start, loaded_end, addr);
 }

@@ -70,6 +70,7 @@ const struct paravirt_ops native_paravirt_ops = {
 	.iret			= native_iret,
 };
 
+/* Not native_*: that prefix is for the instructions (tools/audit-natives). */
 static const struct paravirt_ops *prepare_native(const char **why)
 {
 	(void)why;

@@ -78,7 +78,7 @@ static void copy_segments(const struct elf_header *eh, u32 staging)
 	}
 }
 
-u32 kernel_load(u32 lba, u32 bytes, u32 memory_end)
+u32 kernel_load(u32 lba, u32 bytes, u32 memory_end, u32 *kernel_end)
 {
 	const struct elf_header *eh = (const void *)first;
 	u32 sectors = (bytes + 511) / 512, end, staging;
@@ -102,5 +102,6 @@ u32 kernel_load(u32 lba, u32 bytes, u32 memory_end)
 	      bytes, lba, (end - MIB) >> 10);
 	disk_read(lba, sectors, staging);
 	copy_segments(eh, staging);
+	*kernel_end = end;
 	return eh->entry;
 }

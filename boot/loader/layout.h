@@ -8,6 +8,8 @@
  *   LBA 1 .. 16             stage 2, at most 8 KiB
  *   LBA 17                  the kernel header: what and where the kernel is
  *   LBA 18 ..               the kernel ELF file, unchanged (stripped)
+ *   then                    each module (the ops ROM ...), from a sector
+ *                           boundary, as the header lists them
  *
  * In memory (real mode, all in segment 0 but the track buffer):
  *
@@ -38,6 +40,11 @@
 #define HEADER_OFF_FLAGS	16	/* u32: HEADER_F_* */
 #define HEADER_OFF_CMDLINE	20	/* char[256]: the default line */
 #define HEADER_CMDLINE_MAX	256
+#define HEADER_OFF_NR_MODULES	276	/* u32: Multiboot modules on the disk */
+#define HEADER_OFF_MODULES	280	/* each: u32 LBA, u32 bytes, char name[24] */
+#define HEADER_MODULE_SIZE	32
+#define HEADER_MODULE_NAME	24	/* with its NUL: the module's string */
+#define HEADER_MAX_MODULES	4
 
 /* Test switches, off in a normal image (tools/mkbootimg --flags). */
 #define HEADER_F_A20_OFF_FIRST	(1 << 0)	/* turn A20 off via port 0x92 first */

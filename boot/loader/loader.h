@@ -67,8 +67,15 @@ u32 memory_upper_end(const struct multiboot_info *mbi);
 /* prompt.c: the line to boot with, typed or the default. */
 void prompt(const char *default_line, char *line);
 
-/* kernel.c: loads the ELF, returns its entry point. */
-u32 kernel_load(u32 lba, u32 bytes, u32 memory_end);
+/* kernel.c: loads the ELF, returns its entry point; *end: where its
+ * highest segment (bss included) ends. */
+u32 kernel_load(u32 lba, u32 bytes, u32 memory_end, u32 *end);
+
+/* modules.c: loads the header's modules above `above`, lists them in mbi. */
+void modules_load(struct multiboot_info *mbi, u32 above, u32 memory_end);
+
+/* main.c: a u32 field of the kernel header (layout.h). */
+u32 header_u32(unsigned int offset);
 
 /* string helpers (string.c) */
 void *memcpy(void *dst, const void *src, u32 n);

@@ -1,7 +1,7 @@
 /*
  * main.c - stage 2's C part, in order: console, the kernel header read
  * by stage 1, disk geometry, A20, memory, the prompt, the kernel, the
- * Multiboot info, and the jump.  Each step stops with a message if it
+ * modules, the Multiboot info, and the jump.  Each step stops with a message if it
  * cannot do its part (die()).
  */
 #include "loader.h"
@@ -12,7 +12,7 @@ static char cmdline[CMDLINE_MAX];
 static char default_line[CMDLINE_MAX];
 static const char loader_name[] = LOADER_NAME;
 
-static u32 header_u32(unsigned int offset)
+u32 header_u32(unsigned int offset)
 {
 	u32 v;
 
@@ -30,7 +30,7 @@ static void read_header(void)
 
 void loader_main(u32 drive)
 {
-	u32 entry;
+	u32 entry, kernel_end;
 
 	console_init();
 	print("\n%s, booting from drive %x\n", loader_name, drive);
@@ -40,7 +40,9 @@ void loader_main(u32 drive)
 	memory_detect(&mbi, header_u32(HEADER_OFF_FLAGS));
 	prompt(default_line, cmdline);
 	entry = kernel_load(header_u32(HEADER_OFF_LBA),
-			    header_u32(HEADER_OFF_BYTES), memory_upper_end(&mbi));
+			    header_u32(HEADER_OFF_BYTES), memory_upper_end(&mbi),
+			    &kernel_end);
+	modules_load(&mbi, kernel_end, memory_upper_end(&mbi));
 
 	mbi.flags |= MB_INFO_CMDLINE | MB_INFO_LOADER_NAME | MB_INFO_BOOTDEV;
 	mbi.cmdline = (u32)cmdline;

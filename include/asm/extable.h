@@ -39,6 +39,9 @@ struct exception_table_entry {
 };
 
 void extable_init(void);		/* sort, once, before paging */
+/* Entries for code loaded at boot (the ops ROM): sorted in place and
+ * searched after the kernel's own; they must stay where they are. */
+void extable_add_loaded(struct exception_table_entry *entries, unsigned int n);
 const struct exception_table_entry *search_exception_tables(unsigned long addr);
 
 #endif

@@ -1,0 +1,23 @@
+/*
+ * main.c - runs the host tests of the ops ROM validator
+ * (arch/x86/pvrom_check.c): one test per kind of bad ROM, good ones,
+ * the checksum, and the ROM the build made.
+ */
+#include "../runner/runner.h"
+
+#define PVROM_TESTS(X)							\
+	X(good) X(good_newer_minor) X(real_rom) X(crc32_check_value)	\
+	X(magic_found) X(truncated) X(bad_magic) X(bad_major)		\
+	X(bad_size) X(size_past_module) X(bad_checksum)			\
+	X(missing_entry) X(entry_out_of_bounds) X(bad_fixups)		\
+	X(fixup_out_of_bounds) X(huge_entry_count) X(texts)
+
+#define DECLARE(name)	void test_##name(void);
+#define ROW(name)	HOST_TEST(name),
+PVROM_TESTS(DECLARE)
+static const struct host_test tests[] = { PVROM_TESTS(ROW) };
+
+int main(void)
+{
+	return run_host_tests(tests, sizeof(tests) / sizeof(tests[0]), 0);
+}

@@ -1,0 +1,144 @@
+/*
+ * test_pvrom.c - the rom backend, checked on the running kernel when it
+ * was booted with pv=rom and a good ROM (tests/run does that): the
+ * table points into the ROM, the sites call it directly, the ROM's page
+ * is read-only and its fixups are in the exception table; booted native
+ * with a ROM module, the rom backend can still be prepared after boot,
+ * as a live switch would.  A bad ROM never gets this far: tests/run
+ * checks each one is refused at boot.
+ */
+#ifdef CONFIG_PARAVIRT
+#include <kernel.h>
+#include <ktest.h>
+#include <string.h>
+#include <asm/extable.h>
+#include <asm/paging.h>
+#include <asm/paravirt.h>
+#include <asm/privileged.h>
+#include <asm/processor-flags.h>
+#include <asm/pvrom.h>
+
+#define SKIP_UNLESS_ROM()						\
+	do {								\
+		if (strcmp(paravirt_ops.name, "rom") || !paravirt_rom_header()) \
+			KT_SKIP("the backend is not rom");		\
+	} while (0)
+
+/* Every op but the four the glue adapts is the ROM's own code. */
+static bool adapted(unsigned int slot)
+{
+	return slot == PARAVIRT_SLOT(load_tr_desc) || slot == PARAVIRT_SLOT(load_ldt_desc) ||
+	       slot == PARAVIRT_SLOT(load_tls) || slot == PARAVIRT_SLOT(load_esp0);
+}
+
+KTEST(pvrom_table_points_into_rom)
+{
+	unsigned int slot, outside = 0;
+
+	SKIP_UNLESS_ROM();
+	for (slot = PARAVIRT_FIRST_OP_SLOT; slot < PARAVIRT_NR_SLOTS; slot++) {
+		unsigned long fn = (unsigned long)paravirt_op_function(slot);
+
+		if (paravirt_rom_contains(fn) == adapted(slot)) {
+			printk("ktest:   op %s at %08lx\n", paravirt_op_name(slot), fn);
+			outside++;
+		}
+	}
+	KT_EXPECT_EQ(outside, 0);
+}
+
+/* A direct call (e8) or jump (e9) somewhere in the site, to target. */
+static bool site_reaches(const struct paravirt_patch_site *s, unsigned long target)
+{
+	const u8 *p = (const u8 *)s->instr;
+	unsigned int i;
+
+	for (i = 0; i + 5 <= s->len; i++) {
+		s32 rel;
+
+		memcpy(&rel, p + i + 1, 4);
+		if ((p[i] == 0xe8 || p[i] == 0xe9) && s->instr + i + 5 + rel == target)
+			return true;
+	}
+	return false;
+}
+
+KTEST(pvrom_sites_call_rom_directly)
+{
+	const struct paravirt_patch_site *s;
+	unsigned int bad = 0;
+
+	SKIP_UNLESS_ROM();
+	if (paravirt_patching_disabled())
+		KT_SKIP("booted with nopatch");
+	KT_EXPECT_EQ(paravirt_patch_stats()->direct, paravirt_patch_stats()->total);
+	for_each_patch_site(s)
+		if (!paravirt_site_fenced(s) &&
+		    !site_reaches(s, (unsigned long)paravirt_op_function(s->type))) {
+			printk("ktest:   site %08x (%s) does not call the ROM\n",
+			       s->instr, paravirt_op_name(s->type));
+			bad++;
+		}
+	KT_EXPECT_EQ(bad, 0);
+}
+
+KTEST(pvrom_runs_read_only)
+{
+	const struct pvrom_header *h;
+
+	SKIP_UNLESS_ROM();
+	h = paravirt_rom_header();
+	KT_EXPECT(kernel_text_contains((u32)h));
+	KT_EXPECT(kernel_text_contains((u32)h + h->size - 1));
+	KT_EXPECT_EQ(h->checksum, pvrom_crc32(h, h->size));
+}
+
+KTEST(pvrom_fixups_in_exception_table)
+{
+	const struct pvrom_header *h;
+	const struct pvrom_fixup *f, *end;
+	unsigned int missing = 0;
+
+	SKIP_UNLESS_ROM();
+	h = paravirt_rom_header();
+	f = (const void *)((const u8 *)h + h->fixups_start);
+	end = (const void *)((const u8 *)h + h->fixups_end);
+	KT_EXPECT(f < end);
+	for (; f < end; f++) {
+		const struct exception_table_entry *e =
+			search_exception_tables((unsigned long)h + f->insn);
+
+		missing += !e || (f->fixup != PVROM_FIXUP_USER_RETURN &&
+				  e->fixup != (unsigned long)h + f->fixup);
+	}
+	KT_EXPECT_EQ(missing, 0);
+}
+
+/* Prepared late, the ROM is copied into its read-only room by the code
+ * writer, and its ops give what the running backend's give. */
+KTEST(pvrom_installs_after_boot)
+{
+	const struct paravirt_backend *b = paravirt_find_backend("rom");
+	const struct paravirt_ops *ops;
+	const char *why = NULL;
+	unsigned long flags;
+
+	KT_EXPECT(b != NULL);
+	if (!b || strcmp(paravirt_ops.name, "native"))
+		KT_SKIP("the backend is not native");
+	ops = b->prepare(&why);
+	if (!ops && why && !strncmp(why, "no ops ROM", 10))
+		KT_SKIP("no ROM among the modules");
+	KT_EXPECT(ops != NULL);
+	if (!ops)
+		return;
+	KT_EXPECT(paravirt_rom_contains((unsigned long)ops->read_cr3));
+	KT_EXPECT_EQ(ops->read_cr3(), read_cr3());
+	KT_EXPECT_EQ(ops->read_cr0(), read_cr0());
+	flags = raw_local_irq_save();	/* the ROM sees interrupts off ... */
+	KT_EXPECT_EQ(ops->save_fl() & X86_EFLAGS_IF, 0);
+	raw_local_irq_restore(flags);	/* ... and as they were */
+	KT_EXPECT_EQ(ops->save_fl() & X86_EFLAGS_IF, flags & X86_EFLAGS_IF);
+	KT_EXPECT(b->prepare(&why) == ops);	/* once installed, the same */
+}
+#endif
