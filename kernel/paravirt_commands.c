@@ -6,7 +6,9 @@
  * Everything is read through the interfaces of asm/paravirt.h: the
  * table, the patcher's record of each site, and the trace backend's
  * counts, shown while trace runs (`pv use trace`).  Functions and call
- * sites are named by the kernel's symbol table (ksyms.c).
+ * sites are named by the kernel's symbol table (ksyms.c); code of the
+ * ops ROM, which has no symbols in the kernel's, as rom+offset, the
+ * offset a disassembly of build/pvrom.bin shows.
  */
 #include <kernel.h>
 #include <ksyms.h>
@@ -14,22 +16,26 @@
 #include <string.h>
 #ifdef CONFIG_PARAVIRT
 #include <asm/paravirt.h>
+#include <asm/pvrom.h>
 
 static bool tracing(void)
 {
 	return !strcmp(paravirt_ops.name, "trace");
 }
 
-/* " name+0xN" (the bare address when no symbol holds it), padded to
- * width columns. */
+/* " name+0xN", " rom+0xN" in the installed ops ROM (the bare address
+ * when neither holds it), padded to width columns. */
 static void print_symbol(u32 addr, unsigned int width)
 {
 	char text[48];
 	u32 offset;
 	const char *name = ksym_lookup(addr, &offset);
+	const struct pvrom_header *rom = paravirt_rom_header();
 	unsigned int n;
 
-	if (name)
+	if (rom && paravirt_rom_contains(addr))
+		n = snprintf(text, sizeof(text), "rom+0x%x", addr - (u32)rom);
+	else if (name)
 		n = snprintf(text, sizeof(text), "%s+0x%x", name, offset);
 	else
 		n = snprintf(text, sizeof(text), "%08x", addr);
