@@ -79,7 +79,7 @@ static int cmd_pvops(int argc, char **argv)
 		printk("pvops: call counts only under the trace backend: pv use trace\n");
 	return 0;
 }
-shell_command("pvops", cmd_pvops, "", "every op of paravirt_ops: slot, function, calls (trace)");
+shell_command("pvops", cmd_pvops, "", "every op: slot, function, calls (under trace)");
 
 /* ---- sites ---- */
 
@@ -138,7 +138,7 @@ static int cmd_sites(int argc, char **argv)
 	return 0;
 }
 shell_command("sites", cmd_sites, "[OP]",
-	      "the patch sites: address, op, caller, bytes now and built, calls (trace)");
+	      "patch sites: address, op, caller, bytes, calls");
 
 /* ---- pv ---- */
 
@@ -185,7 +185,7 @@ static int cmd_pv(int argc, char **argv)
 	list_backends();
 	return 0;
 }
-shell_command("pv", cmd_pv, "[use NAME]", "the paravirt backend; `pv use NAME` switches it live");
+shell_command("pv", cmd_pv, "[use NAME]", "the backend; `pv use NAME` switches it live");
 
 #else /* !CONFIG_PARAVIRT */
 
