@@ -45,21 +45,27 @@ void extable_add_loaded(struct exception_table_entry *entries, unsigned int n)
 	loaded_end = entries + n;
 }
 
+/*
+ * The first entry at or after addr, by halves, then one comparison: the
+ * same number of probes wherever the entry lies.  (Stopping at the first
+ * equal probe would make a fault's cost depend on link order, and make
+ * bench compares kernels whose tables are laid out differently.)
+ */
 static const struct exception_table_entry *
-search(const struct exception_table_entry *lo, const struct exception_table_entry *hi,
+search(const struct exception_table_entry *lo, const struct exception_table_entry *end,
        unsigned long addr)
 {
+	const struct exception_table_entry *hi = end;
+
 	while (lo < hi) {
 		const struct exception_table_entry *mid = lo + (hi - lo) / 2;
 
-		if (mid->insn == addr)
-			return mid;
 		if (mid->insn < addr)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return NULL;
+	return lo < end && lo->insn == addr ? lo : NULL;
 }
 
 const struct exception_table_entry *search_exception_tables(unsigned long addr)
