@@ -448,6 +448,7 @@ DOCS_FILES   := $(DOCS_OUT)/walkthrough.md $(DOCS_OUT)/exercises.md \
 		$(DOCS_OUT)/patching.svg $(DOCS_OUT)/bench-ops.svg \
 		$(DOCS_OUT)/bench-paths.svg $(DOCS_OUT)/screen.png
 DOCS_QUOTED  := $(DOCS_LOGS)/patchlog.log $(DOCS_LOGS)/patchlog-486.log \
+		$(DOCS_LOGS)/patchlog-rom.log \
 		$(DOCS_OUT)/screen.png $(DOCS_LOGS)/trace.log build/bench.json \
 		$(DOCS_KERNELS) build/pvrom.bin docs/screen-session docs/trace-session \
 		include/asm/paravirt.h include/asm/pvrom.h kernel/main.c \
@@ -471,6 +472,11 @@ $(DOCS_LOGS)/patchlog.log: build/pv386.elf tools/docs-boot
 
 $(DOCS_LOGS)/patchlog-486.log: build/pv386.elf tools/docs-boot
 	tools/docs-boot --kernel $< --cpu 486 --append patchlog --serial $@
+
+# The ops ROM's sites: direct calls into the ROM's room.
+$(DOCS_LOGS)/patchlog-rom.log: build/pv386.elf build/pvrom.bin tools/docs-boot
+	tools/docs-boot --kernel $< --initrd build/pvrom.bin --append "pv=rom patchlog" \
+	    --serial $@
 
 # One boot makes both the picture and the log the walkthrough quotes (the
 # picture is written last, so what quotes the log depends on the picture).
