@@ -435,8 +435,8 @@ bench:
 	tools/bench
 
 # The course docs (docs/): the sources with what they quote filled in from
-# this build - patchlog lines, the op table, bench figures, a boot log
-# (tools/docs-fill) - a diagram drawn by dot, the bench charts
+# this build - patchlog lines, the op table, bench figures, a boot log,
+# shell sessions, the ops ROM's header (tools/docs-fill) - a diagram drawn by dot, the bench charts
 # (tools/docs-bench-chart) and a picture of the VGA screen after the
 # steps of docs/screen-session (tools/docs-boot).  Every output depends on
 # what it quotes, so a changed kernel redraws it; tests/run's docs test
@@ -448,8 +448,12 @@ DOCS_FILES   := $(DOCS_OUT)/walkthrough.md $(DOCS_OUT)/exercises.md \
 		$(DOCS_OUT)/patching.svg $(DOCS_OUT)/bench-ops.svg \
 		$(DOCS_OUT)/bench-paths.svg $(DOCS_OUT)/screen.png
 DOCS_QUOTED  := $(DOCS_LOGS)/patchlog.log $(DOCS_LOGS)/patchlog-486.log \
-		$(DOCS_OUT)/screen.png build/bench.json $(DOCS_KERNELS) \
-		include/asm/paravirt.h kernel/main.c tools/docs-fill tools/binscan.py
+		$(DOCS_LOGS)/patchlog-rom.log \
+		$(DOCS_OUT)/screen.png $(DOCS_LOGS)/trace.log build/bench.json \
+		$(DOCS_KERNELS) build/pvrom.bin docs/screen-session docs/trace-session \
+		include/asm/paravirt.h include/asm/pvrom.h kernel/main.c \
+		arch/x86/paravirt_switch.c arch/x86/patch.c arch/x86/paging.c \
+		tools/docs-fill tools/binscan.py
 
 docs:
 	@tools/ensure-deps build qemu docs
@@ -469,12 +473,22 @@ $(DOCS_LOGS)/patchlog.log: build/pv386.elf tools/docs-boot
 $(DOCS_LOGS)/patchlog-486.log: build/pv386.elf tools/docs-boot
 	tools/docs-boot --kernel $< --cpu 486 --append patchlog --serial $@
 
+# The ops ROM's sites: direct calls into the ROM's room.
+$(DOCS_LOGS)/patchlog-rom.log: build/pv386.elf build/pvrom.bin tools/docs-boot
+	tools/docs-boot --kernel $< --initrd build/pvrom.bin --append "pv=rom patchlog" \
+	    --serial $@
+
 # One boot makes both the picture and the log the walkthrough quotes (the
 # picture is written last, so what quotes the log depends on the picture).
 $(DOCS_OUT)/screen.png $(DOCS_LOGS)/screen.log &: build/pv386.elf docs/screen-session \
 						  tools/docs-boot
 	tools/docs-boot --kernel $< --session docs/screen-session \
 	    --serial $(DOCS_LOGS)/screen.log --screen $(DOCS_OUT)/screen.png
+
+# A shell session on the trace backend and live switching, typed as on the
+# screen: what the walkthrough quotes of pvops and sites.
+$(DOCS_LOGS)/trace.log: build/pv386.elf docs/trace-session tools/docs-boot
+	tools/docs-boot --kernel $< --session docs/trace-session --serial $@
 
 $(DOCS_OUT)/%.md: docs/%.md $(DOCS_QUOTED)
 	tools/docs-fill $< > $@.tmp && mv $@.tmp $@
