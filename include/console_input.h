@@ -17,12 +17,17 @@
 
 void console_input_init(void);		/* start the input devices */
 void console_input_put(char c);		/* from a driver, interrupts off */
-void console_input_puts(const char *s);
 int console_getc(void);			/* sleeps until a byte comes */
 bool console_input_empty(void);		/* nothing typed waits to be read */
 
-/* The devices (arch/x86): each returns whether it is there. */
-bool serial_input_init(void);
-bool keyboard_init(void);
+/*
+ * The devices (arch/x86): each returns whether it is there, and hands
+ * every byte it receives to receive() from its interrupt handler.  The
+ * queue is passed in, not called by name, so the drivers depend on no
+ * kernel/ code (no call loop through the scheduler the queue wakes).
+ */
+typedef void (*console_receive_fn)(char c);
+bool serial_input_init(console_receive_fn receive);
+bool keyboard_init(console_receive_fn receive);
 
 #endif

@@ -19,8 +19,8 @@ static unsigned long dropped;
 
 void console_input_init(void)
 {
-	bool serial = serial_input_init();
-	bool keyboard = keyboard_init();
+	bool serial = serial_input_init(console_input_put);
+	bool keyboard = keyboard_init(console_input_put);
 
 	printk("console: input from %s%s%s\n", serial ? "COM1" : "",
 	       serial && keyboard ? " and " : "",
@@ -35,12 +35,6 @@ void console_input_put(char c)
 	}
 	queue[tail++ % CONSOLE_INPUT_SIZE] = c;
 	sched_wake_up(queue);
-}
-
-void console_input_puts(const char *s)
-{
-	while (*s)
-		console_input_put(*s++);
 }
 
 bool console_input_empty(void)

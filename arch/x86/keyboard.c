@@ -89,6 +89,8 @@ static char key_char(u8 code)
 	return c;
 }
 
+static console_receive_fn receive;	/* the console's input queue */
+
 static void keyboard_scancode(u8 sc)
 {
 	bool released = sc & SC_RELEASE, was_extended = extended;
@@ -100,12 +102,12 @@ static void keyboard_scancode(u8 sc)
 	if (extended || track_modifier(code, released) || released)
 		return;
 	if (was_extended) {
-		if ((seq = extended_key(code)))
-			console_input_puts(seq);
+		for (seq = extended_key(code); seq && *seq; seq++)
+			receive(*seq);
 		return;
 	}
 	if ((c = key_char(code)))
-		console_input_put(c);
+		receive(c);
 }
 
 static void keyboard_interrupt(struct pt_regs *regs)
@@ -162,8 +164,9 @@ static bool i8042_enable_irq(void)
 	return true;
 }
 
-bool keyboard_init(void)
+bool keyboard_init(console_receive_fn receiver)
 {
+	receive = receiver;
 	if (inb(I8042_STATUS) == 0xff)		/* nothing answers at the port */
 		return false;
 	i8042_flush();

@@ -88,6 +88,8 @@ void serial_init(void)
 
 #define IRQ_COM1	4
 
+static console_receive_fn receive;	/* the console's input queue */
+
 /* Everything the FIFO holds: one interrupt may stand for many bytes. */
 static void serial_interrupt(struct pt_regs *regs)
 {
@@ -95,13 +97,14 @@ static void serial_interrupt(struct pt_regs *regs)
 
 	(void)regs;
 	while ((inb(COM1 + UART_LSR) & LSR_DATA_READY) && limit--)
-		console_input_put(inb(COM1 + UART_DATA));
+		receive(inb(COM1 + UART_DATA));
 }
 
-bool serial_input_init(void)
+bool serial_input_init(console_receive_fn receiver)
 {
 	if (!serial_present)
 		return false;
+	receive = receiver;
 	request_irq(IRQ_COM1, serial_interrupt);
 	outb(COM1 + UART_MCR, MCR_DTR_RTS | MCR_OUT2);
 	outb(COM1 + UART_IER, IER_RX_READY);	/* bytes already there raise it too */
