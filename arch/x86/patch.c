@@ -369,14 +369,3 @@ void paravirt_patch_report(void)
 	printk("paravirt: %s NOPs%s\n", env.nops == p6_nops ? "P6 (0f 1f)" : "generic",
 	       pvdebug ? ", clobbered registers poisoned (pvdebug)" : "");
 }
-
-/*
- * Reached through paravirt_null_op_entry from a site whose op is NULL.
- * paravirt_init() refuses a backend with an empty op, so at boot this
- * cannot happen; it is for a table changed later (live switching).
- */
-void paravirt_null_op(unsigned int slot, u32 site)
-{
-	panic("paravirt: op %s is empty (slot %u), called from the site at %08x",
-	      paravirt_op_name(slot), slot, site);
-}
