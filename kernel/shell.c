@@ -152,14 +152,15 @@ static void history_browse(struct line *l, int step)
  * What follows ESC: "[" (or "O"), perhaps a number, and a final byte -
  * A..D the arrows, H and F (or 1~ 7~, 4~ 8~) Home and End, 3~ Delete.
  * A sequence we do not use is read to its end and ignored, so its bytes
- * do not land in the line.
+ * do not land in the line.  Returns the byte after a lone ESC (the Esc
+ * key, then another key), which is the caller's to handle, or 0.
  */
-static void escape_sequence(struct line *l)
+static int escape_sequence(struct line *l)
 {
 	int c = console_getc(), n = 0;
 
 	if (c != '[' && c != 'O')
-		return;
+		return c;
 	while ((c = console_getc()) == ';' || (c >= '0' && c <= '9'))
 		n = c == ';' ? n : n * 10 + c - '0';
 	if (c == '~')		/* the VT220 way: a number says which key */
@@ -174,22 +175,25 @@ static void escape_sequence(struct line *l)
 	case 'F': move_cursor(l, l->len); break;
 	default: break;			/* a key we do not use */
 	}
+	return 0;
 }
 
-static void control_char(struct line *l, int c)
+/* Returns a byte still to be handled (the key after a lone Esc), or 0. */
+static int control_char(struct line *l, int c)
 {
 	switch (c) {
-	case '\b': case DEL: backspace(l); return;
-	case CTRL('U'): set_text(l, ""); return;
-	case CTRL('A'): move_cursor(l, 0); return;
-	case CTRL('E'): move_cursor(l, l->len); return;
-	case ESC: escape_sequence(l); return;
+	case '\b': case DEL: backspace(l); return 0;
+	case CTRL('U'): set_text(l, ""); return 0;
+	case CTRL('A'): move_cursor(l, 0); return 0;
+	case CTRL('E'): move_cursor(l, l->len); return 0;
+	case ESC: return escape_sequence(l);
 	}
 	if (c < 0x20)
 		printk("\nshell: control character ^%c ignored\n", c + '@');
 	else
 		printk("\nshell: character 0x%02x ignored (ASCII only)\n", c);
 	redraw(l, 0);
+	return 0;
 }
 
 /*
@@ -199,12 +203,13 @@ static void control_char(struct line *l, int c)
 static bool read_line(struct line *l)
 {
 	static bool after_cr;
-	int c;
+	int c, pending = 0;
 
 	memset(l, 0, sizeof(*l));
 	l->browsing = -1;
 	for (;;) {
-		c = console_getc();
+		c = pending ? pending : console_getc();
+		pending = 0;
 		if (c == '\n' && after_cr) {
 			after_cr = false;
 			continue;
@@ -219,7 +224,7 @@ static bool read_line(struct line *l)
 		if (c >= 0x20 && c < DEL)
 			insert_char(l, c);
 		else
-			control_char(l, c);
+			pending = control_char(l, c);
 	}
 	printk("\n");
 	return true;

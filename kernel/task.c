@@ -234,18 +234,21 @@ int task_reap(int *status)
 	return pid;
 }
 
-/* Wait for a child to end: its pid and *status, or -ECHILD. */
+/* Wait for a child to end: its pid and *status, -ECHILD, or -EINTR
+ * when the waiter itself is killed (it must get back to user mode to
+ * end, not sleep on for a child that may never end). */
 int task_wait(int pid, int *status)
 {
 	unsigned long flags = raw_local_irq_save();
 	struct task *z;
 	bool has_child;
 
-	while (!(z = find_zombie(pid, &has_child)) && has_child)
+	while (!(z = find_zombie(pid, &has_child)) && has_child &&
+	       !current->kill_requested)
 		sched_sleep_on(current);
 	raw_local_irq_restore(flags);
 	if (!z)
-		return -ECHILD;
+		return has_child ? -EINTR : -ECHILD;
 	pid = z->pid;
 	if (status)
 		*status = z->exit_status;
@@ -258,8 +261,7 @@ int task_wait(int pid, int *status)
  * (a system call half done), so it is not torn down from outside: the
  * task is marked, woken if it sleeps, and ends itself on its next way
  * back to user mode (task_exit_if_killed).  A sleeping task is woken: a
- * sleep() returns early; a wait() for children looks again and sleeps on
- * until one of them ends.
+ * sleep() returns early, and so does a wait() for children (-EINTR).
  */
 int task_kill_pid(int pid)
 {

@@ -99,7 +99,11 @@ static void keyboard_scancode(u8 sc)
 	char c;
 
 	extended = sc == SC_EXTENDED;
-	if (extended || track_modifier(code, released) || released)
+	/* e0 2a / e0 aa: the "fake Shift" a keyboard sends around the
+	 * arrows and friends with NumLock on; it is no Shift at all. */
+	if (extended || (was_extended && (code == SC_LSHIFT || code == SC_RSHIFT)))
+		return;
+	if (track_modifier(code, released) || released)
 		return;
 	if (was_extended) {
 		for (seq = extended_key(code); seq && *seq; seq++)

@@ -14,7 +14,10 @@
  * return address names the patch site.  The two ops that are jumped to
  * with an interrupt frame on the stack (iret, sysexit) have no return
  * address and may find a user %ds: their stub counts per op only, as
- * the opcount stubs do; both run with interrupts off.
+ * the opcount stubs do.  Their count is a load and a store (no flags
+ * may change there): an interrupt that lands between the two, as one
+ * can on the way out of an int $0x80 trap gate, loses its own count of
+ * that op, so iret's and sysexit's counts may fall short by a few.
  */
 #include <asm/slot_stubs.h>
 

@@ -98,6 +98,12 @@ static void serial_interrupt(struct pt_regs *regs)
 	(void)regs;
 	while ((inb(COM1 + UART_LSR) & LSR_DATA_READY) && limit--)
 		receive(inb(COM1 + UART_DATA));
+	if (inb(COM1 + UART_LSR) & LSR_DATA_READY) {
+		/* Bytes left: the UART keeps its line up, and the 8259 only
+		 * sees edges.  Drop and raise it, for an interrupt to come. */
+		outb(COM1 + UART_IER, 0);
+		outb(COM1 + UART_IER, IER_RX_READY);
+	}
 }
 
 bool serial_input_init(console_receive_fn receiver)

@@ -10,6 +10,7 @@
 #define EPERM	1	/* not allowed */
 #define ENOENT	2	/* no such program */
 #define ESRCH	3	/* no such task */
+#define EINTR	4	/* interrupted: the caller was killed */
 #define EAGAIN	11	/* no task slot free: try later */
 #define ENOMEM	12	/* out of memory */
 #define EFAULT	14	/* a bad address */
