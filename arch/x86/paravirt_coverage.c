@@ -15,8 +15,6 @@
 #include <asm/paravirt.h>
 #include <asm/syscall.h>
 
-extern u32 paravirt_op_calls[PARAVIRT_NR_SLOTS];	/* paravirt_count.c */
-
 /* Why the running CPU cannot do op s, or NULL if it can. */
 static const char *op_unavailable(unsigned int s)
 {

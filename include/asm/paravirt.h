@@ -189,6 +189,7 @@ u32 paravirt_trace_site_calls(const struct paravirt_patch_site *site);
 void *paravirt_trace_wrapped(unsigned int slot);	/* the native function */
 
 /* Counting the calls that reach each op (paravirt_count.c). */
+extern u32 paravirt_op_calls[PARAVIRT_NR_SLOTS];	/* by slot, while counting */
 void paravirt_count_start(void);
 bool paravirt_counting(void);
 void *paravirt_op_function(unsigned int slot);	/* behind any counting stub */
