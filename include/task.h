@@ -38,7 +38,8 @@ struct task {
 	u32 *pgd;		/* page directory (kernel_page_dir for threads) */
 	struct task *parent;
 	int exit_status;
-	unsigned long wake_tick;	/* sleeping until this tick, or 0 */
+	unsigned long wake_tick;	/* if timed_sleep: sleeping until this tick */
+	bool timed_sleep;
 	void *wait_channel;	/* what it sleeps on, if not a tick */
 	u32 brk_start, brk;	/* its heap: [brk_start, brk), paged in on use */
 	u32 stack_bottom;	/* the lowest address its stack may grow to */
@@ -87,7 +88,7 @@ enum user_fault user_fault_resolve(u32 addr);
 void sched_init(void);
 void schedule(void);
 void sched_yield(void);
-void sched_sleep_ticks(unsigned long ticks);
+int sched_sleep_ticks(unsigned long ticks);	/* 0 or -EINVAL */
 void sched_sleep_on(void *channel);	/* interrupts off; wake_up(channel) ends it */
 void sched_wake_up(void *channel);
 void sched_tick(void);			/* from the timer interrupt */

@@ -102,28 +102,32 @@ void sched_wake_up(void *channel)
 	raw_local_irq_restore(flags);
 }
 
-/* wake_tick 0 means "not sleeping on a tick": a sleep that would end
- * there (no time at all, or the counter wrapping to it) is a yield. */
-void sched_sleep_ticks(unsigned long ticks)
+/* Sleep for ticks timer ticks; 0 only yields.  -EINVAL past
+ * SLEEP_MAX_TICKS: wake_if_due orders the wake-up tick and the counter
+ * by their signed difference, which holds only for spans below 2^31. */
+int sched_sleep_ticks(unsigned long ticks)
 {
 	unsigned long flags;
 
-	if (!ticks || !(timer_ticks() + ticks)) {
+	if (ticks > SLEEP_MAX_TICKS)
+		return -EINVAL;
+	if (!ticks) {
 		schedule();
-		return;
+		return 0;
 	}
 	flags = raw_local_irq_save();
-
 	cur->wake_tick = timer_ticks() + ticks;
+	cur->timed_sleep = true;
 	cur->state = TASK_SLEEPING;
 	schedule();
-	cur->wake_tick = 0;
+	cur->timed_sleep = false;
 	raw_local_irq_restore(flags);
+	return 0;
 }
 
 static void wake_if_due(struct task *t)
 {
-	if (t->state == TASK_SLEEPING && t->wake_tick &&
+	if (t->state == TASK_SLEEPING && t->timed_sleep &&
 	    (long)(timer_ticks() - t->wake_tick) >= 0)
 		t->state = TASK_RUNNABLE;
 }

@@ -37,7 +37,7 @@ static const char *state_name(const struct task *t)
 {
 	switch (t->state) {
 	case TASK_RUNNABLE: return t == current ? "running" : "runnable";
-	case TASK_SLEEPING: return t->wake_tick ? "sleeping" : "waiting";
+	case TASK_SLEEPING: return t->timed_sleep ? "sleeping" : "waiting";
 	case TASK_ZOMBIE: return "zombie";
 	default: return "?";
 	}

@@ -170,7 +170,7 @@ long do_syscall(struct pt_regs *regs, u32 nr, u32 a, u32 b, u32 c)
 	case SYS_write:		return sys_write(a, b);
 	case SYS_getpid:	return current->pid;
 	case SYS_yield:		sched_yield(); return 0;
-	case SYS_sleep:		sched_sleep_ticks(a); return 0;
+	case SYS_sleep:		return sched_sleep_ticks(a);
 	case SYS_spawn:		return sys_spawn(a, b);
 	case SYS_wait:		return sys_wait((int)a, b);
 	case SYS_set_tls:	return arch_set_tls(current, a, b, c);

@@ -19,7 +19,8 @@
 #define SYS_write	1	/* (buf, len): to the console; bytes written */
 #define SYS_getpid	2
 #define SYS_yield	3
-#define SYS_sleep	4	/* (ticks) */
+#define SYS_sleep	4	/* (ticks): 0 after them, -EINVAL past
+				   SLEEP_MAX_TICKS; 0 ticks yields */
 #define SYS_spawn	5	/* (program name, argument string): pid */
 #define SYS_wait	6	/* (pid or -1, int *status): pid */
 #define SYS_set_tls	7	/* (slot 0-2, base, limit in bytes): GDT selector;
@@ -36,6 +37,11 @@
 #define SYS_cpuinfo	16	/* (u32 out[2]): CPU family, CPUID.1:EDX features
 				   as the kernel uses them (cpu= may hide some) */
 #define NR_SYSCALLS	17
+
+/* The longest sleep: wake-up times are compared with the tick counter
+ * as a signed difference, which orders two times only when they are
+ * less than 2^31 ticks apart (some 248 days at 100 Hz). */
+#define SLEEP_MAX_TICKS	0x7fffffffu
 
 /* wait()'s status: what the child passed to exit, or, for a child the
  * kernel killed for a CPU exception v, -(EXIT_KILLED_BASE + v). */

@@ -32,6 +32,19 @@ int finish_program(int pid)
 	return status;
 }
 
+int finish_program_within(int pid, unsigned long ticks)
+{
+	struct task *t = pid == RUN_FAILED ? NULL : task_by_pid(pid);
+
+	while (t && t->state != TASK_ZOMBIE && ticks--)
+		sched_sleep_ticks(1);
+	if (t && t->state != TASK_ZOMBIE) {
+		printk("ktest:   pid %d (%s) still running: killed\n", pid, t->name);
+		task_kill_pid(pid);
+	}
+	return finish_program(pid);
+}
+
 /* The survivor starts first, so it is already holding its values when
  * the other program begins to misbehave; it yields enough times to be
  * alive throughout. */

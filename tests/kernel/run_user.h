@@ -15,6 +15,11 @@ int start_program(const char *name, const char *arg);
 /* Wait for the program start_program gave pid: its status or RUN_FAILED. */
 int finish_program(int pid);
 
+/* The same, but a program still running after ticks timer ticks is
+ * killed (kill's EXIT_KILLED_BY_REQUEST is then its status): for a
+ * program that must end soon, and might not on a broken kernel. */
+int finish_program_within(int pid, unsigned long ticks);
+
 /*
  * Run name with arg while user/survivor runs beside it: the status of
  * name, and in *survivor the survivor's (0: nothing of it was touched).

@@ -22,7 +22,7 @@ void exit(int status) __attribute__((noreturn));
 long write(const void *buf, size_t len);
 int getpid(void);
 void yield(void);
-void sleep_ticks(unsigned long ticks);
+long sleep_ticks(unsigned long ticks);	/* 0, or -EINVAL past SLEEP_MAX_TICKS */
 int spawn(const char *program, const char *arg);
 int wait(int pid, int *status);
 int set_tls(int slot, const void *base, unsigned long limit);	/* a selector */
@@ -68,5 +68,6 @@ size_t strlcpy(char *dst, const char *src, size_t size);
 int printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap);
 int atoi(const char *s);
+unsigned long strtoul(const char *s, char **end, int base);
 
 #endif

@@ -25,7 +25,7 @@ void exit(int status)
 long write(const void *buf, size_t len)	{ return syscall3(SYS_write, (long)buf, len, 0); }
 int getpid(void)			{ return syscall3(SYS_getpid, 0, 0, 0); }
 void yield(void)			{ syscall3(SYS_yield, 0, 0, 0); }
-void sleep_ticks(unsigned long ticks)	{ syscall3(SYS_sleep, ticks, 0, 0); }
+long sleep_ticks(unsigned long ticks)	{ return syscall3(SYS_sleep, ticks, 0, 0); }
 int iopl(int level)			{ return syscall3(SYS_iopl, level, 0, 0); }
 int watch(void *addr, int len)		{ return syscall3(SYS_watch, (long)addr, len, 0); }
 int getarg(char *buf, size_t size)	{ return syscall3(SYS_getarg, (long)buf, size, 0); }

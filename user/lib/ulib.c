@@ -1,7 +1,7 @@
 /*
  * ulib.c - the little of a C library that user programs need beyond the
  * kernel's own string routines (kernel/string.c, compiled in too):
- * atoi, and printf to the console through the write system call.
+ * atoi, strtoul, and printf to the console through the write system call.
  */
 #include "pv386.h"
 
@@ -14,6 +14,36 @@ int atoi(const char *s)
 	while (*s >= '0' && *s <= '9')
 		v = v * 10 + (*s++ - '0');
 	return sign * v;
+}
+
+static int digit_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return 99;		/* no digit in any base */
+}
+
+/* As in C: base 10 or 16, or 0 for "0x..." hex, else decimal.  No
+ * overflow check: the value wraps, as unsigned arithmetic does. */
+unsigned long strtoul(const char *s, char **end, int base)
+{
+	unsigned long v = 0;
+
+	if ((base == 0 || base == 16) && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		s += 2;
+		base = 16;
+	}
+	if (!base)
+		base = 10;
+	for (; digit_value(*s) < base; s++)
+		v = v * base + digit_value(*s);
+	if (end)
+		*end = (char *)s;
+	return v;
 }
 
 /* ---- printf: %d %u %x %s %c %p %%, with a width and 0 padding ---- */

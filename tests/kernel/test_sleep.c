@@ -1,0 +1,53 @@
+/*
+ * test_sleep.c - the sleep system call at the edges of its range
+ * (user/sleep.c, which exits with the error number of a refused sleep).
+ * Wake-up times are compared with the tick counter by their signed
+ * difference, so no sleep may be 2^31 ticks or longer: such a sleep is
+ * refused with -EINVAL, at once (uapi/syscalls.h: SLEEP_MAX_TICKS).  A
+ * kernel that let them through slept about 2^31 ticks for 0x80000000
+ * and one tick for 0x80000002.
+ */
+#include <ktest.h>
+#include <task.h>
+#include <asm/timer.h>
+#include "run_user.h"
+
+#define SOON	5	/* ticks: a refused or short sleep ends well within */
+
+static int sleep_for(const char *ticks)
+{
+	return finish_program_within(start_program("sleep", ticks), SOON);
+}
+
+KTEST(sleep_past_the_longest_is_refused_at_once)
+{
+	KT_EXPECT_EQ(sleep_for("0x80000000"), EINVAL);
+	KT_EXPECT_EQ(sleep_for("0x80000001"), EINVAL);
+	KT_EXPECT_EQ(sleep_for("0x80000002"), EINVAL);
+	KT_EXPECT_EQ(sleep_for("0xfffffffe"), EINVAL);
+	KT_EXPECT_EQ(sleep_for("0xffffffff"), EINVAL);
+}
+
+/* The longest sleep is accepted and lasts: still asleep SOON ticks on,
+ * and then only kill ends it. */
+KTEST(sleep_of_the_longest_span_sleeps)
+{
+	int pid = start_program("sleep", "0x7fffffff");
+	struct task *t;
+
+	sched_sleep_ticks(SOON);
+	t = task_by_pid(pid);
+	KT_EXPECT(t && t->state == TASK_SLEEPING && t->timed_sleep);
+	KT_EXPECT_EQ(finish_program_within(pid, 0), EXIT_KILLED_BY_REQUEST);
+}
+
+/* 0 ticks yields and returns; N ticks returns after at least N. */
+KTEST(sleep_short_spans)
+{
+	unsigned long start;
+
+	KT_EXPECT_EQ(sleep_for("0"), 0);
+	start = timer_ticks();
+	KT_EXPECT_EQ(sleep_for("3"), 0);
+	KT_EXPECT(timer_ticks() - start >= 3);
+}
