@@ -6,8 +6,13 @@
  * switch only sets CR0.TS when the next task is not the one whose state
  * is in the FPU (fpu_owner).  That task's first FPU instruction then
  * raises #NM; the handler clears TS (clts), saves the owner's registers,
- * loads the current task's (or starts it fresh) and makes it the owner.
- * fxsave/fxrstor where the CPU has FXSR, fnsave/frstor before.
+ * loads the current task's and makes it the owner.  fxsave/fxrstor
+ * where the CPU has FXSR, fnsave/frstor before.
+ *
+ * A new task's saved state is one clean image (fpu_clean), so its first
+ * #NM loads every register: fninit alone would leave it the data
+ * registers (and so MMX), XMM0-7 and MXCSR of whichever task used the
+ * FPU last.
  *
  * Without an FPU (a 386 with no 387, or the `nofpu` option), CR0.EM
  * makes every FPU instruction raise #NM too, and the task is killed.
@@ -21,8 +26,14 @@
 #include <asm/process.h>
 #include <asm/processor-flags.h>
 
+#define FCW_DEFAULT	0x037f	/* fninit's: every exception masked,
+				   round to nearest, 64-bit precision */
+#define FTW_ALL_EMPTY	0xffff	/* fnsave's full tag word; fxsave's is 0 */
+#define MXCSR_DEFAULT	0x1f80	/* at reset: every exception masked */
+
 static bool has_fpu, use_fxsr, ts_set, pretend_no_fpu;
 static struct task *fpu_owner;
+static union fpu_state fpu_clean;	/* what every task starts with */
 
 static int set_nofpu(const char *v)
 {
@@ -49,6 +60,19 @@ static void set_ts(void)
 	ts_set = true;
 }
 
+/* fninit's state with every register, pointer and XMM register zero,
+ * in the format fpu_restore loads. */
+static void build_clean_image(void)
+{
+	if (use_fxsr) {
+		fpu_clean.fxsave.fcw = FCW_DEFAULT;
+		fpu_clean.fxsave.mxcsr = MXCSR_DEFAULT;
+	} else {
+		fpu_clean.fnsave.fcw = FCW_DEFAULT;
+		fpu_clean.fnsave.ftw = FTW_ALL_EMPTY;
+	}
+}
+
 void fpu_init(void)
 {
 	unsigned long cr0;
@@ -69,6 +93,7 @@ void fpu_init(void)
 	if (use_fxsr)
 		write_cr4(read_cr4() | X86_CR4_OSFXSR |
 			  (cpu_has(X86_FEATURE_SSE) ? X86_CR4_OSXMMEXCPT : 0));
+	build_clean_image();
 	set_ts();
 	printk("fpu: present, switched lazily with %s\n",
 	       use_fxsr ? "fxsave/fxrstor" : "fnsave/frstor");
@@ -95,26 +120,26 @@ static void fpu_restore(struct thread_struct *t)
 		asm volatile("frstor %0" : : "m" (t->fpu.fnsave));
 }
 
+/* A new task: its first FPU instruction will load the clean image. */
+void fpu_init_task(struct task *t)
+{
+	t->thread.fpu = fpu_clean;
+}
+
 /* #NM from ring 3.  False when there is no FPU to give. */
 bool fpu_handle_nm(struct pt_regs *regs)
 {
-	struct thread_struct *t = &current->thread;
-
 	(void)regs;
 	if (!has_fpu)
 		return false;
 	clts();
 	ts_set = false;
 	if (fpu_owner && fpu_owner != current)
-		fpu_save(&fpu_owner->thread);	/* fnsave also resets the FPU */
-	else	/* a dead task's registers may hold an unmasked error, which
-		 * frstor would raise (#MF) here in the kernel: drop them */
-		asm volatile("fninit");
-	if (t->fpu_used)
-		fpu_restore(t);
-	else
-		asm volatile("fninit");
-	t->fpu_used = true;
+		fpu_save(&fpu_owner->thread);
+	/* What is left - a dead owner's registers - may hold an unmasked
+	 * error, which the restore would raise (#MF) here in the kernel. */
+	asm volatile("fninit");
+	fpu_restore(&current->thread);
 	fpu_owner = current;
 	return true;
 }

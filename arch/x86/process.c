@@ -65,6 +65,7 @@ void arch_task_setup_user(struct task *t, u32 entry, u32 user_esp)
 	*frame = (struct switch_frame){ .ret = (u32)ret_from_trap };
 	t->thread.esp0 = kstack_top(t);
 	t->kernel_esp = (u32)frame;
+	fpu_init_task(t);
 }
 
 void arch_task_setup_kernel(struct task *t, void (*fn)(void))

@@ -12,6 +12,7 @@ struct task;
 
 void fpu_init(void);
 bool fpu_present(void);
+void fpu_init_task(struct task *t);		/* a new task's: the clean image */
 bool fpu_handle_nm(struct pt_regs *regs);	/* #NM: false = kill the task */
 void fpu_switch(struct task *prev, struct task *next);
 void fpu_release(struct task *t);

@@ -11,11 +11,35 @@
 
 #define NR_WATCHPOINTS	4	/* DR0-DR3 */
 
-/* The x87/SSE register file: fnsave needs 108 bytes, fxsave 512 bytes on
- * a 16-byte boundary. */
+/*
+ * The x87/SSE register file as the CPU saves it.  fxsave (CPUs with
+ * FXSR) writes 512 bytes on a 16-byte boundary, XMM registers and MXCSR
+ * included; fnsave writes 108, whose 16-bit fields sit in 32-bit words.
+ * Only the fields the kernel itself sets are named; a fresh task's
+ * image (fpu.c) has every other byte zero.
+ */
+struct fxsave_area {
+	u16 fcw, fsw;		/* control and status words */
+	u8 ftw;			/* abridged tag word: a bit per full register */
+	u8 reserved;
+	u16 fop;
+	u32 fip, fcs, fdp, fds;	/* the last x87 instruction and operand */
+	u32 mxcsr, mxcsr_mask;
+	u8 st[8][16];		/* st0-st7 (also mm0-mm7), 10 bytes used each */
+	u8 xmm[8][16];
+	u8 unused[224];
+};
+
+struct fnsave_area {
+	u32 fcw, fsw;
+	u32 ftw;		/* full tag word: 2 bits a register, 11 = empty */
+	u32 fip, fcs, fdp, fds;
+	u8 st[8][10];
+};
+
 union fpu_state {
-	u8 fxsave[512];
-	u8 fnsave[108];
+	struct fxsave_area fxsave;
+	struct fnsave_area fnsave;
 } __attribute__((aligned(16)));
 
 struct thread_struct {
@@ -26,9 +50,8 @@ struct thread_struct {
 	u32 dr7;		/* 0: no watchpoint armed */
 	u64 ldt[LDT_ENTRIES];	/* its own LDT ... */
 	bool has_ldt;		/* ... if set_ldt gave it one */
-	bool fpu_used;		/* fpu holds state worth restoring */
 	u64 pmc_count;		/* performance counter 0, while it ran */
-	union fpu_state fpu;
+	union fpu_state fpu;	/* its FPU while another task owns it */
 };
 
 #endif

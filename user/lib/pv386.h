@@ -12,6 +12,14 @@
 #include <uapi/syscalls.h>
 #include <uapi/errno.h>
 
+/* The registers the kernel started this program with, as crt0.S found
+ * them before anything ran (segment registers zero-extended). */
+struct entry_state {
+	uint32_t eax, ebx, ecx, edx, esi, edi, ebp, esp, eflags;
+	uint32_t cs, ds, es, fs, gs, ss;
+};
+extern const struct entry_state entry_state;
+
 /* The raw ways in: nr and up to three arguments; the result (or -errno). */
 long syscall3(long nr, long a, long b, long c);		/* the best the CPU has */
 long syscall_int80(long nr, long a, long b, long c);
