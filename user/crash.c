@@ -72,6 +72,13 @@ FAULT(alignment, "pushfl; orl $0x40000, (%esp); popfl; movl %esp, %ecx; incl %ec
 /* iret with NT set is a return from a nested task, through the TSS's
  * link field, which the kernel never set: #TS. */
 FAULT(nested_task_iret, "pushfl; orl $0x4000, (%esp); popfl", "iret");
+/* iret with EFLAGS.VM set in the frame (VM, IF, bit 1), to 1000:0000 in
+ * virtual-8086 mode, with its four extra segment words below.  A CPU
+ * ignores VM at CPL 3 and returns to CS 0x1000, a GDT selector of RPL 0:
+ * #GP(0x1000).  QEMU's TCG enters virtual-8086 mode: its first fetch,
+ * at 0x10000, faults on a kernel page. */
+FAULT(vm86_iret, "pushl $0; pushl $0; pushl $0; pushl $0; pushl $0; pushl $0x100;"
+      "pushl $0x20202; pushl $0x1000; pushl $0", "iret");
 /* sysenter with a stack pointer (EBP) into the kernel: the kernel cannot
  * read the return address there. */
 FAULT(sysenter_kernel_stack, "movl $0x00100000, %ebp; movl $2, %eax", "sysenter");
@@ -194,6 +201,7 @@ static const struct fault_case cases[] = {
 	{ "simd_error", simd_error, simd_error_at, 0, NULL, CPUID_SSE },
 	{ "alignment", alignment, alignment_at, 0, NULL, 0 },
 	{ "nested_task_iret", nested_task_iret, nested_task_iret_at, 0, NULL, 0 },
+	{ "vm86_iret", vm86_iret, vm86_iret_at, 0, NULL, 0 },
 	{ "int80_single_step", int80_single_step, int80_single_step_at, 0, NULL, 0 },
 	{ "sysenter_kernel_stack", sysenter_kernel_stack, sysenter_kernel_stack_at, 0,
 	  NULL, CPUID_SEP },

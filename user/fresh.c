@@ -46,7 +46,8 @@
 #define FLAGS_IF	0x200
 #define FLAGS_FIXED	0x2
 #define FCW_INIT	0x037f		/* fninit's: all masked, nearest, 64-bit */
-#define FCW_PLANTED	0x0f00		/* nothing masked, toward zero, 64-bit */
+#define FCW_PLANTED	0x0f40		/* nothing masked, toward zero, 64-bit
+				   (bit 6 is reserved and reads as 1) */
 #define MXCSR_INIT	0x1f80		/* all masked, nearest */
 #define MXCSR_PLANTED	0x6000		/* nothing masked, toward zero */
 #define FLOAT_INF	0x7f800000u	/* +infinity, as a float's bits */

@@ -7,8 +7,8 @@
  * The kernel is built with frame pointers: each frame starts with the
  * caller's EBP followed by the return address.  _start sets EBP to 0,
  * which ends the chain on the boot stack; on a task's kernel stack it
- * ends at the top of the stack or at the user's EBP in the entry frame,
- * which lies outside it.
+ * ends at the entry from user mode, beyond which the saved EBP is the
+ * user's: any value at all, a kernel stack address included.
  */
 #include <kernel.h>
 #include <ksyms.h>
@@ -20,7 +20,7 @@ extern char boot_stack[], boot_stack_top[];
 
 void show_regs(const struct pt_regs *regs)
 {
-	bool user = (regs->cs & 3) != 0;
+	bool user = user_mode(regs);
 
 	printk("  EIP: %04x:%08x  EFLAGS: %08x  error: %08x\n",
 	       regs->cs & 0xffff, regs->eip, regs->eflags, regs->error_code);
@@ -50,6 +50,19 @@ static bool on_current_stack(u32 addr)
 	return addr >= low && addr + 8 <= high;
 }
 
+/*
+ * Whether frame is the C handler's frame of an entry from user mode: it
+ * returns into the entry code, and the struct pt_regs the entry saved
+ * lies just above it (above the saved EBP and the return address).
+ */
+static bool entered_from_user(const u32 *frame)
+{
+	if (frame[1] == (u32)sysenter_dispatch_return)
+		return true;
+	return frame[1] == (u32)ret_from_trap &&
+	       user_mode((const struct pt_regs *)(frame + 2));
+}
+
 void show_backtrace(u32 ebp)
 {
 	int depth;
@@ -58,6 +71,10 @@ void show_backtrace(u32 ebp)
 	for (depth = 0; depth < 16 && ebp && on_current_stack(ebp); depth++) {
 		u32 *frame = (u32 *)ebp;
 		printk(" %08x", frame[1]);
+		if (entered_from_user(frame)) {
+			printk(" (user mode)");
+			break;
+		}
 		ebp = frame[0];
 	}
 	printk("\n");
@@ -79,6 +96,10 @@ void dump_stack(void)
 		name = ksym_lookup(frame[1] - 1, &offset);
 		printk("  #%-2d %08x  %s+0x%x\n", depth, frame[1], name ? name : "?",
 		       name ? offset + 1 : 0);
+		if (entered_from_user(frame)) {
+			printk("  (user mode)\n");
+			break;
+		}
 		ebp = frame[0];
 	}
 }

@@ -119,6 +119,8 @@ sysenter_entry:
 	SAVE_ALL
 	movl %esp, %eax
 	call sysenter_dispatch
+	.globl sysenter_dispatch_return	/* for backtraces: the way out to user mode */
+sysenter_dispatch_return:
 	RESTORE_ALL
 	movl 8(%esp), %edx		/* user EIP */
 	movl 20(%esp), %ecx		/* user ESP */

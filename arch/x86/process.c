@@ -26,8 +26,7 @@
 #include <asm/processor-flags.h>
 #include <asm/syscall.h>
 
-void ret_from_trap(void);		/* entry.S */
-void kernel_thread_start(void);
+void kernel_thread_start(void);		/* entry.S */
 
 /* What switch_stacks pops: the callee-saved registers, then where to
  * return. */

@@ -13,7 +13,9 @@
  *   - #NM hands over the FPU (fpu.c); #DB may be a watchpoint the task
  *     set (hw_breakpoint.c), reported, and the task goes on;
  *   - anything else kills the task alone, with one line naming the
- *     exception, the instruction and why (kill_user_task).
+ *     exception, the instruction and why (kill_user_task);
+ *   - so does anything at all from virtual-8086 mode, which a task can
+ *     reach only through a CPU's fault (asm/traps.h: user_mode_frame).
  * In the kernel:
  *   - an instruction with an exception-table entry continues at its fixup
  *     (this is how rdmsr_safe survives a missing MSR, and how a system
@@ -68,11 +70,6 @@ unsigned long trap_count(unsigned int vector)
 	return vector < FIRST_EXTERNAL_VECTOR ? trap_counts[vector] : 0;
 }
 
-static bool from_user_mode(const struct pt_regs *regs)
-{
-	return (regs->cs & 3) != 0;
-}
-
 static void print_page_fault(u32 error, u32 addr)
 {
 	printk(", address %08x (%s, %s%s)%s", addr,
@@ -93,7 +90,7 @@ static void __noreturn die(struct pt_regs *regs)
 	show_regs(regs);
 	show_backtrace(regs->ebp);
 	panic("unhandled %s in %s mode", trap_name(v),
-	      from_user_mode(regs) ? "user" : "kernel");
+	      user_mode(regs) ? "user" : "kernel");
 }
 
 static bool fixup_exception(struct pt_regs *regs)
@@ -180,7 +177,7 @@ static bool page_fault_resolved(const struct pt_regs *regs, const char **why)
 
 	*why = NULL;
 	if (addr < USER_BASE || addr >= USER_END) {
-		if (from_user_mode(regs))
+		if (user_mode(regs))
 			*why = addr < PAGE_SIZE ? "null pointer" :
 			       addr < USER_BASE ? "kernel memory" : "outside user space";
 		return false;
@@ -192,10 +189,14 @@ static bool page_fault_resolved(const struct pt_regs *regs, const char **why)
 	return r == USER_FAULT_RESOLVED;
 }
 
+#define VM86_REASON "in virtual-8086 mode, which only a faulty CPU lets ring 3 enter"
+
 static void handle_user_exception(struct pt_regs *regs, const char *why)
 {
 	unsigned int v = regs->vector;
 
+	if (regs->eflags & X86_EFLAGS_VM)
+		kill_user_task(regs, VM86_REASON);
 	if (v == X86_TRAP_NM && fpu_handle_nm(regs))
 		return;
 	if (v == X86_TRAP_NM)
@@ -236,7 +237,7 @@ static void handle_exception(struct pt_regs *regs)
 	}
 	if (v == X86_TRAP_PF && page_fault_resolved(regs, &why))
 		return;
-	if (from_user_mode(regs)) {
+	if (user_mode(regs)) {
 		handle_user_exception(regs, why);
 		return;
 	}
@@ -268,11 +269,26 @@ void bad_iret(const u32 *frame)
 {
 	unsigned int v = last_fixed_vector;
 
-	if ((frame[1] & 3) == 0)
+	if (!user_mode_frame(frame[1], frame[2]))
 		panic("iret to kernel eip %08x faulted: %s (#%u)", frame[0],
 		      trap_name(v), v);
 	task_kill(v, "return to user mode faulted: %s (#%u), eip %08x cs %04x ss %04x",
 		  trap_name(v), v, frame[0], frame[1] & 0xffff, frame[4] & 0xffff);
+}
+
+/*
+ * On the way back to user mode, where the task holds nothing of the
+ * kernel's: preemption, and the end of a task that was killed or that
+ * an interrupt found in virtual-8086 mode (never to be resumed there).
+ */
+static void leave_for_user_mode(struct pt_regs *regs)
+{
+	if (regs->eflags & X86_EFLAGS_VM)
+		task_kill(X86_TRAP_GP, "%s at %04x:%04x", VM86_REASON,
+			  regs->cs & 0xffff, regs->eip & 0xffff);
+	if (sched_need_resched())
+		schedule();
+	task_exit_if_killed();
 }
 
 void trap_dispatch(struct pt_regs *regs)
@@ -287,12 +303,8 @@ void trap_dispatch(struct pt_regs *regs)
 		system_gate_handlers[v](regs);
 	else
 		printk("trap: unexpected interrupt on vector %u\n", v);
-	/* Preemption: only on the way back to user mode, where the task
-	 * holds nothing of the kernel's. */
-	if (from_user_mode(regs) && sched_need_resched())
-		schedule();
-	if (from_user_mode(regs))
-		task_exit_if_killed();
+	if (user_mode(regs))
+		leave_for_user_mode(regs);
 }
 
 static void set_gate(unsigned int vector, unsigned int dpl, u8 type)

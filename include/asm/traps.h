@@ -10,6 +10,7 @@
 #define ASM_TRAPS_H
 
 #include <types.h>
+#include <asm/processor-flags.h>
 
 struct pt_regs {
 	u32 edi, esi, ebp, esp_unused, ebx, edx, ecx, eax;	/* pushal */
@@ -19,6 +20,25 @@ struct pt_regs {
 	u32 eip, cs, eflags;	/* the CPU's interrupt frame */
 	u32 esp, ss;		/* only present when coming from ring 3 */
 };
+
+/*
+ * Whether a frame (its CS and EFLAGS) interrupted user mode: ring 3, or
+ * virtual-8086 mode, whose CS is a real-mode segment number with any
+ * low bits at all.  pv386 never runs a task in virtual-8086 mode, and a
+ * CPU must ignore EFLAGS.VM in an iret from ring 3; QEMU's TCG does not,
+ * so a task can get there anyway, and its frames must still count as a
+ * user's.  This is the one test: traps, the iret fault path, register
+ * dumps and backtraces all ask it.
+ */
+static inline bool user_mode_frame(u32 cs, u32 eflags)
+{
+	return (cs & 3) == 3 || (eflags & X86_EFLAGS_VM);
+}
+
+static inline bool user_mode(const struct pt_regs *regs)
+{
+	return user_mode_frame(regs->cs, regs->eflags);
+}
 
 /* CPU exception vectors. */
 #define X86_TRAP_DE	0	/* divide error */
@@ -57,6 +77,11 @@ void dump_stack(void);		/* the caller's frames, with function names */
 unsigned long trap_count(unsigned int vector);
 const char *trap_name(unsigned int vector);
 void bad_iret(const u32 *frame) __noreturn;	/* from entry.S */
+
+/* Labels in entry.S: where trap_dispatch returns (a new user task
+ * starts there too) and where sysenter_dispatch does. */
+void ret_from_trap(void);
+void sysenter_dispatch_return(void);
 
 /* Handlers for the 256 vectors, built by entry.S. */
 extern const u32 trap_stubs[NR_VECTORS];

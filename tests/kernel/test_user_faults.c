@@ -156,6 +156,34 @@ KTEST(user_alignment_check_needs_cr0_am)
 		check_end(kt_ctx, "crash", "alignment", CRASH_SURVIVED, NULL);
 }
 
+/*
+ * iret from ring 3 with EFLAGS.VM set in its frame (user/crash.c).  A
+ * CPU ignores VM at CPL 3 (Bochs, real ones): the return goes to CS
+ * 0x1000, a selector of RPL 0, and raises #GP(0x1000).  QEMU's TCG
+ * enters virtual-8086 mode instead, where the first fetch, at 1000:0000,
+ * faults on a kernel page: the frame's CS has RPL 0, and a kernel that
+ * asked only CS took the fault for its own and panicked.  A first run
+ * shows which kind of CPU this is; the second is the one checked.
+ */
+KTEST(user_iret_to_vm86_kills_only_the_task)
+{
+	static const struct kill_expect refused = {
+		"crash", "vm86_iret", X86_TRAP_GP, 0x1000, NULL, NULL, NULL };
+	static const struct kill_expect entered = {
+		"crash", "vm86_iret", X86_TRAP_PF, 0, "00010000 (protection, read, user)",
+		"in virtual-8086 mode, which only a faulty CPU lets ring 3 enter",
+		"00000000" };
+
+	if (ktest_left_out("crash:vm86_iret"))
+		return;
+	if (run_program("crash", "vm86_iret") == EXIT_KILLED(X86_TRAP_PF)) {
+		printk("ktest:   this CPU entered virtual-8086 mode from ring 3\n");
+		check_kill(kt_ctx, &entered);
+	} else {
+		check_kill(kt_ctx, &refused);
+	}
+}
+
 /* sysenter with bad values for the kernel to use on the way back. */
 KTEST(user_sysenter_misuse_kills_only_the_task)
 {
