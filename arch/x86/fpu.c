@@ -137,7 +137,10 @@ bool fpu_handle_nm(struct pt_regs *regs)
 	if (fpu_owner && fpu_owner != current)
 		fpu_save(&fpu_owner->thread);
 	/* What is left - a dead owner's registers - may hold an unmasked
-	 * error, which the restore would raise (#MF) here in the kernel. */
+	 * error, which the restore would raise (#MF) here in the kernel.
+	 * fninit also zeroes the last-instruction and operand pointers,
+	 * which AMD's fxrstor leaves alone unless an error is pending: so
+	 * no task inherits where another's code and data were. */
 	asm volatile("fninit");
 	fpu_restore(&current->thread);
 	fpu_owner = current;
