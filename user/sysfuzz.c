@@ -304,11 +304,23 @@ static uint32_t pick_length(uint32_t p)
 
 /* ---- the calls, each with its oracle ---- */
 
+/* A range that starts well inside user space and ends a few bytes past
+ * it: the kernel must refuse it whole, not print the chunks before the
+ * edge and stop at the first unmapped byte. */
+static void pick_range_past_the_top(uint32_t *p, uint32_t *len)
+{
+	*p = USER_END - 1 - below(WRITE_MAX - 8);
+	*len = USER_END - *p + 1 + below(8);
+}
+
 static void fuzz_write(void)
 {
 	uint32_t p = pick_pointer(64), len = pick_length(p);
-	int reads = len <= WRITE_MAX && user_range_ok(p, len);
-	long r;
+	int reads, r;
+
+	if (!below(8))
+		pick_range_past_the_top(&p, &len);
+	reads = len <= WRITE_MAX && user_range_ok(p, len);
 
 	if (reads && readable(p, len) < 0) {	/* keep the length, move into the heap */
 		p = heap_end - (len < heap_end - heap_start ? len : heap_end - heap_start);
@@ -321,7 +333,7 @@ static void fuzz_write(void)
 		expect(-EINVAL);
 	else if (!user_range_ok(p, len))
 		expect(-EFAULT);
-	else if (r == (long)len)
+	else if (r == (int)len)
 		expect(len);
 	else	/* whole chunks until the one that faults */
 		expect(r / WRITE_CHUNK ? (long)(r / WRITE_CHUNK * WRITE_CHUNK) : -EFAULT);
@@ -625,10 +637,12 @@ static void check_base(uint32_t sel, const struct segment *s, uint32_t seg_limit
  * The descriptor as the CPU sees it must be what the model says: a
  * freed slot invisible to lar; else a present data segment, DPL 3,
  * writable, expand-up (type 001x), with the limit asked (4 KiB units
- * past 1 MiB, so rounded down) and nothing at or past 0xc0000000.
+ * past 1 MiB, so rounded down), inside user space.  Only then is the
+ * base read through %fs: a wrong base might not be mapped.
  */
 static void check_descriptor(uint32_t sel, const struct segment *s)
 {
+	unsigned long before = mismatches;
 	uint32_t rights, limit;
 
 	if (!s->limit) {
@@ -647,13 +661,16 @@ static void check_descriptor(uint32_t sel, const struct segment *s)
 	if (limit + 1 != s->limit && !(s->limit > ONE_MIB && limit + 1 == (s->limit & ~(PAGE - 1))))
 		report("selector %x: lsl %x for a limit of %x bytes", (unsigned int)sel,
 		       (unsigned int)limit, (unsigned int)s->limit);
-	if (limit > USER_END - 1 - s->base)
-		report("selector %x: base %x + lsl %x reaches the kernel", (unsigned int)sel,
-		       (unsigned int)s->base, (unsigned int)limit);
-	check_base(sel, s, limit);
+	if (s->base < USER_BASE || limit > USER_END - 1 - s->base)
+		report("selector %x: base %x + lsl %x is not inside user space",
+		       (unsigned int)sel, (unsigned int)s->base, (unsigned int)limit);
+	if (mismatches == before)
+		check_base(sel, s, limit);
 }
 
-/* set_tls or set_ldt: a selector, or -EINVAL with the slot unchanged. */
+/* set_tls or set_ldt: a selector, or -EINVAL with the slot unchanged.
+ * The model follows what the kernel answered, right or wrong, so that
+ * the descriptor check shows what a wrong answer let through. */
 static void fuzz_segment(const char *name, uint32_t nr, struct segment *slots,
 			 uint32_t nr_slots, uint32_t (*selector)(uint32_t))
 {
@@ -664,15 +681,17 @@ static void fuzz_segment(const char *name, uint32_t nr, struct segment *slots,
 		limit = pick_limit(base);
 	}
 	enter(name, nr, slot, base, limit);
-	if (slot >= nr_slots || ((base || limit) && !segment_allowed(base, limit))) {
+	if (slot >= nr_slots || ((base || limit) && !segment_allowed(base, limit)))
 		expect(-EINVAL);
-	} else {
+	else
 		expect(selector(slot));
+	if (slot >= nr_slots)
+		return;
+	if (cur.result == (long)selector(slot)) {
 		slots[slot].base = base;
 		slots[slot].limit = limit;
 	}
-	if (slot < nr_slots)
-		check_descriptor(selector(slot), &slots[slot]);
+	check_descriptor(selector(slot), &slots[slot]);
 }
 
 static uint32_t tls_selector(uint32_t slot)
