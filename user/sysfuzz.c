@@ -302,6 +302,17 @@ static uint32_t pick_length(uint32_t p)
 	}
 }
 
+/* A value the call ignores or takes as a plain number: the ones a
+ * kernel might treat specially, or any. */
+static uint32_t pick_plain(void)
+{
+	static const uint32_t fixed[] = {
+		0, 1, -1, 2, 0x7fffffff, 0x80000000, USER_BASE, USER_END, 0xfffff000,
+	};
+
+	return below(2) ? PICK(fixed) : random32();
+}
+
 /* ---- the calls, each with its oracle ---- */
 
 /* A range that starts well inside user space and ends a few bytes past
@@ -328,7 +339,7 @@ static void fuzz_write(void)
 	}
 	r = reads ? readable(p, len) : 0;
 	memset((void *)p, 0, r);	/* a NUL ends printk's %s: nothing shows */
-	enter("write", SYS_write, p, len, random32());
+	enter("write", SYS_write, p, len, pick_plain());
 	if (len > WRITE_MAX)
 		expect(-EINVAL);
 	else if (!user_range_ok(p, len))
@@ -341,19 +352,19 @@ static void fuzz_write(void)
 
 static void fuzz_getpid(void)
 {
-	enter("getpid", SYS_getpid, random32(), random32(), random32());
+	enter("getpid", SYS_getpid, pick_plain(), pick_plain(), pick_plain());
 	expect(my_pid);
 }
 
 static void fuzz_yield(void)
 {
-	enter("yield", SYS_yield, random32(), random32(), random32());
+	enter("yield", SYS_yield, pick_plain(), pick_plain(), pick_plain());
 	expect(0);
 }
 
 static void fuzz_nop(void)
 {
-	enter("nop", SYS_nop, random32(), random32(), random32());
+	enter("nop", SYS_nop, pick_plain(), pick_plain(), pick_plain());
 	expect(0);
 }
 
@@ -370,7 +381,7 @@ static void fuzz_sleep(void)
 	case 7: ticks = random32() | 0x80000000; break;
 	default: ticks = PICK(refused); break;
 	}
-	enter("sleep", SYS_sleep, ticks, random32(), random32());
+	enter("sleep", SYS_sleep, ticks, pick_plain(), pick_plain());
 	expect(ticks > SLEEP_MAX_TICKS ? -EINVAL : 0);
 }
 
@@ -477,7 +488,7 @@ static void fuzz_spawn(void)
 		name = (uint32_t)nosuch;
 		program = 0;
 	}
-	enter("spawn", SYS_spawn, name, arg, random32());
+	enter("spawn", SYS_spawn, name, arg, pick_plain());
 	if (name_err)
 		expect(name_err);
 	else if (arg_err)
@@ -514,7 +525,7 @@ static void fuzz_wait(void)
 
 	if (status && o == DONE)
 		*(volatile int *)status = 0x5a5a5a5a;
-	enter("wait", SYS_wait, pid, status, random32());
+	enter("wait", SYS_wait, pid, status, pick_plain());
 	if (o == FAULT) {
 		expect(-EFAULT);
 		return;
@@ -730,7 +741,7 @@ static void fuzz_iopl(void)
 	static const uint32_t levels[] = { 0, 0, 3, 3, 1, 2, 4, -1, 0x80000003 };
 	uint32_t level = below(4) ? PICK(levels) : random32();
 
-	enter("iopl", SYS_iopl, level, random32(), random32());
+	enter("iopl", SYS_iopl, level, pick_plain(), pick_plain());
 	expect(level ? -EPERM : 0);
 	if (iopl_in_eflags())
 		report("IOPL %u in EFLAGS", (unsigned int)iopl_in_eflags());
@@ -755,7 +766,7 @@ static void fuzz_brk(void)
 {
 	uint32_t end = pick_brk(), rounded = (end + PAGE - 1) & ~(PAGE - 1);
 
-	enter("brk", SYS_brk, end, random32(), random32());
+	enter("brk", SYS_brk, end, pick_plain(), pick_plain());
 	if (!end)
 		expect(heap_end);
 	else if (end < heap_start || end >= BRK_LIMIT)
@@ -791,7 +802,7 @@ static void fuzz_watch(void)
 	static const uint32_t lens[] = { 1, 2, 4, 1, 2, 4, 0, 3, 8, -1 };
 	uint32_t addr = pick_watch_address(), len = below(5) ? PICK(lens) : random32();
 
-	enter("watch", SYS_watch, addr, len, random32());
+	enter("watch", SYS_watch, addr, len, pick_plain());
 	if ((len != 1 && len != 2 && len != 4) || addr % len || addr < USER_BASE ||
 	    addr >= USER_END)
 		expect(-EINVAL);
@@ -813,7 +824,7 @@ static void fuzz_getarg(void)
 	uint32_t size = below(6) ? PICK(sizes) : random32(), buf = out_pointer(n);
 	enum outcome o = write_outcome(buf, n);
 
-	enter("getarg", SYS_getarg, buf, size, random32());
+	enter("getarg", SYS_getarg, buf, size, pick_plain());
 	if (size < n)
 		expect(-EINVAL);
 	else if (o == FAULT)
@@ -830,7 +841,7 @@ static void fuzz_uptime(void)
 	enum outcome o = write_outcome(p, 16);
 	const volatile uint32_t *v = (const volatile uint32_t *)p;
 
-	enter("uptime", SYS_uptime, p, random32(), random32());
+	enter("uptime", SYS_uptime, p, pick_plain(), pick_plain());
 	expect(o == FAULT ? -EFAULT : 0);
 	if (o != DONE || cur.result)
 		return;
@@ -844,7 +855,7 @@ static void fuzz_pmc(void)
 {
 	uint32_t p = out_pointer(8);
 
-	enter("pmc", SYS_pmc, p, random32(), random32());
+	enter("pmc", SYS_pmc, p, pick_plain(), pick_plain());
 	if (pmc_absent)
 		expect(-ENODEV);
 	else
@@ -857,7 +868,7 @@ static void fuzz_cpuinfo(void)
 	enum outcome o = write_outcome(p, 8);
 	const volatile uint32_t *v = (const volatile uint32_t *)p;
 
-	enter("cpuinfo", SYS_cpuinfo, p, random32(), random32());
+	enter("cpuinfo", SYS_cpuinfo, p, pick_plain(), pick_plain());
 	expect(o == FAULT ? -EFAULT : 0);
 	if (o == DONE && !cur.result && (v[0] != cpu_family || v[1] != cpu_feature_bits))
 		report("family %u features %x, before %u %x", (unsigned int)v[0],
