@@ -227,12 +227,12 @@ static enum outcome write_outcome(uint32_t p, uint32_t n)
 /* How many bytes from p on the kernel can read, at most n, for a range
  * user_range_ok allows; -1 if it would read our image or stack (write
  * would print them). */
-static long readable(uint32_t p, uint32_t n)
+static int readable(uint32_t p, uint32_t n)
 {
 	if (overlaps(p, n, USER_BASE, heap_start) || overlaps(p, n, STACK_BOTTOM, USER_END))
 		return -1;
 	if (p >= heap_start && p < heap_end)
-		return n < heap_end - p ? n : heap_end - p;
+		return n < heap_end - p ? (int)n : (int)(heap_end - p);
 	return 0;
 }
 
@@ -332,7 +332,6 @@ static void fuzz_write(void)
 	if (!below(8))
 		pick_range_past_the_top(&p, &len);
 	reads = len <= WRITE_MAX && user_range_ok(p, len);
-
 	if (reads && readable(p, len) < 0) {	/* keep the length, move into the heap */
 		p = heap_end - (len < heap_end - heap_start ? len : heap_end - heap_start);
 		reads = user_range_ok(p, len);
@@ -347,7 +346,7 @@ static void fuzz_write(void)
 	else if (r == (int)len)
 		expect(len);
 	else	/* whole chunks until the one that faults */
-		expect(r / WRITE_CHUNK ? (long)(r / WRITE_CHUNK * WRITE_CHUNK) : -EFAULT);
+		expect(r >= (int)WRITE_CHUNK ? r / (int)WRITE_CHUNK * (int)WRITE_CHUNK : -EFAULT);
 }
 
 static void fuzz_getpid(void)

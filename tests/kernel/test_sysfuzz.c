@@ -80,7 +80,7 @@ KTEST(sysfuzz_random_calls_leave_nothing_behind)
 	unsigned int slots = free_task_slots();
 	int status;
 
-	printk("ktest:   sysfuzz %s\n", fuzz_arg);
+	printk("test_sysfuzz: running sysfuzz %s\n", fuzz_arg);
 	capture_start();
 	status = run_program("sysfuzz", fuzz_arg);
 	capture_stop();
