@@ -133,6 +133,18 @@ GAPS = [
             ("kernel_text_poke_changes_code", r"expected write_faults\(TARGET_IMMEDIATE, 7\)"),
             ("system_calls_refuse_bad_pointers", r"^badptr all: exit status: \d+$")),
         'tests/kernel/test_kernel_text.c:48: expected write_faults(TARGET_IMMEDIATE, 7)'),
+    # Seen, not yet explained: the same kernel passes this run under QEMU
+    # with cpu=386 for every seed tried.  In DOSBox, seed 1 gets -EFAULT
+    # from uptime(40006fd5) (16 bytes in a heap page) and from spawn with
+    # its name in .rodata (40003a80): a system call's access to a present
+    # user page faults.  Until it is explained it stays listed, so a
+    # change on either side shows.
+    Gap("the 386 core (cpu=386) faults some system calls' accesses to "
+        "present user pages (user/sysfuzz: -EFAULT for a heap or .rodata "
+        "pointer)", (FORCED_386,), (
+            ("sysfuzz_random_calls_leave_nothing_behind",
+             r"^tests/kernel/test_sysfuzz\.c:\d+: expected status == 0, got 0x\d+ and 0x0$"),),
+        'tests/kernel/test_sysfuzz.c:87: expected status == 0, got 0x2 and 0x0'),
 ]
 
 FAILED_TEST = re.compile(r"^ktest: FAIL (\S+)$")

@@ -1,0 +1,1069 @@
+/*
+ * sysfuzz.c - a system-call fuzzer: thousands of calls with random
+ * numbers and arguments biased to the values where kernels break, each
+ * result checked against what that call must return.
+ *
+ * badptr.c hands each call a few bad pointers from a table; this
+ * program draws every argument from a pool for its kind (pointer,
+ * length, string, slot, pid, ticks, level, ...): 0, -1, kernel
+ * addresses, the edges of user space, unaligned pointers, ranges that
+ * cross into the kernel or off the heap, lengths that wrap, a scratch
+ * area in its heap, random values.  A quarter of the numbers are
+ * outside the table (-1, NR_SYSCALLS, NR_SYSCALLS + 1, 0x80000000,
+ * 0xffffffff, random ones).  The calls alternate between int $0x80 and
+ * sysenter (where the kernel offers it), so both ways in see every
+ * call.  A seed fixes the whole run: a mismatch can be replayed.
+ *
+ * Results are checked, not just survived: each must be >= 0 or a known
+ * -errno, and where the arguments decide the answer, exactly that
+ * answer (the rules of kernel/syscall.c, arch/x86/uaccess.c,
+ * task_segments.c, hw_breakpoint.c, in the order the kernel applies
+ * them).  After each set_tls and set_ldt the slot's descriptor is read
+ * back from ring 3 with lar and lsl: a present, writable data segment
+ * of DPL 3 that ends below 0xc0000000, or nothing once freed; where its
+ * base is in the heap, a marker is read through %fs to prove the base.
+ *
+ * To stay predictable it keeps to what it can model: it exits only at
+ * the end, sleeps at most 2 ticks (or asks for a sleep the kernel must
+ * refuse), spawns only `sleep` with a short argument and reaps every
+ * child, and gives a call that writes user memory (wait, getarg,
+ * uptime, pmc, cpuinfo) or prints it (write) no pointer into its own
+ * data, bss or stack: a pointer that would land there is moved into
+ * the heap, which it keeps as scratch.  brk is fuzzed too, so the model
+ * of the heap follows it.  Watchpoints go only where nothing of this
+ * program writes.
+ *
+ * Argument, comma-separated words:
+ *   seed=S      the generator's seed (default 1), decimal or 0x-hex
+ *   calls=N     how many calls (default 1000)
+ *   seconds=T   instead of calls=: call until T seconds have passed
+ *   edges       only each number outside the table, each way in:
+ *               every one must give -ENOSYS
+ * At the end one line,
+ *   sysfuzz: seed S, N calls (I int80, E sysenter), M mismatches
+ * (`edges` in place of `seed S` for edges), after at most 20 lines
+ * naming a mismatch each.  Exit status: the number of mismatches, at
+ * most 100; 0 when every result was right.  tests/kernel/test_sysfuzz.c
+ * runs it; `make fuzz-syscalls` runs it longer.
+ */
+#include "lib/pv386.h"
+
+#define PAGE		4096u
+#define USER_BASE	0x40000000u
+#define USER_END	0xc0000000u
+#define STACK_BOTTOM	(USER_END - 256 * 1024)	/* exec.h: USER_STACK_MAX */
+#define BRK_LIMIT	(STACK_BOTTOM - PAGE)	/* brk must end below this */
+#define WRITE_MAX	4096u			/* kernel/syscall.c */
+#define WRITE_CHUNK	128u
+#define NAME_SIZE	16	/* a task's name with its NUL (TASK_NAME_LEN) */
+#define ARG_SIZE	64	/* a task's argument with its NUL */
+#define TLS_SLOTS	3
+#define TLS_SELECTOR(i)	((7 + (i)) * 8 + 3)	/* GDT entries 7-9, RPL 3 */
+#define LDT_SLOTS	8
+#define LDT_SELECTOR(i)	((i) * 8 + 4 + 3)	/* TI (the LDT), RPL 3 */
+#define WATCHPOINTS	4
+#define ONE_MIB		0x100000u	/* up to here a segment's limit is in bytes */
+
+#define MAX_CHILDREN	3
+#define HEAP_SCRATCH	(2 * PAGE)	/* the heap at the start */
+#define HEAP_KEEP	(256 * PAGE)	/* a larger heap is shrunk back after the call */
+#define SHOWN_MISMATCHES 20
+#define MAX_STATUS	100
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define PICK(a)		((a)[below(ARRAY_SIZE(a))])
+
+/* ---- the run's state ---- */
+
+static uint32_t rng;			/* xorshift32: never 0 */
+static uint32_t heap_start, heap_end;	/* the heap as brk left it */
+static int my_pid;
+static char my_arg[ARG_SIZE];
+static uint32_t arg_len;
+static uint32_t hz, last_ticks, cpu_family, cpu_feature_bits;
+static int pmc_absent;			/* pmc gives -ENODEV whatever it is passed */
+static int children[MAX_CHILDREN], nr_children;
+static int watches;			/* watchpoints armed: they stay */
+
+/* What a segment slot should hold; limit 0: free. */
+struct segment {
+	uint32_t base, limit;
+};
+static struct segment tls[TLS_SLOTS], ldt[LDT_SLOTS];
+
+static unsigned long iteration, int80_calls, sysenter_calls, mismatches;
+
+/* The call being checked, for the mismatch line. */
+static struct {
+	const char *name;
+	uint32_t nr, a, b, c;
+	int by_sysenter;
+	long result;
+} cur;
+
+/* ---- the generator: xorshift32, so a seed fixes the run ---- */
+
+static uint32_t random32(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 17;
+	rng ^= rng << 5;
+	return rng;
+}
+
+static uint32_t below(uint32_t n)
+{
+	return random32() % n;
+}
+
+static void seed_generator(uint32_t seed)
+{
+	rng = seed * 2654435761u ^ 0x5bd1e995u;	/* spread small seeds */
+	if (!rng)
+		rng = 1;
+}
+
+/* ---- reporting ---- */
+
+static void report(const char *fmt, ...)
+{
+	char why[120];
+	va_list ap;
+
+	if (++mismatches > SHOWN_MISMATCHES)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	printf("sysfuzz: call %lu by %s: %s(%x, %x, %x) [nr %x] = %d: %s\n", iteration,
+	       cur.by_sysenter ? "sysenter" : "int80", cur.name, (unsigned int)cur.a,
+	       (unsigned int)cur.b, (unsigned int)cur.c, (unsigned int)cur.nr,
+	       (int)cur.result, why);
+}
+
+static void expect(long want)
+{
+	if (cur.result != want)
+		report("expected %d", (int)want);
+}
+
+static int is_error(long r)
+{
+	return (uint32_t)r >= (uint32_t)-SYSCALL_ERROR_MAX;
+}
+
+static int known_errno(long r)
+{
+	switch (-r) {
+	case EPERM: case ENOENT: case ESRCH: case EINTR: case EAGAIN: case ENOMEM:
+	case EFAULT: case EBUSY: case EINVAL: case ENOSYS: case ECHILD: case ENODEV:
+		return 1;
+	}
+	return 0;
+}
+
+/* ---- the ways in ---- */
+
+static long enter_by(int by_sysenter, const char *name, uint32_t nr, uint32_t a,
+		     uint32_t b, uint32_t c)
+{
+	cur.name = name;
+	cur.nr = nr, cur.a = a, cur.b = b, cur.c = c;
+	cur.by_sysenter = by_sysenter;
+	if (by_sysenter) {
+		sysenter_calls++;
+		cur.result = syscall_sysenter(nr, a, b, c);
+	} else {
+		int80_calls++;
+		cur.result = syscall_int80(nr, a, b, c);
+	}
+	if (is_error(cur.result) && !known_errno(cur.result))
+		report("not a known error number");
+	return cur.result;
+}
+
+/* Odd calls by sysenter where there is one: each way gets half. */
+static long enter(const char *name, uint32_t nr, uint32_t a, uint32_t b, uint32_t c)
+{
+	return enter_by(have_sysenter() && (iteration & 1), name, nr, a, b, c);
+}
+
+/* ---- the model of this program's address space ---- */
+
+static int user_range_ok(uint32_t p, uint32_t n)
+{
+	return p >= USER_BASE && p < USER_END && n <= USER_END - p;
+}
+
+/* Whether [p, p + n) meets [start, end); p + n must not wrap. */
+static int overlaps(uint32_t p, uint32_t n, uint32_t start, uint32_t end)
+{
+	return n && p < end && p + n > start;
+}
+
+enum outcome { DONE, FAULT, AVOID };
+
+/*
+ * What the kernel meets writing n > 0 bytes at p: DONE (all in the
+ * heap), FAULT (outside user space, read-only text, or running off the
+ * heap into unmapped pages), or AVOID: it would land on our own data or
+ * stack, which a fuzzer must not let it do.
+ */
+static enum outcome write_outcome(uint32_t p, uint32_t n)
+{
+	if (!user_range_ok(p, n))
+		return FAULT;
+	if (overlaps(p, n, STACK_BOTTOM, USER_END))
+		return AVOID;
+	if (p + n <= USER_BASE + PAGE)	/* text or rodata: data starts on a later page */
+		return FAULT;
+	if (overlaps(p, n, USER_BASE, heap_start))
+		return AVOID;
+	if (p >= heap_start && p + n <= heap_end)
+		return DONE;
+	return FAULT;
+}
+
+/* How many bytes from p on the kernel can read, at most n, for a range
+ * user_range_ok allows; -1 if it would read our image or stack (write
+ * would print them). */
+static int readable(uint32_t p, uint32_t n)
+{
+	if (overlaps(p, n, USER_BASE, heap_start) || overlaps(p, n, STACK_BOTTOM, USER_END))
+		return -1;
+	if (p >= heap_start && p < heap_end)
+		return n < heap_end - p ? (int)n : (int)(heap_end - p);
+	return 0;
+}
+
+/* ---- argument pools ---- */
+
+/* A place in the heap for n bytes, unaligned as often as not; the
+ * heap's end (unmapped beyond) if it has no room. */
+static uint32_t scratch_pointer(uint32_t n)
+{
+	uint32_t room = heap_end - heap_start;
+
+	if (room < n)
+		return heap_end;
+	room -= n;
+	if (below(2))
+		return heap_end - n - below(room < 64 ? room + 1 : 64);
+	return heap_start + below(room < 64 ? room + 1 : 64);
+}
+
+/* A pointer for an access of n bytes: mostly scratch, often one the
+ * kernel must refuse. */
+static uint32_t pick_pointer(uint32_t n)
+{
+	static const uint32_t fixed[] = {
+		0, 1, 0xfff, 0x100000, 0x200000, 0x3ffffffc, 0x3fffffff, /* kernel */
+		USER_BASE, USER_BASE + 1, USER_BASE + 2, USER_BASE + PAGE - 1, /* text */
+		0x7fffffff, 0x80000000, BRK_LIMIT, STACK_BOTTOM - 4,	/* unmapped */
+		0xbffffffc, 0xbffffffd, 0xbfffffff,			/* the top */
+		USER_END, USER_END + 1, 0xfffffffc, 0xffffffff,		/* past it */
+	};
+
+	if (!n)
+		n = 1;
+	switch (below(8)) {
+	case 0: case 1: return PICK(fixed);
+	case 2: return USER_END - 1 - below(n);		/* crosses into the kernel */
+	case 3: return random32();
+	case 4: return heap_end - 1 - below(n);		/* runs off the heap */
+	default: return scratch_pointer(n);
+	}
+}
+
+/* A pointer the kernel will write n bytes at: from the pool, but moved
+ * into the heap if it would land on our data or stack. */
+static uint32_t out_pointer(uint32_t n)
+{
+	uint32_t p = pick_pointer(n);
+
+	return write_outcome(p, n) == AVOID ? scratch_pointer(n) : p;
+}
+
+/* A length for a range at p: around the chunk and the limit, to the
+ * end of user space and one past it, wrapping past 2^32. */
+static uint32_t pick_length(uint32_t p)
+{
+	static const uint32_t fixed[] = {
+		0, 1, 2, 3, 4, 127, 128, 129, 255, 256, 4095, 4096, 4097,
+		0x7fffffff, 0x80000000, 0xfffffffc, 0xffffffff,
+	};
+
+	switch (below(6)) {
+	case 0: case 1: return PICK(fixed);
+	case 2: return USER_END - p - 1 + below(3);
+	case 3: return 0u - p + below(3);
+	case 4: return random32();
+	default: return below(300);
+	}
+}
+
+/* A value the call ignores or takes as a plain number: the ones a
+ * kernel might treat specially, or any. */
+static uint32_t pick_plain(void)
+{
+	static const uint32_t fixed[] = {
+		0, 1, -1, 2, 0x7fffffff, 0x80000000, USER_BASE, USER_END, 0xfffff000,
+	};
+
+	return below(2) ? PICK(fixed) : random32();
+}
+
+/* ---- the calls, each with its oracle ---- */
+
+/* A range that starts well inside user space and ends a few bytes past
+ * it: the kernel must refuse it whole, not print the chunks before the
+ * edge and stop at the first unmapped byte. */
+static void pick_range_past_the_top(uint32_t *p, uint32_t *len)
+{
+	*p = USER_END - 1 - below(WRITE_MAX - 8);
+	*len = USER_END - *p + 1 + below(8);
+}
+
+static void fuzz_write(void)
+{
+	uint32_t p = pick_pointer(64), len = pick_length(p);
+	int reads, r;
+
+	if (!below(8))
+		pick_range_past_the_top(&p, &len);
+	reads = len <= WRITE_MAX && user_range_ok(p, len);
+	if (reads && readable(p, len) < 0) {	/* keep the length, move into the heap */
+		p = heap_end - (len < heap_end - heap_start ? len : heap_end - heap_start);
+		reads = user_range_ok(p, len);
+	}
+	r = reads ? readable(p, len) : 0;
+	memset((void *)p, 0, r);	/* a NUL ends printk's %s: nothing shows */
+	enter("write", SYS_write, p, len, pick_plain());
+	if (len > WRITE_MAX)
+		expect(-EINVAL);
+	else if (!user_range_ok(p, len))
+		expect(-EFAULT);
+	else if (r == (int)len)
+		expect(len);
+	else	/* whole chunks until the one that faults */
+		expect(r >= (int)WRITE_CHUNK ? r / (int)WRITE_CHUNK * (int)WRITE_CHUNK : -EFAULT);
+}
+
+static void fuzz_getpid(void)
+{
+	enter("getpid", SYS_getpid, pick_plain(), pick_plain(), pick_plain());
+	expect(my_pid);
+}
+
+static void fuzz_yield(void)
+{
+	enter("yield", SYS_yield, pick_plain(), pick_plain(), pick_plain());
+	expect(0);
+}
+
+static void fuzz_nop(void)
+{
+	enter("nop", SYS_nop, pick_plain(), pick_plain(), pick_plain());
+	expect(0);
+}
+
+/* Mostly 0 (a yield) or a length the kernel must refuse; 1-2 ticks now
+ * and then, so the run stays short. */
+static void fuzz_sleep(void)
+{
+	static const uint32_t refused[] = { 0x80000000, 0x80000001, 0xfffffffe, 0xffffffff };
+	uint32_t ticks;
+
+	switch (below(16)) {
+	case 0: ticks = 1 + below(2); break;
+	case 1: case 2: case 3: case 4: case 5: case 6: ticks = 0; break;
+	case 7: ticks = random32() | 0x80000000; break;
+	default: ticks = PICK(refused); break;
+	}
+	enter("sleep", SYS_sleep, ticks, pick_plain(), pick_plain());
+	expect(ticks > SLEEP_MAX_TICKS ? -EINVAL : 0);
+}
+
+/* A string at the very end of the heap, its NUL (if terminated) the
+ * last byte: the kernel reads up to there and no further.  The heap's
+ * end, where nothing is mapped, if it has no room. */
+static uint32_t at_heap_end(const char *s, int terminated)
+{
+	uint32_t n = strlen(s) + (terminated ? 1 : 0);
+
+	if (heap_end - heap_start < n)
+		return heap_end;
+	memcpy((void *)(heap_end - n), s, n);
+	return heap_end - n;
+}
+
+static uint32_t bad_string_pointer(void)
+{
+	static const uint32_t bad[] = {
+		0x100000, 0x3fffffff, 0x80000000, BRK_LIMIT, USER_END, 0xffffffff,
+	};
+
+	return PICK(bad);
+}
+
+static const char nosuch[] = "nosuch", longest_name[] = "abcdefghijklmno",
+	too_long_name[] = "abcdefghijklmnop";
+
+/* A program name for spawn: its pointer; *err the error reading it
+ * gives (0: none), *program whether it names a program that runs. */
+static uint32_t pick_name(int *err, int *program)
+{
+	uint32_t p;
+
+	*err = 0;
+	*program = 0;
+	switch (below(8)) {
+	case 0: *program = 1; return (uint32_t)"sleep";
+	case 1: p = at_heap_end("sleep", 1); break;
+	case 2: p = at_heap_end("sleep", 0); *err = -EFAULT; return p;
+	case 3: return (uint32_t)nosuch;
+	case 4: return (uint32_t)longest_name;
+	case 5: *err = -EINVAL; return (uint32_t)too_long_name;
+	case 6: return (uint32_t)"";
+	default: *err = -EFAULT; return below(3) ? bad_string_pointer() : 0;
+	}
+	if (p == heap_end)
+		*err = -EFAULT;
+	*program = !*err;
+	return p;
+}
+
+#define A8	"aaaaaaaa"
+static const char arg_longest[] = A8 A8 A8 A8 A8 A8 A8 "aaaaaaa";	/* 63 */
+static const char arg_too_long[] = A8 A8 A8 A8 A8 A8 A8 A8;		/* 64 */
+
+/* An argument for spawn, as pick_name; sleep reads each as 0-2 ticks
+ * (strtoul stops at the first 'a'), or 10 for none.  Not at the heap's
+ * end if the name is already there (name_at), which it would spoil. */
+static uint32_t pick_spawn_arg(int *err, uint32_t name_at)
+{
+	static const char *const shorts[] = { "0", "1", "2" };
+	uint32_t p, choice = below(8);
+
+	*err = 0;
+	if ((choice == 4 || choice == 5) && name_at >= heap_end - NAME_SIZE &&
+	    name_at <= heap_end)
+		choice = 7;
+	switch (choice) {
+	case 0: return below(4) ? (uint32_t)PICK(shorts) : 0;	/* 0: no argument */
+	case 1: return (uint32_t)PICK(shorts);
+	case 2: return (uint32_t)arg_longest;
+	case 3: *err = -EINVAL; return (uint32_t)arg_too_long;
+	case 4: p = at_heap_end("1", 1); break;
+	case 5: p = at_heap_end("1", 0); *err = -EFAULT; return p;
+	default: *err = -EFAULT; return bad_string_pointer();
+	}
+	if (p == heap_end)
+		*err = -EFAULT;
+	return p;
+}
+
+static int child_index(long pid)
+{
+	int i;
+
+	for (i = 0; i < nr_children; i++)
+		if (children[i] == pid)
+			return i;
+	return -1;
+}
+
+static void forget_child(int i)
+{
+	children[i] = children[--nr_children];
+}
+
+static void fuzz_spawn(void)
+{
+	int name_err, arg_err, program;
+	uint32_t name = pick_name(&name_err, &program), arg = pick_spawn_arg(&arg_err, name);
+
+	if (program && nr_children == MAX_CHILDREN) {	/* keep task slots for others */
+		name = (uint32_t)nosuch;
+		program = 0;
+	}
+	enter("spawn", SYS_spawn, name, arg, pick_plain());
+	if (name_err)
+		expect(name_err);
+	else if (arg_err)
+		expect(arg_err);
+	else if (!program)
+		expect(-ENOENT);
+	else if (cur.result == -EAGAIN || cur.result == -ENOMEM)
+		;	/* the machine is full: a right answer */
+	else if (cur.result <= my_pid || child_index(cur.result) >= 0)
+		report("expected a new pid");
+	else
+		children[nr_children++] = cur.result;
+}
+
+static uint32_t pick_pid(void)
+{
+	static const uint32_t fixed[] = { -1, -1, 0, 1, -2, 0x7fffffff, 0x80000000 };
+
+	switch (below(6)) {
+	case 0: case 1: return PICK(fixed);
+	case 2: return my_pid;
+	case 3: return random32();
+	default: return nr_children ? (uint32_t)children[below(nr_children)] : (uint32_t)-1;
+	}
+}
+
+/* A status pointer: first checked by reading and writing back what is
+ * there; the status is written once a child is collected (a sleep's: 0). */
+static void fuzz_wait(void)
+{
+	uint32_t pid = pick_pid(), status = below(4) ? out_pointer(4) : 0;
+	enum outcome o = status ? write_outcome(status, 4) : DONE;
+	int i, any;
+
+	if (status && o == DONE)
+		*(volatile int *)status = 0x5a5a5a5a;
+	enter("wait", SYS_wait, pid, status, pick_plain());
+	if (o == FAULT) {
+		expect(-EFAULT);
+		return;
+	}
+	any = (int)pid == -1 && nr_children;
+	if (!any && child_index(pid) < 0) {
+		expect(-ECHILD);
+		return;
+	}
+	i = child_index(cur.result);
+	if (i < 0 || (!any && cur.result != (long)pid)) {
+		report("expected the pid of a child");
+		return;
+	}
+	forget_child(i);
+	if (status && *(volatile int *)status != 0)
+		report("status %d, expected 0", *(volatile int *)status);
+}
+
+/* ---- segments: set_tls and set_ldt ---- */
+
+static uint32_t pick_slot(uint32_t slots)
+{
+	static const uint32_t bad[] = { 8, 3, -1, 0x80000000, 0x100 };
+
+	switch (below(8)) {
+	case 0: return PICK(bad);
+	case 1: return slots + below(2);
+	case 2: return random32();
+	default: return below(slots);
+	}
+}
+
+static uint32_t pick_base(void)
+{
+	static const uint32_t fixed[] = {
+		0, 0x100000, 0x3ffff000, 0x3fffffff, USER_BASE, USER_BASE + 1,
+		0x80000000, 0xbfff0000, 0xbffff000, 0xbfffffff, USER_END, 0xfffff000,
+	};
+
+	switch (below(4)) {
+	case 0: return PICK(fixed);
+	case 1: return random32();
+	default: return scratch_pointer(8);
+	}
+}
+
+/* Byte limits, 4 KiB ones past 1 MiB, and those that end exactly at
+ * the end of user space, one short, one past, or wrap. */
+static uint32_t pick_limit(uint32_t base)
+{
+	static const uint32_t fixed[] = {
+		0, 1, 4, 8, 0xfff, 0x1000, 0xfffff, ONE_MIB, ONE_MIB + 1, ONE_MIB + 0xfff,
+		ONE_MIB + 0x1000, 0x7fffffff, 0x80000000, 0xffffffff,
+	};
+
+	switch (below(6)) {
+	case 0: case 1: return PICK(fixed);
+	case 2: return USER_END - base - 1 + below(3);
+	case 3: return (USER_END - base) & ~(PAGE - 1);
+	case 4: return 0u - base + below(2);
+	default: return random32();
+	}
+}
+
+/* The kernel's rule (task_segments.c): inside user space, not empty. */
+static int segment_allowed(uint32_t base, uint32_t limit)
+{
+	return limit && base >= USER_BASE && base < USER_END && limit <= USER_END - base;
+}
+
+/* lar and lsl: what ring 3 may know of the descriptor sel names; 0 if
+ * the CPU says nothing (no such descriptor, or not visible from here). */
+static int lar(uint32_t sel, uint32_t *rights)
+{
+	uint32_t r = 0;
+	uint8_t ok;
+
+	asm volatile("lar %2, %0\n\tsetz %1" : "+r" (r), "=q" (ok) : "r" (sel) : "cc");
+	*rights = r;
+	return ok;
+}
+
+static int lsl(uint32_t sel, uint32_t *limit)
+{
+	uint32_t l = 0;
+	uint8_t ok;
+
+	asm volatile("lsl %2, %0\n\tsetz %1" : "+r" (l), "=q" (ok) : "r" (sel) : "cc");
+	*limit = l;
+	return ok;
+}
+
+/* Read the word at the segment's base through %fs, then put %fs back. */
+static uint32_t read_through_fs(uint32_t sel)
+{
+	uint32_t saved, v;
+
+	asm volatile("movl %%fs, %0" : "=r" (saved));
+	asm volatile("movl %0, %%fs" : : "r" (sel));
+	v = read_fs(0);
+	asm volatile("movl %0, %%fs" : : "r" (saved));
+	return v;
+}
+
+/* A marker written at the base must read back at offset 0. */
+static void check_base(uint32_t sel, const struct segment *s, uint32_t seg_limit)
+{
+	uint32_t marker = random32() | 1;
+
+	if (s->base < heap_start || s->base > heap_end - 4 || heap_end - heap_start < 4 ||
+	    seg_limit < 3)
+		return;
+	memcpy((void *)s->base, &marker, 4);
+	if (read_through_fs(sel) != marker)
+		report("%%fs:0 does not read the word at the base %x", (unsigned int)s->base);
+}
+
+/*
+ * The descriptor as the CPU sees it must be what the model says: a
+ * freed slot invisible to lar; else a present data segment, DPL 3,
+ * writable, expand-up (type 001x), with the limit asked (4 KiB units
+ * past 1 MiB, so rounded down), inside user space.  Only then is the
+ * base read through %fs: a wrong base might not be mapped.
+ */
+static void check_descriptor(uint32_t sel, const struct segment *s)
+{
+	unsigned long before = mismatches;
+	uint32_t rights, limit;
+
+	if (!s->limit) {
+		if (lar(sel, &rights))
+			report("lar sees a freed slot %x: rights %x", (unsigned int)sel,
+			       (unsigned int)rights);
+		return;
+	}
+	if (!lar(sel, &rights) || !lsl(sel, &limit)) {
+		report("lar/lsl refuse selector %x", (unsigned int)sel);
+		return;
+	}
+	if ((rights >> 8 & 0xfe) != 0xf2)
+		report("selector %x: access %x, not a DPL 3 writable data segment",
+		       (unsigned int)sel, (unsigned int)(rights >> 8 & 0xff));
+	if (limit + 1 != s->limit && !(s->limit > ONE_MIB && limit + 1 == (s->limit & ~(PAGE - 1))))
+		report("selector %x: lsl %x for a limit of %x bytes", (unsigned int)sel,
+		       (unsigned int)limit, (unsigned int)s->limit);
+	if (s->base < USER_BASE || limit > USER_END - 1 - s->base)
+		report("selector %x: base %x + lsl %x is not inside user space",
+		       (unsigned int)sel, (unsigned int)s->base, (unsigned int)limit);
+	if (mismatches == before)
+		check_base(sel, s, limit);
+}
+
+/* set_tls or set_ldt: a selector, or -EINVAL with the slot unchanged.
+ * The model follows what the kernel answered, right or wrong, so that
+ * the descriptor check shows what a wrong answer let through. */
+static void fuzz_segment(const char *name, uint32_t nr, struct segment *slots,
+			 uint32_t nr_slots, uint32_t (*selector)(uint32_t))
+{
+	uint32_t slot = pick_slot(nr_slots), base = 0, limit = 0;
+
+	if (below(6)) {		/* else base = limit = 0: free the slot */
+		base = pick_base();
+		limit = pick_limit(base);
+	}
+	enter(name, nr, slot, base, limit);
+	if (slot >= nr_slots || ((base || limit) && !segment_allowed(base, limit)))
+		expect(-EINVAL);
+	else
+		expect(selector(slot));
+	if (slot >= nr_slots)
+		return;
+	if (cur.result == (long)selector(slot)) {
+		slots[slot].base = base;
+		slots[slot].limit = limit;
+	}
+	check_descriptor(selector(slot), &slots[slot]);
+}
+
+static uint32_t tls_selector(uint32_t slot)
+{
+	return TLS_SELECTOR(slot);
+}
+
+static uint32_t ldt_selector(uint32_t slot)
+{
+	return LDT_SELECTOR(slot);
+}
+
+static void fuzz_set_tls(void)
+{
+	fuzz_segment("set_tls", SYS_set_tls, tls, TLS_SLOTS, tls_selector);
+}
+
+static void fuzz_set_ldt(void)
+{
+	fuzz_segment("set_ldt", SYS_set_ldt, ldt, LDT_SLOTS, ldt_selector);
+}
+
+/* ---- iopl, brk, watch ---- */
+
+static uint32_t iopl_in_eflags(void)
+{
+	uint32_t flags;
+
+	asm volatile("pushfl; popl %0" : "=r" (flags));
+	return flags >> 12 & 3;
+}
+
+/* sysfuzz is not among the programs iopl= allows: only 0 is granted. */
+static void fuzz_iopl(void)
+{
+	static const uint32_t levels[] = { 0, 0, 3, 3, 1, 2, 4, -1, 0x80000003 };
+	uint32_t level = below(4) ? PICK(levels) : random32();
+
+	enter("iopl", SYS_iopl, level, pick_plain(), pick_plain());
+	expect(level ? -EPERM : 0);
+	if (iopl_in_eflags())
+		report("IOPL %u in EFLAGS", (unsigned int)iopl_in_eflags());
+}
+
+static uint32_t pick_brk(void)
+{
+	const uint32_t fixed[] = {
+		0, 0, heap_end, heap_end + 1, heap_end - 1, heap_end + PAGE,
+		heap_end + 3 * PAGE + 5, heap_end - PAGE, heap_start, heap_start + 1,
+		heap_start - 1, USER_BASE, 0x100000, BRK_LIMIT - 1, BRK_LIMIT,
+		STACK_BOTTOM, 0xbfffffff, USER_END, 0xfffff001, 0xffffffff,
+	};
+
+	return below(6) ? PICK(fixed) : random32();
+}
+
+/* A grown heap may be refused for want of RAM; else the end asked,
+ * rounded up to a page.  The model then asks the kernel where the end
+ * is, so one wrong answer does not spoil every check after it. */
+static void fuzz_brk(void)
+{
+	uint32_t end = pick_brk(), rounded = (end + PAGE - 1) & ~(PAGE - 1);
+
+	enter("brk", SYS_brk, end, pick_plain(), pick_plain());
+	if (!end)
+		expect(heap_end);
+	else if (end < heap_start || end >= BRK_LIMIT)
+		expect(-EINVAL);
+	else if (!(rounded > heap_end && cur.result == -ENOMEM))
+		expect(rounded);
+	heap_end = (uint32_t)brk(0);
+}
+
+/* A valid address to watch must be one nothing here writes: the text,
+ * the word crt0's call to main left at the top of the stack (main
+ * never returns), unmapped pages past any heap we keep. */
+static uint32_t pick_watch_address(void)
+{
+	static const uint32_t fixed[] = {
+		USER_BASE, USER_BASE + 1, USER_BASE + 2, USER_BASE + 4, USER_BASE + PAGE - 4,
+		0x80000000, BRK_LIMIT, 0xbffffffc, 0xbffffffe, 0xbfffffff,
+		0, 0x100000, 0x3ffffffc, USER_END, 0xfffffffc,
+	};
+	uint32_t a = random32();
+
+	if (below(3))
+		return PICK(fixed);
+	if (a >= USER_BASE + PAGE && a < heap_start + HEAP_KEEP + PAGE)
+		return USER_BASE + (a & (PAGE - 1));
+	if (a >= STACK_BOTTOM && a < USER_END - 4)
+		return USER_END - 4;
+	return a;
+}
+
+static void fuzz_watch(void)
+{
+	static const uint32_t lens[] = { 1, 2, 4, 1, 2, 4, 0, 3, 8, -1 };
+	uint32_t addr = pick_watch_address(), len = below(5) ? PICK(lens) : random32();
+
+	enter("watch", SYS_watch, addr, len, pick_plain());
+	if ((len != 1 && len != 2 && len != 4) || addr % len || addr < USER_BASE ||
+	    addr >= USER_END)
+		expect(-EINVAL);
+	else if (watches == WATCHPOINTS)
+		expect(-EBUSY);
+	else if (cur.result == watches)
+		watches++;	/* the next free slot: the right answer */
+	else
+		expect(watches);
+}
+
+/* ---- the calls that write what they report ---- */
+
+static void fuzz_getarg(void)
+{
+	uint32_t n = arg_len + 1;
+	uint32_t sizes[] = { 0, arg_len, n, n, n + 1, ARG_SIZE, 0x7fffffff, 0x80000000,
+			     0xffffffff, below(80) };
+	uint32_t size = below(6) ? PICK(sizes) : random32(), buf = out_pointer(n);
+	enum outcome o = write_outcome(buf, n);
+
+	enter("getarg", SYS_getarg, buf, size, pick_plain());
+	if (size < n)
+		expect(-EINVAL);
+	else if (o == FAULT)
+		expect(-EFAULT);
+	else if (cur.result == (long)arg_len && memcmp((void *)buf, my_arg, n))
+		report("the argument read back differs");
+	else
+		expect(arg_len);
+}
+
+static void fuzz_uptime(void)
+{
+	uint32_t p = out_pointer(16);
+	enum outcome o = write_outcome(p, 16);
+	const volatile uint32_t *v = (const volatile uint32_t *)p;
+
+	enter("uptime", SYS_uptime, p, pick_plain(), pick_plain());
+	expect(o == FAULT ? -EFAULT : 0);
+	if (o != DONE || cur.result)
+		return;
+	if (v[1] != hz || (int32_t)(v[0] - last_ticks) < 0)
+		report("ticks %u at %u Hz, before: %u at %u Hz", (unsigned int)v[0],
+		       (unsigned int)v[1], (unsigned int)last_ticks, (unsigned int)hz);
+	last_ticks = v[0];
+}
+
+static void fuzz_pmc(void)
+{
+	uint32_t p = out_pointer(8);
+
+	enter("pmc", SYS_pmc, p, pick_plain(), pick_plain());
+	if (pmc_absent)
+		expect(-ENODEV);
+	else
+		expect(write_outcome(p, 8) == FAULT ? -EFAULT : 0);
+}
+
+static void fuzz_cpuinfo(void)
+{
+	uint32_t p = out_pointer(8);
+	enum outcome o = write_outcome(p, 8);
+	const volatile uint32_t *v = (const volatile uint32_t *)p;
+
+	enter("cpuinfo", SYS_cpuinfo, p, pick_plain(), pick_plain());
+	expect(o == FAULT ? -EFAULT : 0);
+	if (o == DONE && !cur.result && (v[0] != cpu_family || v[1] != cpu_feature_bits))
+		report("family %u features %x, before %u %x", (unsigned int)v[0],
+		       (unsigned int)v[1], (unsigned int)cpu_family,
+		       (unsigned int)cpu_feature_bits);
+}
+
+/* ---- numbers outside the table ---- */
+
+static const uint32_t unknown_edges[] = {
+	-1, NR_SYSCALLS, NR_SYSCALLS + 1, 0x80000000, 0xffffffff,
+};
+
+/* The edges, and numbers that a kernel masking or sign-extending the
+ * number would take for a real call (SYS_write with high bits set). */
+static uint32_t pick_unknown_number(void)
+{
+	static const uint32_t more[] = {
+		0x7fffffff, 0x80000001, 0x100, 0x10000 + SYS_write, 0u - NR_SYSCALLS,
+		0x80000000 + SYS_getpid,
+	};
+	uint32_t nr;
+
+	switch (below(4)) {
+	case 0: return PICK(unknown_edges);
+	case 1: return PICK(more);
+	case 2: return NR_SYSCALLS + below(64);
+	default:
+		nr = random32();
+		return nr < NR_SYSCALLS ? nr + NR_SYSCALLS : nr;
+	}
+}
+
+static void fuzz_unknown(void)
+{
+	enter("unknown", pick_unknown_number(), pick_pointer(8), pick_length(USER_BASE),
+	      random32());
+	expect(-ENOSYS);
+}
+
+/* Every call but exit (which would end the run). */
+static void (*const fuzzers[NR_SYSCALLS])(void) = {
+	[SYS_write] = fuzz_write,	[SYS_getpid] = fuzz_getpid,
+	[SYS_yield] = fuzz_yield,	[SYS_sleep] = fuzz_sleep,
+	[SYS_spawn] = fuzz_spawn,	[SYS_wait] = fuzz_wait,
+	[SYS_set_tls] = fuzz_set_tls,	[SYS_iopl] = fuzz_iopl,
+	[SYS_brk] = fuzz_brk,		[SYS_watch] = fuzz_watch,
+	[SYS_set_ldt] = fuzz_set_ldt,	[SYS_getarg] = fuzz_getarg,
+	[SYS_uptime] = fuzz_uptime,	[SYS_pmc] = fuzz_pmc,
+	[SYS_nop] = fuzz_nop,		[SYS_cpuinfo] = fuzz_cpuinfo,
+};
+
+/* A heap grown past HEAP_KEEP goes back to its first size, so the pages
+ * the kernel touches stay few whatever brk was given (and watchpoints
+ * far past it stay where nothing writes). */
+static void keep_heap_small(void)
+{
+	if (heap_end - heap_start <= HEAP_KEEP)
+		return;
+	brk((void *)(heap_start + HEAP_SCRATCH));
+	heap_end = (uint32_t)brk(0);
+}
+
+static void one_call(void)
+{
+	uint32_t nr = 1 + below(NR_SYSCALLS - 1);
+
+	if (below(4) == 0 || !fuzzers[nr])
+		fuzz_unknown();
+	else
+		fuzzers[nr]();
+	keep_heap_small();
+}
+
+/* ---- the run ---- */
+
+static uint32_t now_ticks(void)
+{
+	uint32_t v[4];
+
+	uptime(v);
+	return v[0];
+}
+
+static void fuzz(unsigned long calls, unsigned long seconds)
+{
+	uint32_t deadline = now_ticks() + seconds * hz;
+
+	for (iteration = 0; seconds ? (int32_t)(now_ticks() - deadline) < 0 : iteration < calls;
+	     iteration++)
+		one_call();
+}
+
+/* Each number outside the table, with plain and with random arguments,
+ * by each way in there is: -ENOSYS. */
+static void edges(void)
+{
+	unsigned int i, way;
+
+	for (i = 0; i < ARRAY_SIZE(unknown_edges); i++) {
+		for (way = 0; way < 2; way++) {
+			if (way && !have_sysenter())
+				continue;
+			enter_by(way, "unknown", unknown_edges[i], 0, 0, 0);
+			expect(-ENOSYS);
+			enter_by(way, "unknown", unknown_edges[i], random32(), random32(),
+				 random32());
+			expect(-ENOSYS);
+			iteration++;
+		}
+	}
+}
+
+/* Every child collected: none may be left, none unknown. */
+static void reap_children(void)
+{
+	int status, pid;
+
+	while ((pid = wait(-1, &status)) > 0) {
+		if (child_index(pid) < 0 || status != 0)
+			report("wait at the end: pid %d, status %d", pid, status);
+		else
+			forget_child(child_index(pid));
+	}
+	if (pid != -ECHILD || nr_children)
+		report("wait at the end gave %d with %d children left", pid, nr_children);
+}
+
+/* What the checks compare with, from calls made before the run. */
+static void learn_the_machine(void)
+{
+	uint32_t info[2] = { 0, 0 }, up[4];
+	uint64_t count;
+
+	getarg(my_arg, sizeof(my_arg));
+	arg_len = strlen(my_arg);
+	my_pid = getpid();
+	heap_start = (uint32_t)brk(0);
+	sbrk(HEAP_SCRATCH);
+	heap_end = (uint32_t)brk(0);
+	syscall3(SYS_cpuinfo, (long)info, 0, 0);
+	cpu_family = info[0];
+	cpu_feature_bits = info[1];
+	uptime(up);
+	last_ticks = up[0];
+	hz = up[1];
+	pmc_absent = read_pmc_count(&count) == -ENODEV;
+}
+
+static int parse_arg(uint32_t *seed, unsigned long *calls, unsigned long *seconds,
+		     int *edges_only)
+{
+	char *s = my_arg, *end;
+
+	while (*s) {
+		if (!strncmp(s, "seed=", 5))
+			*seed = strtoul(s + 5, &end, 0);
+		else if (!strncmp(s, "calls=", 6))
+			*calls = strtoul(s + 6, &end, 0);
+		else if (!strncmp(s, "seconds=", 8))
+			*seconds = strtoul(s + 8, &end, 0);
+		else if (!strncmp(s, "edges", 5))
+			*edges_only = 1, end = s + 5;
+		else
+			return -1;
+		if (*end != ',' && *end)
+			return -1;
+		s = *end ? end + 1 : end;
+	}
+	return 0;
+}
+
+int main(void)
+{
+	uint32_t seed = 1;
+	unsigned long calls = 1000, seconds = 0;
+	int edges_only = 0;
+
+	learn_the_machine();
+	if (parse_arg(&seed, &calls, &seconds, &edges_only)) {
+		printf("sysfuzz: bad argument '%s': seed=S,calls=N | seed=S,seconds=T | edges\n",
+		       my_arg);
+		exit(MAX_STATUS);
+	}
+	seed_generator(seed);
+	if (edges_only) {
+		edges();
+		printf("sysfuzz: edges, ");
+	} else {
+		fuzz(calls, seconds);
+		reap_children();
+		printf("sysfuzz: seed %u, ", (unsigned int)seed);
+	}
+	printf("%lu calls (%lu int80, %lu sysenter), %lu mismatches\n",
+	       int80_calls + sysenter_calls, int80_calls, sysenter_calls, mismatches);
+	/* exit, not return: crt0 would push main's result over the word at
+	 * the top of the stack that a watchpoint may cover */
+	exit(mismatches < MAX_STATUS ? (int)mismatches : MAX_STATUS);
+}
