@@ -74,11 +74,13 @@ static const char *find_line(const char *prefix, const char *from)
 	return NULL;
 }
 
-bool captured_line(const char *prefix, char *line, size_t size)
+bool captured_nth_line(const char *prefix, unsigned int nth, char *line, size_t size)
 {
 	const char *p = find_line(prefix, text);
 	size_t n = 0;
 
+	while (p && nth--)
+		p = find_line(prefix, next_line(p));
 	if (!p)
 		return false;
 	while (p[n] && p[n] != '\n' && p[n] != '\r' && n + 1 < size) {
@@ -87,6 +89,11 @@ bool captured_line(const char *prefix, char *line, size_t size)
 	}
 	line[n] = '\0';
 	return true;
+}
+
+bool captured_line(const char *prefix, char *line, size_t size)
+{
+	return captured_nth_line(prefix, 0, line, size);
 }
 
 unsigned int captured_lines(const char *prefix)

@@ -16,6 +16,8 @@ bool capture_overflowed(void);		/* more was printed than fits */
 /* The first kept line (without its end) that starts with prefix, copied
  * into line; false if none. */
 bool captured_line(const char *prefix, char *line, size_t size);
+/* The same for the nth (from 0) kept line that starts with prefix. */
+bool captured_nth_line(const char *prefix, unsigned int nth, char *line, size_t size);
 /* How many kept lines start with prefix. */
 unsigned int captured_lines(const char *prefix);
 /* Whether any kept text contains s. */
