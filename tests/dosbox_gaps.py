@@ -148,23 +148,26 @@ GAPS = [
     # fresh heap page gave -EFAULT, its get_user_u8 returning 0 with the
     # page not present.  Every cputype has the loop (486_slow printed "Z"
     # too); cpu=386 shows it because copy_to_user reads each page first.
-    # Seed 1 here: uptime on a fresh heap page gives -EFAULT; spawn of the
-    # too-long name (-EINVAL) reads a stale NUL in it and goes on to the
-    # bad argument (-EFAULT); and the line naming that second mismatch is
-    # lost, its write having read a stale NUL as its first byte.
+    # Seed 1 here (when this was written): uptime on a fresh heap page
+    # gave -EFAULT; spawn of the too-long name (-EINVAL) read a stale NUL
+    # in it and went on to the bad argument (-EFAULT); and the line naming
+    # that second mismatch was lost, its write having read a stale NUL as
+    # its first byte.
     Gap("a #PF that the guest does not resolve (an exception-table fixup) "
         "leaves DOSBox waiting in its nested page-fault loop: once the page "
         "is mapped, the next run of the same instruction completes the old "
         "access instead of its own, without a #PF", (FORCED_386,), (
+            # Its signature, not the calls of one seed (which any change to
+            # sysfuzz or the kernel's layout moves): a call answered -EFAULT
+            # where the rules give another answer, and a mismatch line lost.
+            # The same run under QEMU with cpu=386 (sysfuzz-cpu386-y) is
+            # held to the exact answers.
             ("sysfuzz_random_calls_leave_nothing_behind",
-             r"^sysfuzz: call 579 by int80: uptime\(40006fd5, 80000000, fffff000\) "
-             r"\[nr d\] = -14: expected 0$"),
-            ("sysfuzz_random_calls_leave_nothing_behind",
-             r"^sysfuzz: call 1243 by int80: spawn\(40003a40, c0000000, a545d0b0\) "
-             r"\[nr 5\] = -14: expected -22$"),
+             r"^sysfuzz: call \d+ by (int80|sysenter): \w+\([0-9a-f, ]*\) "
+             r"\[nr [0-9a-f]+\] = -14: expected -?\d+$"),
             ("sysfuzz_random_calls_leave_nothing_behind",
              r"^tests/kernel/test_sysfuzz\.c:\d+: expected status == named, "
-             r"got 0x2 and 0x1$")),
+             r"got 0x[0-9a-f]+ and 0x[0-9a-f]+$")),
         'sysfuzz: call 579 by int80: uptime(40006fd5, 80000000, fffff000) [nr d] '
         '= -14: expected 0'),
 ]
