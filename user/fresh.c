@@ -47,10 +47,10 @@
 #define USER_END	0xc0000000u
 #define FLAGS_IF	0x200
 #define FLAGS_FIXED	0x2
-#define FCW_INIT	0x037f		/* fninit's: all masked, nearest, 64-bit */
+#define FCW_DEFAULT	0x037f		/* fninit's: all masked, nearest, 64-bit */
 #define FCW_PLANTED	0x0f40		/* nothing masked, toward zero, 64-bit
 				   (bit 6 is reserved and reads as 1) */
-#define MXCSR_INIT	0x1f80		/* all masked, nearest */
+#define MXCSR_DEFAULT	0x1f80		/* all masked, nearest */
 #define MXCSR_PLANTED	0x6000		/* nothing masked, toward zero */
 #define FLOAT_INF	0x7f800000u	/* +infinity, as a float's bits */
 #define CPUID_MMX	(1u << 23)
@@ -159,15 +159,24 @@ static void plant(int pending)
 	plant_x87(pending);	/* last: nothing may meet its pending error */
 }
 
-/* After the child: the control words and XMM7 are still this task's. */
+/* After the child: the control words, the eight x87 registers (8 down
+ * to 1 from st0) and XMM7 are still this task's. */
 static int held(void)
 {
 	uint32_t mxcsr = 0, xmm7[4] = { 0 };
+	int32_t st[8];
 	uint16_t fcw = 0;
+	int i;
 
 	if (!with_fpu)
 		return 1;
 	asm volatile("fnstcw %0" : "=m" (fcw));
+	asm volatile("fistpl 0(%0); fistpl 4(%0); fistpl 8(%0); fistpl 12(%0)\n\t"
+		     "fistpl 16(%0); fistpl 20(%0); fistpl 24(%0); fistpl 28(%0)"
+		     : : "r" (st) : "memory");
+	for (i = 0; i < 8; i++)
+		if (st[i] != 8 - i)
+			return 0;
 	if (fcw != FCW_PLANTED)
 		return 0;
 	if (!has(CPUID_SSE))
@@ -233,7 +242,7 @@ static void check_fxsave_image(void)
 	int i;
 
 	asm volatile("fxsave %0" : "=m" (fpu_image));
-	expect(8, "FCW", load16(fpu_image), FCW_INIT);
+	expect(8, "FCW", load16(fpu_image), FCW_DEFAULT);
 	expect(8, "FSW", load16(fpu_image + 2), 0);
 	expect(8, "tag word (abridged)", fpu_image[4], 0);
 	expect(8, "last opcode", load16(fpu_image + 6), 0);
@@ -242,7 +251,7 @@ static void check_fxsave_image(void)
 	check_fpu_registers(32, 16);
 	if (!has(CPUID_SSE))
 		return;
-	expect(32, "MXCSR", load32(fpu_image + 24), MXCSR_INIT);
+	expect(32, "MXCSR", load32(fpu_image + 24), MXCSR_DEFAULT);
 	for (i = 0; i < 8; i++)
 		if (load32(fpu_image + 160 + 16 * i) || load32(fpu_image + 164 + 16 * i) ||
 		    load32(fpu_image + 168 + 16 * i) || load32(fpu_image + 172 + 16 * i)) {
@@ -257,7 +266,7 @@ static void check_fxsave_image(void)
 static void check_fnsave_image(void)
 {
 	asm volatile("fnsave %0" : "=m" (fpu_image));
-	expect(8, "FCW", load16(fpu_image), FCW_INIT);
+	expect(8, "FCW", load16(fpu_image), FCW_DEFAULT);
 	expect(8, "FSW", load16(fpu_image + 4), 0);
 	expect(8, "tag word", load16(fpu_image + 8), 0xffff);
 	expect(8, "last instruction pointer", load32(fpu_image + 12), 0);

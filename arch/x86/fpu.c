@@ -33,7 +33,9 @@
 
 static bool has_fpu, use_fxsr, ts_set, pretend_no_fpu;
 static struct task *fpu_owner;
-static union fpu_state fpu_clean;	/* what every task starts with */
+/* What every task starts with: built by fpu_init, which kmain calls
+ * before it creates the first task. */
+static union fpu_state fpu_clean;
 
 static int set_nofpu(const char *v)
 {

@@ -74,6 +74,8 @@ void arch_task_setup_kernel(struct task *t, void (*fn)(void))
 	*frame = (struct switch_frame){ .ebx = (u32)fn, .ret = (u32)kernel_thread_start };
 	t->thread.esp0 = kstack_top(t);
 	t->kernel_esp = (u32)frame;
+	fpu_init_task(t);	/* it never uses the FPU (-mgeneral-regs-only), but
+				   no task holds an image but the clean one */
 }
 
 /* Out of line: most switches have no watchpoints, and this loop through

@@ -189,14 +189,22 @@ static bool page_fault_resolved(const struct pt_regs *regs, const char **why)
 	return r == USER_FAULT_RESOLVED;
 }
 
-#define VM86_REASON "in virtual-8086 mode, which only a faulty CPU lets ring 3 enter"
+/* Why a task found in virtual-8086 mode dies, and where it was: CS:IP,
+ * for EIP alone is no address there. */
+static const char *vm86_reason(const struct pt_regs *regs, char *buf, size_t size)
+{
+	snprintf(buf, size, "in virtual-8086 mode at %04x:%04x, which only a faulty "
+		 "CPU lets ring 3 enter", regs->cs & 0xffff, regs->eip & 0xffff);
+	return buf;
+}
 
 static void handle_user_exception(struct pt_regs *regs, const char *why)
 {
 	unsigned int v = regs->vector;
+	char reason[96];
 
-	if (regs->eflags & X86_EFLAGS_VM)
-		kill_user_task(regs, VM86_REASON);
+	if (regs->eflags & X86_EFLAGS_VM)	/* whatever the exception */
+		kill_user_task(regs, vm86_reason(regs, reason, sizeof(reason)));
 	if (v == X86_TRAP_NM && fpu_handle_nm(regs))
 		return;
 	if (v == X86_TRAP_NM)
@@ -279,13 +287,17 @@ void bad_iret(const u32 *frame)
 /*
  * On the way back to user mode, where the task holds nothing of the
  * kernel's: preemption, and the end of a task that was killed or that
- * an interrupt found in virtual-8086 mode (never to be resumed there).
+ * an interrupt or a system gate found in virtual-8086 mode (an
+ * exception there never gets this far: handle_user_exception).  Such a
+ * task is never resumed there; it dies as if for the #GP a CPU would
+ * have raised at its iret.
  */
 static void leave_for_user_mode(struct pt_regs *regs)
 {
+	char reason[96];
+
 	if (regs->eflags & X86_EFLAGS_VM)
-		task_kill(X86_TRAP_GP, "%s at %04x:%04x", VM86_REASON,
-			  regs->cs & 0xffff, regs->eip & 0xffff);
+		task_kill(X86_TRAP_GP, "%s", vm86_reason(regs, reason, sizeof(reason)));
 	if (sched_need_resched())
 		schedule();
 	task_exit_if_killed();

@@ -42,6 +42,12 @@ union fpu_state {
 	struct fnsave_area fnsave;
 } __attribute__((aligned(16)));
 
+/* The CPU's layouts, not the compiler's: */
+_Static_assert(sizeof(struct fxsave_area) == 512, "fxsave writes 512 bytes");
+_Static_assert(__builtin_offsetof(struct fxsave_area, mxcsr) == 24, "MXCSR at 24");
+_Static_assert(__builtin_offsetof(struct fxsave_area, xmm) == 160, "XMM0 at 160");
+_Static_assert(sizeof(struct fnsave_area) == 108, "fnsave writes 108 bytes");
+
 struct thread_struct {
 	u64 tls_array[GDT_ENTRY_TLS_ENTRIES];	/* GDT slots load_tls fills */
 	u32 esp0;		/* kernel stack top, copied into the TSS */

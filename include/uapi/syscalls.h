@@ -16,7 +16,10 @@
 #define PV386_UAPI_SYSCALLS_H
 
 #define SYS_exit	0	/* (status) */
-#define SYS_write	1	/* (buf, len): to the console; bytes written */
+#define SYS_write	1	/* (buf, len): to the console, len at most 4096;
+				   bytes written: len, or the whole 128-byte
+				   chunks read before an unreadable byte
+				   (-EFAULT if none) */
 #define SYS_getpid	2
 #define SYS_yield	3
 #define SYS_sleep	4	/* (ticks): 0 after them, -EINVAL past

@@ -26,6 +26,7 @@
 #include <asm/process.h>
 #include <asm/syscall.h>
 #include <asm/traps.h>
+#include "console_capture.h"
 #include "kill_check.h"
 #include "run_program.h"
 #include "run_user.h"
@@ -171,7 +172,7 @@ KTEST(user_iret_to_vm86_kills_only_the_task)
 		"crash", "vm86_iret", X86_TRAP_GP, 0x1000, NULL, NULL, NULL };
 	static const struct kill_expect entered = {
 		"crash", "vm86_iret", X86_TRAP_PF, 0, "00010000 (protection, read, user)",
-		"in virtual-8086 mode, which only a faulty CPU lets ring 3 enter",
+		"in virtual-8086 mode at 1000:0000, which only a faulty CPU lets ring 3 enter",
 		"00000000" };
 
 	if (ktest_left_out("crash:vm86_iret"))
@@ -182,6 +183,56 @@ KTEST(user_iret_to_vm86_kills_only_the_task)
 	} else {
 		check_kill(kt_ctx, &refused);
 	}
+}
+
+/*
+ * The other way a task in virtual-8086 mode meets the kernel: an
+ * interrupt (or a system gate) taken there, whose frame goes back to it
+ * through trap_dispatch.  On a CPU that enters that mode the next fetch
+ * faults at once, so an interrupt lands there only by chance: a thread
+ * of this test hands trap_dispatch such a frame instead, on a software
+ * vector with a handler that does nothing.  The task must die there,
+ * never return to the frame.
+ */
+#define VM86_PROBE_VECTOR	0xf3
+
+static volatile bool vm86_frame_survived;
+
+static void do_nothing(struct pt_regs *regs)
+{
+	(void)regs;
+}
+
+static void vm86_frame_thread(void)
+{
+	struct pt_regs regs = {
+		.vector = VM86_PROBE_VECTOR, .cs = 0x1000, .eip = 0x1234,
+		.eflags = X86_EFLAGS_VM | X86_EFLAGS_IF | X86_EFLAGS_FIXED,
+	};
+
+	trap_dispatch(&regs);
+	vm86_frame_survived = true;
+}
+
+KTEST(user_vm86_frame_is_never_resumed)
+{
+	char want[120];
+	struct task *t;
+	int pid;
+
+	vm86_frame_survived = false;
+	set_system_gate(VM86_PROBE_VECTOR, do_nothing);
+	capture_start();
+	t = task_create_kernel("vm86-frame", vm86_frame_thread);
+	pid = t->pid;
+	while (t->state != TASK_ZOMBIE && t->state != TASK_UNUSED)
+		sched_yield();
+	capture_stop();
+	set_system_gate(VM86_PROBE_VECTOR, NULL);
+	KT_EXPECT(!vm86_frame_survived);
+	snprintf(want, sizeof(want), "task %d (vm86-frame) killed: in virtual-8086 mode "
+		 "at 1000:1234, which only a faulty CPU lets ring 3 enter", pid);
+	KT_EXPECT_EQ(captured_lines(want), 1);
 }
 
 /* sysenter with bad values for the kernel to use on the way back. */

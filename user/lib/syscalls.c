@@ -5,6 +5,12 @@
 
 extern long sysenter_ok;	/* crt0.S */
 
+/* crt0.S fills entry_state by hand, at these offsets. */
+_Static_assert(sizeof(struct entry_state) == 60, "crt0.S skips 60 bytes");
+_Static_assert(offsetof(struct entry_state, eflags) == 32, "crt0.S: eflags at 32");
+_Static_assert(offsetof(struct entry_state, cs) == 36, "crt0.S: cs at 36");
+_Static_assert(offsetof(struct entry_state, ss) == 56, "crt0.S: ss at 56");
+
 int have_sysenter(void)
 {
 	return sysenter_ok != 0;
