@@ -15,8 +15,8 @@
  * The x87/SSE register file as the CPU saves it.  fxsave (CPUs with
  * FXSR) writes 512 bytes on a 16-byte boundary, XMM registers and MXCSR
  * included; fnsave writes 108, whose 16-bit fields sit in 32-bit words.
- * Only the fields the kernel itself sets are named; a fresh task's
- * image (fpu.c) has every other byte zero.
+ * The kernel itself sets only the control and tag words, in a fresh
+ * task's image (fpu.c), whose every other byte is zero.
  */
 struct fxsave_area {
 	u16 fcw, fsw;		/* control and status words */
