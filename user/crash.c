@@ -72,13 +72,15 @@ FAULT(alignment, "pushfl; orl $0x40000, (%esp); popfl; movl %esp, %ecx; incl %ec
 /* iret with NT set is a return from a nested task, through the TSS's
  * link field, which the kernel never set: #TS. */
 FAULT(nested_task_iret, "pushfl; orl $0x4000, (%esp); popfl", "iret");
-/* iret with EFLAGS.VM set in the frame (VM, IF, bit 1), to 1000:0000 in
+/* iret with EFLAGS.VM set in the frame (VM and bit 1), to 1000:0000 in
  * virtual-8086 mode, with its four extra segment words below.  A CPU
  * ignores VM at CPL 3 and returns to CS 0x1000, a GDT selector of RPL 0:
  * #GP(0x1000).  QEMU's TCG enters virtual-8086 mode: its first fetch,
- * at 0x10000, faults on a kernel page. */
+ * at 0x10000, faults on a kernel page.  IF is clear in the frame, so
+ * that no interrupt comes in between (QEMU takes IF from it too; a CPU
+ * keeps IF at CPL 3 with IOPL 0). */
 FAULT(vm86_iret, "pushl $0; pushl $0; pushl $0; pushl $0; pushl $0; pushl $0x100;"
-      "pushl $0x20202; pushl $0x1000; pushl $0", "iret");
+      "pushl $0x20002; pushl $0x1000; pushl $0", "iret");
 /* sysenter with a stack pointer (EBP) into the kernel: the kernel cannot
  * read the return address there. */
 FAULT(sysenter_kernel_stack, "movl $0x00100000, %ebp; movl $2, %eax", "sysenter");
