@@ -44,13 +44,21 @@ CFLAGS   := -m32 -march=i386 -std=gnu11 -O2 -g -ffreestanding -fno-pic -fno-pie 
 	    $(PVFLAGS) -DHZ=$(HZ) -MMD -MP
 ASFLAGS  := $(filter-out -std=gnu11,$(CFLAGS)) -Wa,--noexecstack
 
-SRCS     := $(wildcard boot/*.S arch/x86/*.c arch/x86/*.S kernel/*.c tests/kernel/*.c tests/kernel/*.S)
-SRCS     := $(filter-out arch/x86/asm-offsets.c,$(SRCS))
+# The kernel's rooms (README: Layout).  arch/x86/paravirt/backends/rom/
+# is not among them: the ops ROM is a binary of its own (below).
+PARAVIRT_DIRS := arch/x86/paravirt arch/x86/paravirt/patch arch/x86/paravirt/backends
+KERNEL_DIRS   := boot arch/x86/entry arch/x86/kernel arch/x86/mm arch/x86/drivers \
+		 kernel kernel/shell tests/kernel
 # Without the table there is nothing to fill, and no backend to fill it.
-ifeq ($(PARAVIRT),n)
-SRCS     := $(filter-out arch/x86/paravirt%.c arch/x86/paravirt%.S \
-		arch/x86/native.c arch/x86/native_entry.S arch/x86/patch%,$(SRCS))
+ifeq ($(PARAVIRT),y)
+KERNEL_DIRS   += $(PARAVIRT_DIRS)
 endif
+SRCS     := $(foreach d,$(KERNEL_DIRS),$(wildcard $(d)/*.c $(d)/*.S))
+# ... but either kernel must know an ops ROM module is not a program.
+ifeq ($(PARAVIRT),n)
+SRCS     += arch/x86/paravirt/backends/rom_check.c
+endif
+SRCS     := $(filter-out arch/x86/kernel/asm-offsets.c,$(SRCS))
 OBJS     := $(patsubst %,$(BUILD)/obj/%.o,$(basename $(SRCS))) \
 	    $(BUILD)/obj/user_programs.o
 OFFSETS  := $(BUILD)/include/generated/asm-offsets.h
@@ -71,10 +79,10 @@ build-deps:
 	@tools/ensure-deps build
 
 # asm-offsets: compile to assembly, keep the "->NAME VALUE" markers.
-$(OFFSETS): arch/x86/asm-offsets.c $(wildcard include/asm/*.h) | build-deps
+$(OFFSETS): arch/x86/kernel/asm-offsets.c $(wildcard include/asm/*.h) | build-deps
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MF /dev/null -S -o $@.s $<
-	@{ echo "/* generated from arch/x86/asm-offsets.c - do not edit */"; \
+	@{ echo "/* generated from arch/x86/kernel/asm-offsets.c - do not edit */"; \
 	   sed -n 's/.*->\([A-Za-z_0-9]*\) \$$\{0,1\}\([0-9-]*\).*/#define \1 \2/p' $@.s; } > $@
 	@rm -f $@.s
 
@@ -175,8 +183,9 @@ $(KERNEL): $(BUILD)/pv386.stage1.elf $(BUILD)/obj/ksyms.o
 # its code before it flattens the image and writes the checksum.
 PVROM_OUT    := build/pvrom
 PVROM        := build/pvrom.bin
-PVROM_SRCS   := $(wildcard arch/x86/pvrom/*.c arch/x86/pvrom/*.S)
-PVROM_OBJS   := $(patsubst arch/x86/pvrom/%,$(PVROM_OUT)/%.o,$(basename $(PVROM_SRCS))) \
+PVROM_DIR    := arch/x86/paravirt/backends/rom
+PVROM_SRCS   := $(wildcard $(PVROM_DIR)/*.c $(PVROM_DIR)/*.S)
+PVROM_OBJS   := $(patsubst $(PVROM_DIR)/%,$(PVROM_OUT)/%.o,$(basename $(PVROM_SRCS))) \
 		$(PVROM_OUT)/native_entry.o
 PVROM_CFLAGS := $(filter-out -fno-pic -fno-pie -I$(BUILD)/include -DCONFIG_PARAVIRT,$(CFLAGS)) \
 		-fPIC -DCONFIG_PARAVIRT
@@ -184,21 +193,21 @@ ifeq ($(PARAVIRT),y)
 all: $(PVROM)
 endif
 
-$(PVROM_OUT)/%.o: arch/x86/pvrom/%.c | build-deps
+$(PVROM_OUT)/%.o: $(PVROM_DIR)/%.c | build-deps
 	@mkdir -p $(dir $@)
 	$(CC) $(PVROM_CFLAGS) -c -o $@ $<
 
-$(PVROM_OUT)/%.o: arch/x86/pvrom/%.S | build-deps
+$(PVROM_OUT)/%.o: $(PVROM_DIR)/%.S | build-deps
 	@mkdir -p $(dir $@)
 	$(CC) $(filter-out -std=gnu11,$(PVROM_CFLAGS)) -Wa,--noexecstack -c -o $@ $<
 
-# iret and sysexit: the kernel's own file (its iret_fault: see pvrom.ld).
-$(PVROM_OUT)/native_entry.o: arch/x86/native_entry.S | build-deps
+# iret and sysexit: the kernel's own file (its iret_fault: see rom/rom.ld).
+$(PVROM_OUT)/native_entry.o: arch/x86/paravirt/backends/native_entry.S | build-deps
 	@mkdir -p $(dir $@)
 	$(CC) $(filter-out -std=gnu11,$(PVROM_CFLAGS)) -Wa,--noexecstack -c -o $@ $<
 
-$(PVROM_OUT)/pvrom.elf: $(PVROM_OBJS) arch/x86/pvrom/pvrom.ld
-	$(LD) -m elf_i386 -q --no-warn-rwx-segments -T arch/x86/pvrom/pvrom.ld -o $@ $(PVROM_OBJS)
+$(PVROM_OUT)/pvrom.elf: $(PVROM_OBJS) $(PVROM_DIR)/rom.ld
+	$(LD) -m elf_i386 -q --no-warn-rwx-segments -T $(PVROM_DIR)/rom.ld -o $@ $(PVROM_OBJS)
 
 $(PVROM): $(PVROM_OUT)/pvrom.elf tools/pvrom-seal
 	tools/pvrom-seal $< $@
@@ -327,22 +336,22 @@ debug: $(KERNEL)
 	@echo "    gdb -x $(BUILD)/gdbinit"
 	$(QEMU) $(QEMU_FLAGS) -kernel $(KERNEL) -serial mon:stdio -s -S
 
-# Host-side tests of the patch engine: the same patch_engine.c and
-# patch_templates.S as the kernel, in a native program with sanitizers.
+# Host-side tests of the patch engine: the same paravirt/patch/engine.c and
+# paravirt/patch/templates.S as the kernel, in a native program with sanitizers.
 HOST_CC     := gcc
 HOST_CFLAGS := -O2 -g -Wall -Wextra -Werror -no-pie -idirafter include \
 	       -fsanitize=address,undefined -fno-sanitize-recover=all \
 	       -Wa,--noexecstack
 HOST_TEST   := build/host/test_patch
 HOST_SRCS   := $(wildcard tests/host/*.c) tests/host/runner/runner.c \
-	       arch/x86/patch_engine.c \
-	       arch/x86/patch_templates.S
+	       arch/x86/paravirt/patch/engine.c \
+	       arch/x86/paravirt/patch/templates.S
 
 # The Multiboot info parser, the same multiboot_parse.c and ram_map.c as
 # the kernel: unit tests built like the patch engine's, and a libFuzzer
 # target (clang) that tests/run runs briefly; fuzz-multiboot runs it for
 # FUZZ_TIME seconds, keeping what it learns in build/host/fuzz-corpus.
-MB_PARSER    := arch/x86/multiboot_parse.c kernel/ram_map.c
+MB_PARSER    := arch/x86/kernel/multiboot_parse.c kernel/ram_map.c
 MB_HEADERS   := include/multiboot_parse.h include/ram_map.h include/bootinfo.h \
 		include/types.h
 MB_TEST      := build/host/test_multiboot
@@ -378,11 +387,11 @@ fuzz-multiboot: $(MB_FUZZ)
 	$(MB_FUZZ) -max_total_time=$(FUZZ_TIME) -max_len=4096 \
 	    -artifact_prefix=build/host/fuzz-crashes/ build/host/fuzz-corpus $(MB_SEEDS)
 
-# The ops ROM validator, the same pvrom_check.c as the kernel: unit tests
+# The ops ROM validator, the same paravirt/backends/rom_check.c as the kernel: unit tests
 # (one per kind of bad ROM, and the ROM the build made) and a libFuzzer
 # target seeded with build/pvrom.bin; fuzz-pvrom runs it for FUZZ_TIME
 # seconds, keeping what it learns in build/host/pvrom-corpus.
-PVROM_CHECK     := arch/x86/pvrom_check.c
+PVROM_CHECK     := arch/x86/paravirt/backends/rom_check.c
 PVROM_HEADERS   := include/asm/pvrom.h include/types.h
 PVROM_TEST      := build/host/test_pvrom
 PVROM_TEST_SRCS := $(wildcard tests/host/pvrom/*.c) tests/host/runner/runner.c $(PVROM_CHECK)
@@ -469,7 +478,7 @@ DOCS_QUOTED  := $(DOCS_LOGS)/patchlog.log $(DOCS_LOGS)/patchlog-486.log \
 		$(DOCS_OUT)/screen.png $(DOCS_LOGS)/trace.log build/bench.json \
 		$(DOCS_KERNELS) build/pvrom.bin docs/screen-session docs/trace-session \
 		include/asm/paravirt.h include/asm/pvrom.h kernel/main.c \
-		arch/x86/paravirt_switch.c arch/x86/patch.c arch/x86/paging.c \
+		arch/x86/paravirt/switch.c arch/x86/paravirt/patch/patch.c arch/x86/mm/paging.c \
 		tools/docs-fill tools/binscan.py
 
 docs:

@@ -2,8 +2,8 @@
  * bootinfo.h - what pv386 keeps of the boot loader's information.
  *
  * The Multiboot info block lies somewhere in low memory that nothing
- * reserves, so arch/x86/multiboot.c has it parsed into boot_info
- * (arch/x86/multiboot_parse.c) early in kmain, before anything that
+ * reserves, so arch/x86/kernel/multiboot.c has it parsed into boot_info
+ * (arch/x86/kernel/multiboot_parse.c) early in kmain, before anything that
  * allocates or overwrites memory.
  */
 #ifndef PV386_BOOTINFO_H

@@ -1,7 +1,7 @@
 /*
  * console_input.h - what is typed at the console: one queue of bytes fed
- * by the serial port (arch/x86/serial.c) and the PS/2 keyboard
- * (arch/x86/keyboard.c), read by the kernel shell (kernel/shell.c).
+ * by the serial port (arch/x86/drivers/serial.c) and the PS/2 keyboard
+ * (arch/x86/drivers/keyboard.c), read by the kernel shell (kernel/shell/shell.c).
  *
  * Drivers put bytes from their interrupt handlers; a reader sleeps until
  * there is one.  Keys that are not characters arrive as the escape

@@ -1,13 +1,13 @@
 /*
  * multiboot_parse.h - the Multiboot v1 information parser, kept apart
- * from the kernel (arch/x86/multiboot_parse.c).
+ * from the kernel (arch/x86/kernel/multiboot_parse.c).
  *
  * The parser trusts nothing the loader wrote: it reads the loader's
  * memory only through struct mb_memory, which can say no, checks every
  * flag, pointer, length and range, and fills a struct boot_info that is
  * right or says what is missing.  What it had to ignore, cut or guess it
  * records as notes, which the kernel prints once it has a console
- * (arch/x86/multiboot.c) and the host tests compare with known lines.
+ * (arch/x86/kernel/multiboot.c) and the host tests compare with known lines.
  * It calls no kernel function and touches no kernel global, so the same
  * file builds into the kernel, the host tests and the fuzzer.
  */

@@ -6,7 +6,7 @@
  *     shell_command("cpu", cmd_cpu, "", "the CPU, its features, the hypervisor");
  *
  * The declaration lands in the .shell_commands section; the shell
- * (kernel/shell.c) finds commands there, lists them for `help` (name,
+ * (kernel/shell/shell.c) finds commands there, lists them for `help` (name,
  * usage, one line each) and calls run(argc, argv) with the words of the
  * line, argv[0] being the command's name.  A command prints its answer
  * with printk; it returns 0, or a negative errno after printing what was
@@ -33,7 +33,7 @@ extern const struct shell_command __start_shell_commands[], __stop_shell_command
 #define for_each_shell_command(c) \
 	for ((c) = __start_shell_commands; (c) < __stop_shell_commands; (c)++)
 
-/* kernel/shell.c: the shell itself, run by the boot thread for good. */
+/* kernel/shell/shell.c: the shell itself, run by the boot thread for good. */
 void shell_run(void) __noreturn;
 
 /* A command's number argument: decimal or 0x hex, up to 64 bits.  0, or

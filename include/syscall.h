@@ -1,6 +1,6 @@
 /*
  * syscall.h - the system calls behind both ways in (kernel/syscall.c).
- * The arch code (arch/x86/syscall.c) takes the number and arguments out
+ * The arch code (arch/x86/entry/syscall.c) takes the number and arguments out
  * of the registers and puts the result back.
  */
 #ifndef PV386_SYSCALL_H

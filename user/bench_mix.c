@@ -7,7 +7,7 @@
  *   an FPU hand-over    a few x87 instructions: the other task owns the
  *                       FPU, so the first one raises #NM and the kernel
  *                       saves the owner's registers and loads ours
- *                       (arch/x86/fpu.c); the switch in set CR0.TS
+ *                       (arch/x86/kernel/fpu.c); the switch in set CR0.TS
  *   a page fault        every FAULT_EVERY iterations, a write to a heap
  *                       page not yet mapped (demand-zero)
  *   a yield             a context switch to the other task

@@ -16,7 +16,7 @@
  *
  * Results are checked, not just survived: each must be >= 0 or a known
  * -errno, and where the arguments decide the answer, exactly that
- * answer (the rules of kernel/syscall.c, arch/x86/uaccess.c,
+ * answer (the rules of kernel/syscall.c, arch/x86/mm/uaccess.c,
  * task_segments.c, hw_breakpoint.c, in the order the kernel applies
  * them).  After each set_tls and set_ldt the slot's descriptor is read
  * back from ring 3 with lar and lsl: a present, writable data segment

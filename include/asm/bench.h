@@ -1,6 +1,6 @@
 /*
  * asm/bench.h - the x86 half of the `bench` option (kernel/bench.c): the
- * loops that must be assembly (arch/x86/bench_entry.S), and the two x86
+ * loops that must be assembly (arch/x86/entry/bench_entry.S), and the two x86
  * events the kernel workload is made of, as inline helpers so that each
  * costs exactly its instructions and no call.
  */
@@ -13,7 +13,7 @@
 #define BENCH_VECTOR		0xf2	/* the workload's software interrupt */
 #define BENCH_UNMAPPED_ADDR	"0x40"	/* in page 0, which paging leaves unmapped */
 
-/* arch/x86/bench_entry.S: n trips through INTERRUPT_RETURN to the next
+/* arch/x86/entry/bench_entry.S: n trips through INTERRUPT_RETURN to the next
  * instruction, and the same loop without them, for the difference. */
 void bench_iret_loop(u32 n, u32 eflags);
 void bench_empty_asm_loop(u32 n);

@@ -1,7 +1,7 @@
 /*
  * asm/cpu.h - what the boot CPU is and what it can do.
  *
- * arch/x86/cpu.c fills boot_cpu once at boot; everything else asks
+ * arch/x86/kernel/cpu.c fills boot_cpu once at boot; everything else asks
  * cpu_has() instead of probing again.  CPU generations are told apart
  * in that one file.
  */

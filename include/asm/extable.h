@@ -5,7 +5,7 @@
  * Each entry is two addresses placed in the __ex_table section by the
  * assembler, so the table is complete at link time and works from the
  * first instruction of C: nothing registers it.  The trap handler
- * (arch/x86/traps.c) looks up the faulting EIP before treating a kernel
+ * (arch/x86/kernel/traps.c) looks up the faulting EIP before treating a kernel
  * fault as fatal.  This is how native_read_msr returns -EFAULT for an
  * MSR the CPU does not have, instead of crashing.
  */

@@ -1,6 +1,6 @@
 /*
  * asm/fpu.h - the x87/SSE registers, shared lazily between tasks
- * (arch/x86/fpu.c): CR0.TS at switches, the state handed over on #NM.
+ * (arch/x86/kernel/fpu.c): CR0.TS at switches, the state handed over on #NM.
  */
 #ifndef ASM_FPU_H
 #define ASM_FPU_H

@@ -3,7 +3,7 @@
  *
  * Each native_* function here is the one place where pv386 spells out a
  * privileged instruction in C.  They are used two ways:
- *   - PARAVIRT=y: arch/x86/native.c takes their addresses to fill
+ *   - PARAVIRT=y: arch/x86/paravirt/backends/native.c takes their addresses to fill
  *     paravirt_ops, so each becomes an out-of-line function named native_*
  *     (the binary audit allows privileged instructions only there);
  *   - PARAVIRT=n: asm/privileged.h calls them directly and they inline
@@ -336,7 +336,7 @@ static inline void native_write_idt_entry(void *dt, int entry, u64 desc)
 	native_write_dt_entry(dt, entry, desc);
 }
 
-/* The GDT lives in arch/x86/gdt.c; pv386 runs on one CPU. */
+/* The GDT lives in arch/x86/kernel/gdt.c; pv386 runs on one CPU. */
 extern u64 gdt_table[];
 
 static inline void native_load_tls(const struct thread_struct *t, unsigned int cpu)

@@ -44,7 +44,7 @@ void kernel_text_batch_end(void);
 void flush_tlb(void);
 extern u32 kernel_page_dir[PT_ENTRIES];
 
-/* Address spaces of user tasks (arch/x86/mm.c). */
+/* Address spaces of user tasks (arch/x86/mm/address_space.c). */
 u32 *pgd_alloc(void);				/* NULL when out of memory */
 void pgd_free(u32 *pgd);
 int map_user_page(u32 *pgd, u32 va, bool writable);	/* 0 or -ENOMEM */

@@ -2,7 +2,7 @@
  * asm/paravirt.h - struct paravirt_ops: one table of function pointers
  * through which pv386 performs every privileged machine operation.
  *
- * A backend (arch/x86/native.c for bare hardware; hypervisor backends in
+ * A backend (arch/x86/paravirt/backends/native.c for bare hardware; hypervisor backends in
  * later issues) fills the table; the rest of the kernel calls only the
  * wrappers in asm/privileged.h and the entry-code macros, which go through
  * it.  The member list starts from the 2006 paravirt_ops patch.  Only the
@@ -130,10 +130,10 @@ struct paravirt_backend {
 extern const struct paravirt_backend __start_pv_backends[], __stop_pv_backends[];
 const struct paravirt_backend *paravirt_find_backend(const char *name);	/* or NULL */
 void paravirt_choose_backend(void);	/* pv=: at boot, before the patcher */
-/* Into paravirt_ops, behind the opcount stubs if counting (paravirt_count.c). */
+/* Into paravirt_ops, behind the opcount stubs if counting (paravirt/count.c). */
 void paravirt_install_ops(const struct paravirt_ops *ops);
 /*
- * Live switching (paravirt_switch.c): the named backend's table put in
+ * Live switching (paravirt/switch.c): the named backend's table put in
  * at run time, every site rewritten for it.  0, or -ENOENT (no such
  * backend) or -EINVAL (it refused: *why says why); the kernel then stays
  * as it was.
@@ -182,13 +182,13 @@ extern const struct paravirt_patch_site __stop_parainstructions[];
 #define PARAVIRT_NR_OPS		(0 PARAVIRT_OPS(PARAVIRT_COUNT_OP))
 #define PARAVIRT_FIRST_OP_SLOT	(PARAVIRT_NR_SLOTS - PARAVIRT_NR_OPS)
 
-/* The trace backend's counts (paravirt_trace.c): calls per op, and per
+/* The trace backend's counts (paravirt/backends/trace.c): calls per op, and per
  * site for the sites of called ops.  They only grow while trace runs. */
 u32 paravirt_trace_calls(unsigned int slot);
 u32 paravirt_trace_site_calls(const struct paravirt_patch_site *site);
 void *paravirt_trace_wrapped(unsigned int slot);	/* the native function */
 
-/* Counting the calls that reach each op (paravirt_count.c). */
+/* Counting the calls that reach each op (paravirt/count.c). */
 extern u32 paravirt_op_calls[PARAVIRT_NR_SLOTS];	/* by slot, while counting */
 void paravirt_count_start(void);
 bool paravirt_counting(void);

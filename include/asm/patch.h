@@ -11,9 +11,9 @@
  *               call *paravirt_ops+4*type, then pop them again;
  *   jump site:  jmp *%cs:paravirt_ops+4*type     (iret, sysexit)
  *
- * The engine (arch/x86/patch_engine.c) only computes bytes: it works on
+ * The engine (arch/x86/paravirt/patch/engine.c) only computes bytes: it works on
  * buffers, so host-side tests can run it (tests/host/).  The boot-time
- * patcher (arch/x86/patch.c) decides what each site becomes and writes it.
+ * patcher (arch/x86/paravirt/patch/patch.c) decides what each site becomes and writes it.
  */
 #ifndef ASM_PATCH_H
 #define ASM_PATCH_H
@@ -84,7 +84,7 @@ struct patch_env {
 };
 
 /*
- * The ops arch/x86/patch_templates.S has a native template for: one
+ * The ops arch/x86/paravirt/patch/templates.S has a native template for: one
  * list, so the patcher and the host tests cannot disagree on it.
  * PATCH_TEMPLATES(X) expands X(op, writes, jump) for each op, where
  * writes are the registers the template leaves its result in and jump

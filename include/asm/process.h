@@ -1,6 +1,6 @@
 /*
  * asm/process.h - the x86 half of a task: its first kernel-stack frames
- * and the context switch (arch/x86/process.c), and the CPU state a task
+ * and the context switch (arch/x86/kernel/process.c), and the CPU state a task
  * may ask for: segments (task_segments.c), I/O privilege (ioperm.c),
  * watchpoints (hw_breakpoint.c), a performance counter (pmc.c).  The
  * FPU has asm/fpu.h.

@@ -1,6 +1,6 @@
 /*
  * asm/processor.h - the CPU state a task owns beyond its registers:
- * what arch/x86/process.c puts into the CPU when the task is switched
+ * what arch/x86/kernel/process.c puts into the CPU when the task is switched
  * in, and what the paravirt ops load_tls and load_esp0 read.
  */
 #ifndef ASM_PROCESSOR_H

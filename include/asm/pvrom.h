@@ -1,7 +1,7 @@
 /*
  * asm/pvrom.h - the ops ROM's binary interface: a VMI-style "hypervisor
  * ROM" that a boot loader hands pv386 as a Multiboot module, and that
- * the rom backend (arch/x86/paravirt_rom.c) installs into paravirt_ops.
+ * the rom backend (arch/x86/paravirt/backends/rom.c) installs into paravirt_ops.
  *
  * struct paravirt_ops is a source-level interface: its slots may be
  * added, removed or reordered in any commit, because every backend is
@@ -33,7 +33,7 @@
  * size bytes of the image, taken with the checksum field as zero.
  *
  * This header is shared by the kernel, the ROM's own sources
- * (arch/x86/pvrom/), the validator (arch/x86/pvrom_check.c) and its host
+ * (arch/x86/paravirt/backends/rom/), the validator (arch/x86/paravirt/backends/rom_check.c) and its host
  * tests: it uses nothing but types.h.
  */
 #ifndef ASM_PVROM_H
@@ -136,7 +136,7 @@ const char *pvrom_verdict_text(enum pvrom_verdict v);
 const char *pvrom_op_name(u32 nr);		/* "?" beyond ABI 1.0 */
 u32 pvrom_crc32(const void *rom, u32 len);	/* checksum field as zero */
 
-/* The kernel's rom backend (arch/x86/paravirt_rom.c): the installed
+/* The kernel's rom backend (arch/x86/paravirt/backends/rom.c): the installed
  * ROM's header, NULL if none is; whether addr is in its code's room. */
 const struct pvrom_header *paravirt_rom_header(void);
 bool paravirt_rom_contains(unsigned long addr);

@@ -1,8 +1,8 @@
 /*
  * asm/slot_stubs.h - for assembly: a table of one stub per slot of
  * paravirt_ops, the shape both the opcount stubs
- * (paravirt_count_entry.S) and the trace backend's
- * (paravirt_trace_entry.S) have.
+ * (paravirt/count_entry.S) and the trace backend's
+ * (paravirt/backends/trace_entry.S) have.
  *
  * SLOT_STUBS table, body emits, for slot = 0 .. PARAVIRT_SLOTS - 1, a
  * stub made by the assembler macro `body slot`, and in .rodata the

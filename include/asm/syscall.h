@@ -1,6 +1,6 @@
 /*
  * asm/syscall.h - the x86 ways into the kernel for a system call:
- * int $0x80 and sysenter (arch/x86/syscall.c, entry.S).
+ * int $0x80 and sysenter (arch/x86/entry/syscall.c, entry.S).
  */
 #ifndef ASM_SYSCALL_H
 #define ASM_SYSCALL_H

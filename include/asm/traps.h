@@ -2,7 +2,7 @@
  * asm/traps.h - the saved CPU state of an interrupt or exception, and the
  * interface between the entry code and the C handlers.
  *
- * struct pt_regs is laid out exactly as arch/x86/entry.S builds it on the
+ * struct pt_regs is laid out exactly as arch/x86/entry/entry.S builds it on the
  * stack: pushal, then the segment registers, then the vector and error
  * code, then what the CPU pushed itself.
  */

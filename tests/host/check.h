@@ -2,8 +2,8 @@
  * check.h - what the host-side tests of the patch engine share: the
  * CHECK macros, the list of tests main() runs, and a few helpers.
  *
- * Every *.c in tests/host/ is linked with arch/x86/patch_engine.c and
- * arch/x86/patch_templates.S into one native 64-bit program with ASan and
+ * Every *.c in tests/host/ is linked with arch/x86/paravirt/patch/engine.c and
+ * arch/x86/paravirt/patch/templates.S into one native 64-bit program with ASan and
  * UBSan (make host-tests).  The engine only computes bytes, so it runs
  * here exactly as in the kernel; the templates keep their 32-bit
  * encodings because the .S file says .code32.
@@ -82,10 +82,10 @@ extern const unsigned long guarded_size;
 
 struct native_op {
 	const char *name;
-	const u8 *start, *end;	/* the template, from patch_templates.S */
+	const u8 *start, *end;	/* the template, from paravirt/patch/templates.S */
 	u8 want[4];		/* its bytes, as the instruction set defines them */
 	u8 want_len;
-	u8 writes;		/* as arch/x86/patch.c declares the op */
+	u8 writes;		/* as arch/x86/paravirt/patch/patch.c declares the op */
 	bool jump;
 	u8 slot;		/* any number will do: the engine only adds it */
 	u16 clobbers;		/* of the site the kernel's macros emit for it */

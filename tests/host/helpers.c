@@ -4,7 +4,7 @@
  * that recognises do-nothing instructions, hex printing and guarded pages.
  *
  * The expected bytes here are written from the instruction set, on
- * purpose independently of patch_templates.S and patch_engine.c: a test
+ * purpose independently of paravirt/patch/templates.S and paravirt/patch/engine.c: a test
  * that took its expectations from the code under test would pass with
  * whatever that code does.
  */

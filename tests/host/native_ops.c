@@ -1,6 +1,6 @@
 /*
  * native_ops.c - the ops the kernel patches inline, as the host tests see
- * them: each template from patch_templates.S next to the bytes the
+ * them: each template from paravirt/patch/templates.S next to the bytes the
  * instruction set says it must be, and the site the kernel's macros
  * (asm/paravirt.h, asm/privileged.h) emit for it.
  *

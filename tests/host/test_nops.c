@@ -33,7 +33,7 @@ static bool starts_long_nop(const u8 *p, unsigned int len)
 	return i + 1 < len && p[i] == 0x0f && p[i + 1] == 0x1f;
 }
 
-/* "No more than one prefix of each kind" (patch_templates.S): old CPUs
+/* "No more than one prefix of each kind" (paravirt/patch/templates.S): old CPUs
  * are not promised to accept repeats. */
 static bool repeats_a_prefix(const u8 *p, unsigned int len)
 {

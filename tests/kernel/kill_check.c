@@ -129,7 +129,7 @@ static bool program_report(const char *program, const char *arg, char eip[9],
 	return true;
 }
 
-/* The kill line kill_user_task (arch/x86/traps.c) must print. */
+/* The kill line kill_user_task (arch/x86/kernel/traps.c) must print. */
 static void expected_kill_line(char *buf, size_t size, const struct kill_expect *e,
 			       int pid, const char *eip, const char *code,
 			       const char *argument)

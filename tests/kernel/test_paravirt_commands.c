@@ -1,6 +1,6 @@
 /*
  * test_paravirt_commands.c - the shell commands pvops, sites and pv
- * (kernel/paravirt_commands.c), found in .shell_commands the way the
+ * (kernel/shell/pv.c), found in .shell_commands the way the
  * shell finds them and run on a line of words, their output captured.
  */
 #ifdef CONFIG_PARAVIRT

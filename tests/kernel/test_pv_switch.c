@@ -1,5 +1,5 @@
 /*
- * test_pv_switch.c - live backend switching (paravirt_switch.c).
+ * test_pv_switch.c - live backend switching (paravirt/switch.c).
  *
  * A round trip native -> trace -> native must leave every site in the
  * bytes the boot gave it; a bad name must change nothing; and thousands

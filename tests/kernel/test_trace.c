@@ -3,7 +3,7 @@
  * counts exactly the calls made, per op and per site.
  *
  * Each test switches to trace if the boot did not choose it, and back
- * to the boot's backend at its end (paravirt_switch.c).
+ * to the boot's backend at its end (paravirt/switch.c).
  */
 #ifdef CONFIG_PARAVIRT
 #include <kernel.h>

@@ -1,6 +1,6 @@
 /*
  * main.c - runs the host tests of the ops ROM validator
- * (arch/x86/pvrom_check.c): one test per kind of bad ROM, good ones,
+ * (arch/x86/paravirt/backends/rom_check.c): one test per kind of bad ROM, good ones,
  * the checksum, and the ROM the build made.
  */
 #include "../runner/runner.h"

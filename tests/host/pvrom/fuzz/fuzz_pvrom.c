@@ -1,13 +1,13 @@
 /*
  * fuzz_pvrom.c - a libFuzzer target for the ops ROM validator
- * (arch/x86/pvrom_check.c).
+ * (arch/x86/paravirt/backends/rom_check.c).
  *
  * The input is a module's bytes, copied into a buffer of exactly its
  * size, so a read past what was checked is an ASan report.  Each input
  * is judged twice: as it is, and with a checksum that matches (else
  * nearly every input would stop at the checksum, and the checks behind
  * it would never be fuzzed).  A ROM found good must obey what the glue
- * (arch/x86/paravirt_rom.c) relies on; any breach aborts.  Seeds: the
+ * (arch/x86/paravirt/backends/rom.c) relies on; any breach aborts.  Seeds: the
  * built build/pvrom.bin (make fuzz-pvrom).
  */
 #include <stdlib.h>

@@ -1,0 +1,124 @@
+/*
+ * address_space.c - address spaces for user tasks.
+ *
+ * Each task has its own page directory.  Its first KERNEL_SPACE_END /
+ * 4 MiB entries are copies of the kernel's: they point at the kernel's
+ * page tables, which never change after boot, so the kernel is mapped
+ * the same in every address space and a switch of %cr3 leaves it in
+ * place.  The rest map the task's own pages, with the user bit; the
+ * kernel's entries have none, so ring 3 cannot touch kernel memory.
+ */
+#include <kernel.h>
+#include <page_alloc.h>
+#include <string.h>
+#include <asm/paging.h>
+
+#define KERNEL_PDES	(KERNEL_SPACE_END / PGDIR_SPAN)
+#define USER_PDE_FIRST	(USER_BASE / PGDIR_SPAN)
+#define USER_PDE_END	(USER_END / PGDIR_SPAN)
+
+static u32 *table_of(u32 pde)
+{
+	return (u32 *)(pde & PAGE_MASK);
+}
+
+u32 *pgd_alloc(void)
+{
+	u32 *pgd = (u32 *)page_alloc();
+
+	if (pgd)
+		memcpy(pgd, kernel_page_dir, KERNEL_PDES * sizeof(u32));
+	return pgd;
+}
+
+/* Frees every user page, the page tables and the directory itself. */
+void pgd_free(u32 *pgd)
+{
+	u32 d, i;
+
+	for (d = USER_PDE_FIRST; d < USER_PDE_END; d++) {
+		u32 *table = table_of(pgd[d]);
+
+		if (!(pgd[d] & PTE_PRESENT))
+			continue;
+		for (i = 0; i < PT_ENTRIES; i++)
+			if (table[i] & PTE_PRESENT)
+				page_free(table[i] & PAGE_MASK);
+		page_free((u32)table);
+	}
+	page_free((u32)pgd);
+}
+
+/* The page-table entry for user address va, creating its page table if
+ * create; NULL if there is none (or no memory for one). */
+static u32 *user_pte(u32 *pgd, u32 va, bool create)
+{
+	u32 *pde = &pgd[va / PGDIR_SPAN];
+
+	if (!(*pde & PTE_PRESENT)) {
+		u32 table = create ? page_alloc() : 0;
+
+		if (!table)
+			return NULL;
+		*pde = table | PTE_PRESENT | PTE_WRITE | PTE_USER;
+	}
+	return &table_of(*pde)[(va / PAGE_SIZE) % PT_ENTRIES];
+}
+
+/* Give the page at va a fresh zeroed frame (if it has none yet). */
+int map_user_page(u32 *pgd, u32 va, bool writable)
+{
+	u32 *pte, frame;
+
+	if (va < USER_BASE || va >= USER_END)
+		return -EFAULT;
+	pte = user_pte(pgd, va, true);
+	if (!pte)
+		return -ENOMEM;
+	if (*pte & PTE_PRESENT)
+		return 0;
+	frame = page_alloc();
+	if (!frame)
+		return -ENOMEM;
+	*pte = frame | PTE_PRESENT | PTE_USER | (writable ? PTE_WRITE : 0);
+	return 0;
+}
+
+/* Take the pages of [start, end) away and free them.  Only the TLB
+ * still knows them then: flush it, or the task could go on using frames
+ * that belong to someone else. */
+void unmap_user_range(u32 *pgd, u32 start, u32 end)
+{
+	u32 va;
+
+	for (va = start & PAGE_MASK; va < end && va < USER_END; va += PAGE_SIZE) {
+		u32 *pte = va >= USER_BASE ? user_pte(pgd, va, false) : NULL;
+
+		if (!pte || !(*pte & PTE_PRESENT))
+			continue;
+		page_free(*pte & PAGE_MASK);
+		*pte = 0;
+	}
+	flush_tlb();
+}
+
+/* May user code write the page at va (mapped, with the write bit)? */
+bool user_page_writable(const u32 *pgd, u32 va)
+{
+	u32 *pte;
+
+	if (va < USER_BASE || va >= USER_END)
+		return false;
+	pte = user_pte((u32 *)pgd, va, false);
+	return pte && (*pte & (PTE_PRESENT | PTE_WRITE)) == (PTE_PRESENT | PTE_WRITE);
+}
+
+u32 user_page_frame(const u32 *pgd, u32 va)
+{
+	u32 *pte;
+
+	if (va < USER_BASE || va >= USER_END)
+		return 0;
+	pte = user_pte((u32 *)pgd, va, false);
+	return pte && (*pte & PTE_PRESENT) ? *pte & PAGE_MASK : 0;
+}

@@ -1,0 +1,174 @@
+/*
+ * rom.c - the rom backend: installs an ops ROM, a separately
+ * built binary with a fixed ABI (asm/pvrom.h), into paravirt_ops.
+ *
+ * This is VMware's VMI design beside Linux's paravirt_ops: the ops come
+ * from a binary the boot loader hands the kernel (a Multiboot module:
+ * GRUB's `module`, QEMU's -initrd, pv386's own loader), reached through
+ * stable op numbers, not through a table compiled with the kernel.  This
+ * file is the glue between the two: it finds the module by its magic,
+ * has arch/x86/paravirt/backends/rom_check.c validate it, copies it to where it will run,
+ * points each slot at the ROM's code for that op number, adapts the few
+ * ops whose arguments are kernel structures, and registers the ROM's
+ * fixups with the exception table.
+ *
+ * prepare() runs from paravirt_choose_backend(), before the console: it
+ * must not print.  The ROM runs from a room in the kernel image's
+ * read-only part (linker.ld's .pvrom), so once paging is on it is code
+ * nothing can write, like the kernel's text; it is filled through
+ * kernel_text_poke(), which also works when the backend is chosen after
+ * boot.  The patcher then makes each hot site a direct call into the
+ * ROM, as for any backend that is not native.
+ */
+#include <kernel.h>
+#include <bootinfo.h>
+#include <string.h>
+#include <asm/desc.h>
+#include <asm/extable.h>
+#include <asm/paging.h>
+#include <asm/paravirt.h>
+#include <asm/processor.h>
+#include <asm/pvrom.h>
+#include <asm/segment.h>
+
+void iret_fault(void);		/* entry.S: a return to user mode that faults */
+
+/* Where the ROM runs: page-aligned, so its pages hold nothing else. */
+static u8 rom_image[PVROM_MAX_SIZE] __section(".pvrom") __attribute__((aligned(4096)));
+static struct exception_table_entry rom_extable[PVROM_MAX_FIXUPS];
+static struct paravirt_ops rom_ops = { .name = "rom", .kernel_rpl = 0 };
+static char rom_refusal[112];	/* *why points here: it must outlive prepare() */
+static bool installed;
+
+/* The ROM's own ops, which the adapters below call. */
+static struct {
+	void (*load_tr)(u16 selector);
+	void (*load_ldt)(u16 selector);
+	void (*load_esp0)(void *tss, u32 esp0);
+} rom_own;
+
+static const struct pvrom_header *rom_header(void)
+{
+	return (const struct pvrom_header *)rom_image;
+}
+
+static void *rom_code(u32 nr)
+{
+	return rom_image + rom_header()->entry[nr];
+}
+
+const struct pvrom_header *paravirt_rom_header(void)
+{
+	return installed ? rom_header() : NULL;
+}
+
+bool paravirt_rom_contains(unsigned long addr)
+{
+	return addr >= (unsigned long)rom_image && addr < (unsigned long)rom_image + sizeof(rom_image);
+}
+
+/* ---- adapters: the table's op in the kernel's terms, the ROM's in the ABI's ---- */
+
+static void rom_load_tr_desc(void)	{ rom_own.load_tr(__TSS_SEL); }
+static void rom_load_ldt_desc(void)	{ rom_own.load_ldt(__LDT_SEL); }
+
+static void rom_load_esp0(struct tss *tss, const struct thread_struct *t)
+{
+	rom_own.load_esp0(tss, t->esp0);
+}
+
+/* The thread-local GDT slots, one write_gdt_entry each, through the ROM. */
+static void rom_load_tls(const struct thread_struct *t, unsigned int cpu)
+{
+	int i;
+
+	(void)cpu;
+	for (i = 0; i < GDT_ENTRY_TLS_ENTRIES; i++)
+		rom_ops.write_gdt_entry(gdt_table, GDT_ENTRY_TLS_MIN + i, t->tls_array[i]);
+}
+
+/* ---- installing ---- */
+
+#define TABLE_OP(nr, op)	rom_ops.op = (__typeof__(rom_ops.op))rom_code(nr);
+#define OWN_OP(nr, op)		rom_own.op = (__typeof__(rom_own.op))rom_code(nr);
+
+static void fill_ops(void)
+{
+	PVROM_TABLE_OPS(TABLE_OP)
+	PVROM_OWN_OPS(OWN_OP)
+	rom_ops.load_tr_desc = rom_load_tr_desc;
+	rom_ops.load_ldt_desc = rom_load_ldt_desc;
+	rom_ops.load_esp0 = rom_load_esp0;
+	rom_ops.load_tls = rom_load_tls;
+}
+
+/* The ROM's fixups, as addresses where it now lies. */
+static void install_fixups(void)
+{
+	const struct pvrom_fixup *f = (const void *)(rom_image + rom_header()->fixups_start);
+	unsigned int i, n = (rom_header()->fixups_end - rom_header()->fixups_start) / sizeof(*f);
+
+	for (i = 0; i < n; i++) {
+		rom_extable[i].insn = (u32)rom_image + f[i].insn;
+		rom_extable[i].fixup = f[i].fixup == PVROM_FIXUP_USER_RETURN ?
+				       (u32)iret_fault : (u32)rom_image + f[i].fixup;
+	}
+	extable_add_loaded(rom_extable, n);
+}
+
+/* The first module that says it is a ROM, good or bad (a bad one is
+ * refused, not passed over: the user meant it). */
+static const struct boot_module *find_rom_module(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < boot_info.nr_modules; i++) {
+		const struct boot_module *m = &boot_info.modules[i];
+
+		if (pvrom_has_magic((const void *)m->start, m->end - m->start))
+			return m;
+	}
+	return NULL;
+}
+
+static const char *explain(const struct boot_module *m, struct pvrom_check c)
+{
+	int n = snprintf(rom_refusal, sizeof(rom_refusal), "%s: %s", m->name,
+			 pvrom_verdict_text(c.verdict));
+
+	if (c.verdict == PVROM_MISSING_ENTRY || c.verdict == PVROM_ENTRY_OUT_OF_BOUNDS)
+		snprintf(rom_refusal + n, sizeof(rom_refusal) - n, ": op %u, %s", c.index,
+			 pvrom_op_name(c.index));
+	else if (c.verdict == PVROM_FIXUP_OUT_OF_BOUNDS)
+		snprintf(rom_refusal + n, sizeof(rom_refusal) - n, ": fixup %u", c.index);
+	return rom_refusal;
+}
+
+static const struct paravirt_ops *rom_prepare(const char **why)
+{
+	const struct boot_module *m;
+	struct pvrom_check c;
+
+	if (installed)		/* copied once, at boot: read-only since */
+		return &rom_ops;
+	m = find_rom_module();
+	if (!m) {
+		*why = "no ops ROM among the modules (GRUB: module /boot/pvrom.bin; "
+		       "QEMU: -initrd build/pvrom.bin)";
+		return NULL;
+	}
+	c = pvrom_validate((const void *)m->start, m->end - m->start);
+	if (c.verdict != PVROM_OK) {
+		*why = explain(m, c);
+		return NULL;
+	}
+	/* At boot this is a plain copy; chosen later (a live switch), the
+	 * room is read-only already and only the code writer may fill it. */
+	kernel_text_poke(rom_image, (const void *)m->start,
+			 ((const struct pvrom_header *)m->start)->size);
+	fill_ops();
+	install_fixups();
+	installed = true;
+	return &rom_ops;
+}
+paravirt_backend("rom", rom_prepare, "an ops ROM loaded as a Multiboot module (VMI-style)");

@@ -1,0 +1,69 @@
+/*
+ * rom_ops.c - the ops ROM's code and header: what a hypervisor vendor
+ * would ship as its "ROM" under VMI, here doing what bare hardware does.
+ *
+ * This is not kernel code.  It is compiled position-independent into a
+ * binary of its own (rom/rom.ld, build/pvrom.bin) that the kernel finds
+ * among its Multiboot modules and reaches only through the header below
+ * (the ABI: asm/pvrom.h).  The instructions are the native backend's
+ * (asm/native.h), taken by address so each is emitted out of line here;
+ * their exception-table entries land in the ROM's fixup table
+ * (rom/rom.ld), as offsets; iret and sysexit are the kernel's
+ * native_entry.S, assembled in.  The three ops the ABI defines for
+ * itself are spelled out below.  Privileged instructions are the ROM's business:
+ * the kernel's audit never sees this file, which is not in its ELF.
+ */
+#define PV386_NATIVE_BACKEND
+/* The kernel's native_sync_core returns through an iret to an absolute
+ * address, which would not survive the copy: the ROM's own, under that
+ * name, is in rom_entry.S (tools/pvrom-seal caught this one). */
+#define native_sync_core native_sync_core_absolute
+#include <asm/native.h>
+#undef native_sync_core
+#include <asm/pvrom.h>
+
+void native_iret(void);			/* arch/x86/paravirt/backends/native_entry.S */
+void native_irq_enable_sysexit(void);
+void native_sync_core(void);		/* rom_entry.S */
+extern const char __pvrom_end[], __pvrom_fixups[], __pvrom_fixups_end[];
+
+static void rom_load_tr(u16 selector)
+{
+	asm volatile("ltr %0" : : "rm" (selector));
+}
+
+static void rom_load_ldt(u16 selector)
+{
+	asm volatile("lldt %0" : : "rm" (selector));
+}
+
+/* The ring-0 stack pointer is at offset 4 of the CPU's 32-bit TSS. */
+static void rom_load_esp0(void *tss, u32 esp0)
+{
+	((volatile u32 *)tss)[1] = esp0;
+}
+
+/* Linked at address 0, every address below is an offset in the image,
+ * as the ABI wants; tools/pvrom-seal fills in the checksum. */
+#define ENTRY(nr, op)	[nr] = (u32)native_##op,
+#define OWN_ENTRY(nr, op)	[nr] = (u32)rom_##op,
+
+static const struct {
+	struct pvrom_header h;
+	u32 entry[PVROM_NR_OPS];
+} rom __used __section(".pvrom.header") = {
+	.h = {
+		.magic		= PVROM_MAGIC,
+		.abi_major	= PVROM_ABI_MAJOR,
+		.abi_minor	= PVROM_ABI_MINOR,
+		.size		= (u32)__pvrom_end,
+		.fixups_start	= (u32)__pvrom_fixups,
+		.fixups_end	= (u32)__pvrom_fixups_end,
+		.vendor		= "pv386 native",
+		.nr_entries	= PVROM_NR_OPS,
+	},
+	.entry = {
+		PVROM_TABLE_OPS(ENTRY)
+		PVROM_OWN_OPS(OWN_ENTRY)
+	},
+};

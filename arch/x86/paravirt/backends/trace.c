@@ -1,0 +1,144 @@
+/*
+ * trace.c - the trace backend: native underneath, but every
+ * call counted, per op and per patch site.
+ *
+ * Its table holds a stub per op (paravirt/backends/trace_entry.S) that counts and
+ * then jumps to the native function through paravirt_trace_native, a
+ * copy of the table the native backend's prepare() returned: backends
+ * never call each other except through a table.  Because the stubs are
+ * not the native functions, the patcher makes every site a direct call
+ * (or jmp) to them - the patcher's direct-call path - and `pv use
+ * trace` can switch to it at run time (paravirt/switch.c).
+ *
+ * A site is found from the return address of its call: the sites'
+ * records are sorted by address once, when the backend is prepared, and
+ * searched by halves on each call.  Calls that come from no site (ops
+ * the kernel calls through the table directly, such as cpuid) count per
+ * op only, and so do iret and sysexit, which are jumped to.
+ *
+ * The counters are 32-bit and each is bumped by one `incl`: on one CPU
+ * an interrupt cannot split it, so counting is safe with interrupts on
+ * or off.  They are never reset: counts add up across switches.
+ */
+#include <kernel.h>
+#include <asm/paravirt.h>
+#include <asm/patch.h>
+
+#define TRACE_MAX_SITES	1024
+
+struct paravirt_ops paravirt_trace_native;	/* the stubs jump through it */
+u32 paravirt_trace_op_calls[PARAVIRT_NR_SLOTS];
+extern void *const paravirt_trace_stubs[PARAVIRT_NR_SLOTS];
+
+static struct paravirt_ops trace_ops;
+static u16 by_address[TRACE_MAX_SITES];	/* site indexes, sorted by address */
+static u32 site_calls[TRACE_MAX_SITES];	/* by site index */
+static unsigned int nr_sites;
+
+static const struct paravirt_patch_site *site_at(unsigned int index)
+{
+	return &__start_parainstructions[index];
+}
+
+static void count_one(u32 *counter)
+{
+	asm volatile("incl %0" : "+m" (*counter));
+}
+
+/* Insertion sort: a few hundred records, once (nr_sites says it is
+ * done: a stub running meanwhile must not search a half-sorted list). */
+static void sort_sites(void)
+{
+	unsigned int i, j, n = __stop_parainstructions - __start_parainstructions;
+
+	if (nr_sites)
+		return;
+	for (i = 0; i < n; i++) {
+		u16 index = i;
+
+		for (j = i; j > 0 && site_at(by_address[j - 1])->instr >
+				     site_at(index)->instr; j--)
+			by_address[j] = by_address[j - 1];
+		by_address[j] = index;
+	}
+	nr_sites = n;
+}
+
+/* The index of the site a call returning to ret came from, or -1.  A
+ * call ends inside its site, so ret lies in (instr, instr + len]. */
+static int site_of_return(u32 ret)
+{
+	unsigned int lo = 0, hi = nr_sites;
+
+	while (lo < hi) {		/* the first site starting at or after ret */
+		unsigned int mid = (lo + hi) / 2;
+
+		if (site_at(by_address[mid])->instr < ret)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return -1;
+	lo = by_address[lo - 1];
+	return ret <= site_at(lo)->instr + site_at(lo)->len ? (int)lo : -1;
+}
+
+/* From every called op's stub, before it jumps to the native function. */
+void paravirt_trace_count(unsigned int slot, u32 ret)
+{
+	int site = site_of_return(ret);
+
+	count_one(&paravirt_trace_op_calls[slot]);
+	if (site >= 0)
+		count_one(&site_calls[site]);
+}
+
+u32 paravirt_trace_calls(unsigned int slot)
+{
+	return slot < PARAVIRT_NR_SLOTS ? paravirt_trace_op_calls[slot] : 0;
+}
+
+/* The native function slot's stub jumps to, for `pvops`. */
+void *paravirt_trace_wrapped(unsigned int slot)
+{
+	return slot < PARAVIRT_NR_SLOTS ? ((void **)&paravirt_trace_native)[slot] : NULL;
+}
+
+/* Calls counted at one site (0 for one whose op is jumped to). */
+u32 paravirt_trace_site_calls(const struct paravirt_patch_site *site)
+{
+	unsigned int index = site - __start_parainstructions;
+
+	return index < nr_sites ? site_calls[index] : 0;
+}
+
+/*
+ * The native table, copied, and a stub in each op slot.  Run at boot
+ * before the console (pv=trace) or by `pv use trace`; doing it again
+ * changes nothing, and keeps the counts.
+ */
+static const struct paravirt_ops *trace_prepare(const char **why)
+{
+	const struct paravirt_backend *native = paravirt_find_backend("native");
+	const struct paravirt_ops *ops = native ? native->prepare(why) : NULL;
+	unsigned int slot;
+
+	if (!ops) {
+		*why = native ? *why : "it wraps the native backend, which is missing";
+		return NULL;
+	}
+	if (__stop_parainstructions - __start_parainstructions > TRACE_MAX_SITES) {
+		*why = "more patch sites than it can count";
+		return NULL;
+	}
+	paravirt_trace_native = *ops;
+	trace_ops = *ops;
+	trace_ops.name = "trace";
+	for (slot = PARAVIRT_FIRST_OP_SLOT; slot < PARAVIRT_NR_SLOTS; slot++)
+		((void **)&trace_ops)[slot] = paravirt_trace_stubs[slot];
+	sort_sites();
+	return &trace_ops;
+}
+paravirt_backend("trace", trace_prepare,
+		 "native, with every call counted per op and per site (direct calls)");

@@ -1,0 +1,247 @@
+/*
+ * engine.c - computes the bytes a paravirt patch site should hold.
+ *
+ * Pure functions on byte buffers: nothing here reads or writes kernel
+ * code, calls the kernel or depends on the CPU it runs on, so the same
+ * file is compiled into the kernel and into the host-side tests.
+ * arch/x86/paravirt/patch/patch.c decides what each site becomes and does the writing.
+ *
+ * The rules, for a site of len bytes (see asm/patch.h for its shapes):
+ *   - the site's current bytes must be exactly the indirect call or jump
+ *     the build emitted for it, or exactly the replacement already (a
+ *     second run then changes nothing); anything else is left alone;
+ *   - the replacement is built in a buffer that starts as a copy of the
+ *     current bytes, and must fit in len bytes;
+ *   - spare bytes become NOPs, as few instructions as the CPU allows.
+ */
+#include <asm/patch.h>
+
+#define X86_PUSH_REG	0x50	/* + register number: eax 0, ecx 1, edx 2 */
+#define X86_POP_REG	0x58
+#define X86_PUSH_IMM8	0x6a
+#define X86_CALL_REL32	0xe8
+#define X86_JMP_REL32	0xe9
+#define X86_CS_PREFIX	0x2e
+#define X86_GROUP5	0xff	/* ff /2 = call r/m32, ff /4 = jmp r/m32 */
+#define MODRM_CALL_ABS	0x15	/* mod 00, reg /2, r/m 101: [disp32] */
+#define MODRM_JMP_ABS	0x25	/* mod 00, reg /4, r/m 101: [disp32] */
+#define X86_MOV_IMM32	0xb8	/* + register number: mov $imm32, %reg */
+
+#define NR_CLOBBER_REGS	3	/* CLBR_EAX, CLBR_ECX, CLBR_EDX are bits 0..2 */
+
+static void put32(u8 *p, u32 v)
+{
+	p[0] = v;
+	p[1] = v >> 8;
+	p[2] = v >> 16;
+	p[3] = v >> 24;
+}
+
+static void copy_bytes(u8 *dst, const u8 *src, unsigned int n)
+{
+	while (n--)
+		*dst++ = *src++;
+}
+
+static bool same_bytes(const u8 *a, const u8 *b, unsigned int n)
+{
+	while (n--)
+		if (*a++ != *b++)
+			return false;
+	return true;
+}
+
+/* A call site saves, around its call, each register it must not clobber. */
+static u8 saved_regs(const struct paravirt_patch_site *site)
+{
+	return ~site->clobbers & CLBR_ANY;
+}
+
+static unsigned int emit_pushes(u8 *out, u8 regs)
+{
+	unsigned int r, n = 0;
+
+	for (r = 0; r < NR_CLOBBER_REGS; r++)
+		if (regs & (1 << r))
+			out[n++] = X86_PUSH_REG + r;
+	return n;
+}
+
+static unsigned int emit_pops(u8 *out, u8 regs)
+{
+	unsigned int r, n = 0;
+
+	for (r = NR_CLOBBER_REGS; r-- > 0; )
+		if (regs & (1 << r))
+			out[n++] = X86_POP_REG + r;
+	return n;
+}
+
+/* Bytes of the call or jump the build put at the site; their number. */
+int patch_original(const struct patch_env *env,
+		   const struct paravirt_patch_site *site, bool jump, u8 *out)
+{
+	u32 slot = env->table + 4 * site->type;
+	u8 regs = saved_regs(site);
+	unsigned int n = 0;
+
+	if (jump) {
+		out[n++] = X86_CS_PREFIX;	/* %ds may be the user's by then */
+		out[n++] = X86_GROUP5;
+		out[n++] = MODRM_JMP_ABS;
+		put32(out + n, slot);
+		return n + 4;
+	}
+	n += emit_pushes(out + n, regs);
+	out[n++] = X86_GROUP5;
+	out[n++] = MODRM_CALL_ABS;
+	put32(out + n, slot);
+	n += 4;
+	n += emit_pops(out + n, regs);
+	return n;
+}
+
+/* Fill len bytes with the fewest NOP instructions the table offers. */
+void patch_fill_nops(const struct patch_env *env, u8 *out, unsigned int len)
+{
+	while (len) {
+		unsigned int n = len < env->max_nop ? len : env->max_nop;
+
+		copy_bytes(out, env->nops[n], n);
+		out += n;
+		len -= n;
+	}
+}
+
+/*
+ * pvdebug: `mov $PATCH_POISON, %reg` for each register in regs, as room
+ * allows.  A site that claims it may clobber a register its caller still
+ * needs then breaks that caller.  A fixed value, unlike `not %reg`,
+ * cannot be undone by a second poisoned site before the register is used.
+ */
+static unsigned int emit_poison(u8 *out, unsigned int room, u8 regs)
+{
+	unsigned int r, n = 0;
+
+	for (r = 0; r < NR_CLOBBER_REGS; r++) {
+		if (!(regs & (1 << r)) || n + 5 > room)
+			continue;
+		out[n] = X86_MOV_IMM32 + r;
+		put32(out + n + 1, PATCH_POISON);
+		n += 5;
+	}
+	return n;
+}
+
+static int build_inline(const struct patch_env *env,
+			const struct paravirt_patch_site *site,
+			const struct patch_op *op, u8 *out)
+{
+	unsigned int n;
+
+	if (!op->tpl || op->tpl_len > site->len)
+		return -1;
+	if (op->writes & ~site->clobbers)	/* would spoil a saved register */
+		return -1;
+	copy_bytes(out, op->tpl, op->tpl_len);
+	n = op->tpl_len;
+	if (env->poison && !op->jump)
+		n += emit_poison(out + n, site->len - n, site->clobbers & ~op->writes);
+	return n;
+}
+
+static int build_nops(const struct patch_env *env,
+		      const struct paravirt_patch_site *site,
+		      const struct patch_op *op, u8 *out)
+{
+	if (op->writes || op->jump)	/* a result, or a return, is expected */
+		return -1;
+	return env->poison ? emit_poison(out, site->len, site->clobbers) : 0;
+}
+
+/* rel32 operands count from the end of the instruction. */
+static int build_direct(const struct paravirt_patch_site *site,
+			const struct patch_op *op, u32 target, u8 *out)
+{
+	u8 regs = saved_regs(site);
+	unsigned int n = 0;
+
+	if (op->jump) {
+		if (site->len < 5)
+			return -1;
+		out[0] = X86_JMP_REL32;
+		put32(out + 1, target - (site->instr + 5));
+		return 5;
+	}
+	n += emit_pushes(out, regs);
+	if (n + 5 + n > site->len)		/* as many pops as pushes */
+		return -1;
+	out[n] = X86_CALL_REL32;
+	put32(out + n + 1, target - (site->instr + n + 5));
+	n += 5;
+	return n + emit_pops(out + n, regs);
+}
+
+/* push $type; call target: the stub finds the op's number on the stack. */
+static int build_null(const struct paravirt_patch_site *site, u32 target, u8 *out)
+{
+	if (site->len < 7 || site->type > 127)	/* push imm8 sign-extends */
+		return -1;
+	out[0] = X86_PUSH_IMM8;
+	out[1] = site->type;
+	out[2] = X86_CALL_REL32;
+	put32(out + 3, target - (site->instr + 7));
+	return 7;
+}
+
+/* The whole replacement in out[0..site->len), or false if it cannot be. */
+static bool build_replacement(const struct patch_env *env,
+			      const struct paravirt_patch_site *site,
+			      const struct patch_op *op, enum patch_kind kind,
+			      u32 target, u8 *out)
+{
+	int n = -1;
+
+	switch (kind) {
+	case PATCH_INLINE: n = build_inline(env, site, op, out); break;
+	case PATCH_NOPS:   n = build_nops(env, site, op, out); break;
+	case PATCH_DIRECT: n = build_direct(site, op, target, out); break;
+	case PATCH_NULL:   n = build_null(site, target, out); break;
+	}
+	if (n < 0)
+		return false;
+	patch_fill_nops(env, out + n, site->len - n);
+	return true;
+}
+
+/*
+ * Work out what `site`, whose bytes are now `cur`, should hold after
+ * becoming `kind` (target: the function for DIRECT and NULL).  out
+ * (site->len bytes) receives the bytes the site must end up with: the
+ * replacement, or cur unchanged when the site is refused.  A record whose
+ * length is 0 or over PATCH_MAX_SITE_LEN is refused without touching out
+ * at all: no buffer is promised to be that long.
+ */
+enum patch_result patch_compute_site(const struct patch_env *env,
+				     const struct paravirt_patch_site *site,
+				     const struct patch_op *op, enum patch_kind kind,
+				     u32 target, const u8 *cur, u8 *out)
+{
+	u8 want[PATCH_MAX_SITE_LEN], orig[PATCH_MAX_SITE_LEN];
+	bool fits;
+
+	if (site->len == 0 || site->len > PATCH_MAX_SITE_LEN)
+		return PATCH_REFUSED_FIT;
+	copy_bytes(out, cur, site->len);
+	copy_bytes(want, cur, site->len);
+	fits = build_replacement(env, site, op, kind, target, want);
+	if (fits && same_bytes(cur, want, site->len))
+		return PATCH_ALREADY_DONE;
+	if (patch_original(env, site, op->jump, orig) != site->len ||
+	    !same_bytes(cur, orig, site->len))
+		return PATCH_REFUSED_BYTES;
+	if (!fits)
+		return PATCH_REFUSED_FIT;
+	copy_bytes(out, want, site->len);
+	return PATCH_NEEDS_WRITE;
+}

@@ -1,0 +1,371 @@
+/*
+ * patch.c - the boot-time patcher: rewrites each recorded paravirt_ops
+ * call site (asm/patch.h) into what the running backend makes best.
+ *
+ * For each site, by what its op in paravirt_ops points at:
+ *   the native function, with a template  -> the native instructions inline
+ *   paravirt_nop                          -> NOPs only
+ *   another function                      -> call (or jmp) rel32 straight to it
+ *   NULL                                  -> a call to a stub that panics
+ * A site whose bytes are not what the build recorded is left alone and
+ * counted as refused.  The bytes come from the engine (paravirt/patch/engine.c);
+ * this file decides, writes, and reports.
+ *
+ * It runs once, early in kmain, with interrupts off: after the backend is
+ * chosen and before the rest of the kernel runs any site.  (A site that
+ * runs earlier - _start's EFLAGS reset, the return from the #UD of the
+ * long-NOP probe - runs as the indirect call the build emitted, which is
+ * correct too.  What must never happen is a site running, or being
+ * entered by an interrupt, while it is rewritten.)  A live switch of
+ * backend (`pv use`) rewrites the sites again, from the same recorded
+ * bytes, under the same rule (paravirt_patch_switch).  Boot options:
+ * nopatch (leave every site an indirect call), patchlog (print each site)
+ * and pvdebug (spoil the registers a site says it clobbers).
+ */
+#include <kernel.h>
+#include <cmdline.h>
+#include <ksyms.h>
+#include <string.h>
+#include <asm/cpu.h>
+#include <asm/paravirt.h>
+#include <asm/paging.h>
+#include <asm/patch.h>
+#include <asm/privileged.h>
+
+extern const char __patch_text_start[], __patch_text_end[];
+extern const struct paravirt_ops native_paravirt_ops;
+
+void paravirt_nop(void);		/* paravirt_entry.S */
+void paravirt_null_op_entry(void);
+
+/* ---- what each patchable op becomes natively ---- */
+
+struct op_template {
+	const u8 *start, *end;	/* from paravirt/patch/templates.S */
+	u8 writes;		/* registers holding the op's result */
+	bool jump;		/* iret and sysexit are jumped to */
+};
+
+/* Indexed by slot; ops without a template stay empty (start == NULL). */
+#define TEMPLATE(op, writes, jump) \
+	[PARAVIRT_SLOT(op)] = { tpl_##op, tpl_##op##_end, writes, jump },
+
+static const struct op_template templates[PARAVIRT_NR_SLOTS] = {
+	PATCH_TEMPLATES(TEMPLATE)
+};
+
+struct patch_op paravirt_patch_op(unsigned int slot)
+{
+	const struct op_template *t = &templates[slot];
+	struct patch_op op = { paravirt_op_name(slot), t->start, t->end - t->start,
+			       t->writes, t->jump };
+
+	return op;
+}
+
+static void *slot_function(const struct paravirt_ops *ops, unsigned int slot)
+{
+	return ((void *const *)ops)[slot];
+}
+
+/* ---- options and state ---- */
+
+static bool nopatch, patchlog, pvdebug;
+static struct patch_env env;
+static struct paravirt_patch_stats stats;
+
+static int set_nopatch(const char *v)  { (void)v; nopatch = true; return 0; }
+static int set_patchlog(const char *v) { (void)v; patchlog = true; return 0; }
+static int set_pvdebug(const char *v)  { (void)v; pvdebug = true; return 0; }
+early_boot_option("nopatch", set_nopatch, "leave paravirt call sites unpatched");
+early_boot_option("patchlog", set_patchlog, "print every paravirt call site");
+early_boot_option("pvdebug", set_pvdebug, "poison registers sites may clobber");
+
+/* ---- writing ---- */
+
+/*
+ * Code is written by kernel_text_poke() (arch/x86/mm/paging.c), the only
+ * routine that writes kernel code.  It lives in a section of its own,
+ * the fence: the sites it runs are never rewritten (patch_pass() leaves
+ * them indirect and counts them as fenced), so it can never be rewriting
+ * code it is running.  It serializes with sync_core after each write,
+ * which makes even a 486 drop instructions it had already fetched (QEMU
+ * and Bochs notice code changes by themselves: no emulator test can show
+ * a missing serialization, so it stays there on the manual's word).
+ */
+bool paravirt_site_fenced(const struct paravirt_patch_site *site)
+{
+	return site->instr + site->len > (u32)__patch_text_start &&
+	       site->instr < (u32)__patch_text_end;
+}
+
+/* What a site of op `slot` becomes when the op is fn; *target is the
+ * function to call. */
+static enum patch_kind choose_kind(unsigned int slot, void *fn, u32 *target)
+{
+	*target = (u32)fn;
+	if (!fn) {
+		*target = (u32)paravirt_null_op_entry;
+		return PATCH_NULL;
+	}
+	if (fn == slot_function(&native_paravirt_ops, slot) && templates[slot].start)
+		return PATCH_INLINE;
+	if (fn == (void *)paravirt_nop)
+		return PATCH_NOPS;
+	return PATCH_DIRECT;
+}
+
+static enum patch_result plan_site(const struct paravirt_patch_site *site,
+				   enum patch_kind *kind, u8 *out)
+{
+	struct patch_op op;
+	u32 target;
+
+	if (site->type >= PARAVIRT_NR_SLOTS)
+		return PATCH_REFUSED_RECORD;
+	op = paravirt_patch_op(site->type);
+	*kind = choose_kind(site->type, paravirt_op_function(site->type), &target);
+	return patch_compute_site(&env, site, &op, *kind, target,
+				  (const u8 *)site->instr, out);
+}
+
+static bool refused(enum patch_result result)
+{
+	return result == PATCH_REFUSED_BYTES || result == PATCH_REFUSED_FIT ||
+	       result == PATCH_REFUSED_RECORD;
+}
+
+/* Counts what each site is (patched) or would be (nopatch). */
+static void count(enum patch_result result, enum patch_kind kind)
+{
+	if (refused(result)) {
+		stats.refused++;
+		return;
+	}
+	switch (kind) {
+	case PATCH_INLINE: stats.inlined++; break;
+	case PATCH_DIRECT: stats.direct++; break;
+	case PATCH_NOPS:   stats.nops++; break;
+	case PATCH_NULL:   stats.null++; break;
+	}
+}
+
+/*
+ * Plan every site and, if `write`, rewrite those that need it.  Returns
+ * how many sites needed a write.  Writing happens only from
+ * paravirt_patch_init(), once, before interrupts are ever enabled: then
+ * no site can be running, or be entered by an interrupt, mid-rewrite.
+ * (Switches rewrite through paravirt_patch_switch() instead.)
+ */
+static unsigned int patch_pass(bool write)
+{
+	const struct paravirt_patch_site *site;
+	unsigned int needed = 0;
+
+	stats = (struct paravirt_patch_stats){ 0 };
+	for_each_patch_site(site) {
+		u8 out[PATCH_MAX_SITE_LEN];
+		enum patch_kind kind = PATCH_INLINE;
+		enum patch_result result;
+
+		if (paravirt_site_fenced(site)) {
+			stats.fenced++;
+			continue;
+		}
+		stats.total++;
+		result = plan_site(site, &kind, out);
+		count(result, kind);
+		if (result != PATCH_NEEDS_WRITE)
+			continue;
+		needed++;
+		if (write)
+			kernel_text_poke((u8 *)site->instr, out, site->len);
+	}
+	return needed;
+}
+
+/* How many sites a patch run would write now: 0 after a patched boot
+ * (the patcher is idempotent), all of them after a nopatch one. */
+unsigned int paravirt_patch_pending(void)
+{
+	return patch_pass(false);
+}
+
+void paravirt_patch_init(void)
+{
+	bool p6 = cpu_has_long_nops();
+
+	env.table = (u32)&paravirt_ops;
+	env.nops = p6 ? p6_nops : generic_nops;
+	env.max_nop = p6 ? P6_MAX_NOP : GENERIC_MAX_NOP;
+	env.poison = pvdebug;
+	patch_pass(!nopatch);
+}
+
+/* ---- switching backends at run time (paravirt/switch.c) ---- */
+
+static bool valid_length(const struct paravirt_patch_site *site)
+{
+	return site->len > 0 && site->len <= PATCH_MAX_SITE_LEN &&
+	       site->type < PARAVIRT_NR_SLOTS;
+}
+
+/* The bytes the site holds once patched for op function fn, computed
+ * from its original bytes; false if it cannot say. */
+static bool bytes_for(const struct paravirt_patch_site *site, void *fn,
+		      const u8 *orig, u8 *out)
+{
+	struct patch_op op = paravirt_patch_op(site->type);
+	u32 target;
+	enum patch_kind kind = choose_kind(site->type, fn, &target);
+	enum patch_result result = patch_compute_site(&env, site, &op, kind,
+						      target, orig, out);
+
+	/* Too long a replacement: out holds orig, an indirect call, which
+	 * is right for any table. */
+	return !refused(result) || result == PATCH_REFUSED_FIT;
+}
+
+/*
+ * Rewrite one site from what the running table made it to what `to`
+ * makes it.  Both are computed from the bytes the build recorded, so
+ * inline and direct call go both ways; a site holding anything else (one
+ * the boot refused) is left alone, as the boot left it.
+ */
+static void switch_site(const struct paravirt_patch_site *site,
+			const struct paravirt_ops *to)
+{
+	u8 orig[PATCH_MAX_SITE_LEN], now[PATCH_MAX_SITE_LEN], next[PATCH_MAX_SITE_LEN];
+	const u8 *cur = (const u8 *)site->instr;
+
+	if (!valid_length(site) ||
+	    patch_original(&env, site, templates[site->type].jump, orig) != site->len)
+		return;
+	if (!bytes_for(site, paravirt_op_function(site->type), orig, now) ||
+	    (memcmp(cur, now, site->len) && memcmp(cur, orig, site->len)))
+		return;
+	if (!bytes_for(site, slot_function(to, site->type), orig, next))
+		return;
+	if (memcmp(cur, next, site->len))
+		kernel_text_poke((u8 *)site->instr, next, site->len);
+}
+
+/*
+ * Every site but the fenced ones, rewritten for the table `to`, before
+ * it is installed.  The caller has interrupts off, and no task is
+ * stopped inside a site (the kernel switches tasks only in schedule(),
+ * called from C, and never from an op), so nothing runs a site, or
+ * returns into one, while it changes.  Under nopatch the sites stay the
+ * indirect calls they are.
+ */
+void paravirt_patch_switch(const struct paravirt_ops *to)
+{
+	const struct paravirt_patch_site *site;
+
+	if (nopatch)
+		return;
+	kernel_text_batch_begin();
+	for_each_patch_site(site)
+		if (!paravirt_site_fenced(site))
+			switch_site(site, to);
+	kernel_text_batch_end();
+}
+
+/* ---- reporting ---- */
+
+static const char *const kind_names[] = {	/* by enum patch_kind */
+	[PATCH_INLINE] = "inline", [PATCH_NOPS] = "nops",
+	[PATCH_DIRECT] = "direct", [PATCH_NULL] = "null",
+};
+
+const struct paravirt_patch_stats *paravirt_patch_stats(void)
+{
+	return &stats;
+}
+
+const struct patch_env *paravirt_patch_env(void)
+{
+	return &env;
+}
+
+bool paravirt_patching_disabled(void)	{ return nopatch; }
+bool paravirt_poisoning(void)		{ return pvdebug; }
+
+static void print_bytes(const u8 *p, unsigned int len)
+{
+	while (len--)
+		printk(" %02x", *p++);
+}
+
+/* One patchlog line.  Planning the site again tells what it was: the
+ * engine finds the replacement already there for a patched site. */
+static void log_site(const struct paravirt_patch_site *site)
+{
+	u8 before[PATCH_MAX_SITE_LEN], after[PATCH_MAX_SITE_LEN];
+	enum patch_kind kind = PATCH_INLINE;
+	enum patch_result result = plan_site(site, &kind, after);
+	const char *fn;
+	u32 offset = 0;
+
+	if (result == PATCH_ALREADY_DONE)
+		patch_original(&env, site, templates[site->type].jump, before);
+	else
+		memcpy(before, (const u8 *)site->instr, site->len);
+	fn = ksym_lookup(site->instr, &offset);
+	printk("patch: %08x %-19s %s+0x%x:", site->instr,
+	       paravirt_op_name(site->type), fn ? fn : "?", offset);
+	print_bytes(before, site->len);
+	printk(" ->");
+	print_bytes((const u8 *)site->instr, site->len);
+	printk(" (%s)\n", paravirt_site_fenced(site) ? "fenced" :
+	       result == PATCH_ALREADY_DONE ? kind_names[kind] :
+	       result == PATCH_NEEDS_WRITE ? "unpatched" : "refused");
+}
+
+/*
+ * What a site is now - "inline", "direct", "nops", "null", "indirect",
+ * "fenced" or "refused" - for `sites`; orig receives the bytes the build
+ * put there (site->len of them, at most PATCH_MAX_SITE_LEN).
+ */
+const char *paravirt_site_state(const struct paravirt_patch_site *site, u8 *orig)
+{
+	u8 out[PATCH_MAX_SITE_LEN];
+	enum patch_kind kind = PATCH_INLINE;
+	enum patch_result result;
+
+	if (!valid_length(site))
+		return "refused";	/* orig is left as it was */
+	if (patch_original(&env, site, templates[site->type].jump, orig) != site->len)
+		return "refused";
+	if (!memcmp(orig, (const u8 *)site->instr, site->len))
+		return paravirt_site_fenced(site) ? "fenced" : "indirect";
+	result = plan_site(site, &kind, out);
+	return result == PATCH_ALREADY_DONE ? kind_names[kind] : "refused";
+}
+
+void paravirt_patch_report(void)
+{
+	const struct paravirt_patch_site *site;
+
+	if (patchlog)
+		for_each_patch_site(site)
+			log_site(site);
+	if (nopatch) {
+		printk("paravirt: nopatch: %u sites left as indirect calls\n", stats.total);
+		return;
+	}
+	/* N counts every site that now holds its replacement: inline and
+	 * direct ones, and the rare NOP-only and empty-op ones of the line
+	 * below; I + D + R = M when those are zero. */
+	printk("paravirt: patched %u/%u sites (%u inline, %u direct, %u refused)\n",
+	       stats.total - stats.refused, stats.total, stats.inlined,
+	       stats.direct, stats.refused);
+	if (stats.fenced)
+		printk("paravirt: %u sites in the code writer stay indirect (fenced)\n",
+		       stats.fenced);
+	if (stats.nops || stats.null)
+		printk("paravirt: %u sites became NOPs, %u call the empty-op stub\n",
+		       stats.nops, stats.null);
+	printk("paravirt: %s NOPs%s\n", env.nops == p6_nops ? "P6 (0f 1f)" : "generic",
+	       pvdebug ? ", clobbered registers poisoned (pvdebug)" : "");
+}

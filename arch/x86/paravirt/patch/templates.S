@@ -1,0 +1,103 @@
+/*
+ * templates.S - the native instructions a patched site becomes,
+ * and the NOPs that pad it.
+ *
+ * This is data, not code: it lives in .rodata and is only ever copied.
+ * Each template is assembled from real instructions between two labels,
+ * so its bytes come from the assembler, not from hand-typed hex.  Call
+ * sites pass arguments and results in EAX (and EDX), the regparm
+ * convention of every op, so the templates use those registers.
+ *
+ * The host-side tests (tests/host/) link this file into a 64-bit program:
+ * .code32 keeps the encodings 32-bit there, and PTR is a host pointer.
+ */
+#include <asm/patch.h>
+
+#ifdef __x86_64__
+#define PTR .quad
+#else
+#define PTR .long
+#endif
+
+	.code32
+
+#define TEMPLATE(name, insns...)			\
+	.globl tpl_##name, tpl_##name##_end;		\
+tpl_##name:						\
+	insns;						\
+tpl_##name##_end:
+
+	.section .rodata.patch_templates, "a"
+
+TEMPLATE(irq_disable,		cli)
+TEMPLATE(irq_enable,		sti)
+TEMPLATE(restore_fl,		pushl %eax; popfl)
+TEMPLATE(save_fl,		pushfl; popl %eax)
+TEMPLATE(save_fl_irq_disable,	pushfl; popl %eax; cli)
+TEMPLATE(safe_halt,		sti; hlt)
+TEMPLATE(halt,			hlt)
+TEMPLATE(iret,			iret)
+TEMPLATE(irq_enable_sysexit,	sti; sysexit)
+TEMPLATE(read_cr0,		movl %cr0, %eax)
+TEMPLATE(write_cr0,		movl %eax, %cr0)
+TEMPLATE(read_cr2,		movl %cr2, %eax)
+TEMPLATE(read_cr3,		movl %cr3, %eax)
+TEMPLATE(write_cr3,		movl %eax, %cr3)
+TEMPLATE(clts,			clts)
+TEMPLATE(read_tsc,		rdtsc)
+
+/*
+ * NOPs of each length that are one instruction and change nothing.  They
+ * are spelled in hex on purpose: for "lea 0(%esi),%esi" the assembler
+ * drops the zero displacement, and the exact length is the point here.
+ *
+ * generic_nops run on every x86 from the 386 on: mov/lea of %esi to itself,
+ * with a %ds prefix (ignored by lea) for 5, 8 and 9 bytes, and for 9 an
+ * operand-size prefix too: "lea 0(%esi),%si" writes %si with itself.
+ * No more than one prefix of each kind: stacking them is not promised to
+ * work on every old CPU.
+ */
+	.section .rodata.patch_nops, "a"
+gnop1:	.byte 0x90				/* nop */
+gnop2:	.byte 0x89, 0xf6			/* mov %esi,%esi */
+gnop3:	.byte 0x8d, 0x76, 0x00			/* lea 0x0(%esi),%esi */
+gnop4:	.byte 0x8d, 0x74, 0x26, 0x00		/* lea 0x0(%esi,%eiz,1),%esi */
+gnop5:	.byte 0x3e, 0x8d, 0x74, 0x26, 0x00	/* ds lea 0x0(%esi,%eiz,1),%esi */
+gnop6:	.byte 0x8d, 0xb6, 0x00, 0x00, 0x00, 0x00 /* lea 0x0(%esi),%esi, disp32 */
+gnop7:	.byte 0x8d, 0xb4, 0x26, 0x00, 0x00, 0x00, 0x00
+						/* lea 0x0(%esi,%eiz,1),%esi, disp32 */
+gnop8:	.byte 0x3e, 0x8d, 0xb4, 0x26, 0x00, 0x00, 0x00, 0x00
+						/* ds, then the 7-byte lea */
+gnop9:	.byte 0x3e, 0x66, 0x8d, 0xb4, 0x26, 0x00, 0x00, 0x00, 0x00
+						/* ds, data16, the 7-byte lea */
+
+/*
+ * p6_nops: the "nop r/m" instruction (0f 1f /0) of the Pentium Pro and
+ * later; 0x66 and %cs prefixes stretch it.  A P5, a K6 or some VIA CPUs
+ * raise #UD on it: arch/x86/paravirt/patch/patch.c checks before choosing these.
+ */
+pnop1:	.byte 0x90				/* nop */
+pnop2:	.byte 0x66, 0x90			/* xchg %ax,%ax */
+pnop3:	.byte 0x0f, 0x1f, 0x00			/* nopl (%eax) */
+pnop4:	.byte 0x0f, 0x1f, 0x40, 0x00		/* nopl 0x0(%eax) */
+pnop5:	.byte 0x0f, 0x1f, 0x44, 0x00, 0x00	/* nopl 0x0(%eax,%eax,1) */
+pnop6:	.byte 0x66, 0x0f, 0x1f, 0x44, 0x00, 0x00 /* nopw 0x0(%eax,%eax,1) */
+pnop7:	.byte 0x0f, 0x1f, 0x80, 0x00, 0x00, 0x00, 0x00
+						/* nopl 0x0(%eax), disp32 */
+pnop8:	.byte 0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00
+						/* nopl 0x0(%eax,%eax,1), disp32 */
+pnop9:	.byte 0x66, 0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00
+						/* nopw 0x0(%eax,%eax,1), disp32 */
+pnop10:	.byte 0x66, 0x2e, 0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00
+						/* nopw %cs:0x0(%eax,%eax,1) */
+pnop11:	.byte 0x66, 0x66, 0x2e, 0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00
+						/* data16 nopw %cs:0x0(...) */
+
+	.section .rodata, "a"
+	.balign 8
+	.globl generic_nops, p6_nops
+generic_nops:	/* generic_nops[n]: an n-byte NOP; [0] unused */
+	PTR 0, gnop1, gnop2, gnop3, gnop4, gnop5, gnop6, gnop7, gnop8, gnop9
+p6_nops:
+	PTR 0, pnop1, pnop2, pnop3, pnop4, pnop5, pnop6, pnop7, pnop8
+	PTR pnop9, pnop10, pnop11

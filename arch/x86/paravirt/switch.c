@@ -1,0 +1,74 @@
+/*
+ * switch.c - live switching: another backend's table put into
+ * paravirt_ops while the kernel runs (`pv use trace`, `pv use native`).
+ *
+ * Step by step, with interrupts off from the first write to the last:
+ *   1. the new backend prepares its table (before anything changes, so
+ *      a backend that refuses leaves the kernel exactly as it was);
+ *   2. every site outside the code writer's fence is rewritten, from the
+ *      bytes the build recorded, into what the new table makes it -
+ *      inline native instructions or a direct call - by the one routine
+ *      that writes kernel code, kernel_text_poke(), which serializes
+ *      (sync_core) after each write;
+ *   3. the table is swapped (behind the opcount stubs if counting).
+ *
+ * Why that is safe on pv386's one CPU: with interrupts off nothing else
+ * runs, so no site executes half-written; no task is stopped inside a
+ * site either, because tasks switch only in schedule(), which no op
+ * calls and which interrupts from kernel mode never reach; and the
+ * writer's own sites (fenced) are never rewritten, so it never runs code
+ * it is changing.  Between steps 2 and 3 a site may already call the new
+ * backend while the table still holds the old one, or the reverse: both
+ * do the same native work, so the only difference is what trace counts.
+ * Under nopatch the sites stay indirect calls and only the table changes.
+ */
+#include <kernel.h>
+#include <asm/paravirt.h>
+#include <asm/privileged.h>
+
+static unsigned long switches;
+
+/* The backend's complete table, or NULL with the reason in *why. */
+static const struct paravirt_ops *prepare(const char *name, const char **why, int *err)
+{
+	const struct paravirt_backend *b = paravirt_find_backend(name);
+	const struct paravirt_ops *ops;
+
+	*err = -ENOENT;
+	if (!b) {
+		*why = "no such backend";
+		return NULL;
+	}
+	*err = -EINVAL;
+	*why = "it cannot run here";	/* unless the backend says better */
+	ops = b->prepare(why);
+	if (ops && paravirt_first_empty_op(ops)) {
+		*why = "its table leaves an op empty";
+		return NULL;
+	}
+	return ops;
+}
+
+int paravirt_switch_backend(const char *name, const char **why)
+{
+	const struct paravirt_ops *ops;
+	unsigned long flags;
+	int err;
+
+	ops = prepare(name, why, &err);
+	if (!ops)
+		return err;
+	flags = raw_local_irq_save();
+	paravirt_patch_switch(ops);
+	paravirt_install_ops(ops);
+	paravirt_patch_pending();	/* the patcher's counts, for the new table */
+	switches++;
+	raw_local_irq_restore(flags);
+	*why = NULL;
+	return 0;
+}
+
+unsigned long paravirt_switch_count(void)
+{
+	return switches;
+}
