@@ -56,7 +56,8 @@ void kmain(const void *multiboot_info)
 	console_init();
 	printk("pv386: booted by %s, command line '%s'\n",
 	       boot_info.loader, boot_info.cmdline);
-	paravirt_report();
+	paravirt_backend_report();
+	paravirt_patch_report();
 	cmdline_parse(boot_info.cmdline);
 	cpu_detect();
 	cpu_print();

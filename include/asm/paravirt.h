@@ -104,7 +104,6 @@ struct paravirt_ops {
 extern struct paravirt_ops paravirt_ops;
 
 void paravirt_init(void);	/* fill the table; the first C call of all */
-void paravirt_report(void);	/* print the backend and what was patched */
 const char *paravirt_op_name(unsigned int slot);	/* "?" if no op */
 /* The slot of the first NULL op in ops, or 0 (never an op) if none is. */
 unsigned int paravirt_first_empty_op(const struct paravirt_ops *ops);
@@ -117,7 +116,7 @@ unsigned int paravirt_first_empty_op(const struct paravirt_ops *ops);
  * ready to be copied into paravirt_ops, or returns NULL if the backend
  * cannot run here; it runs before the console exists (from the pv= boot
  * option's choice, before the patcher), so it must not print: it leaves
- * its reason in *why, which paravirt_report() prints.
+ * its reason in *why, which paravirt_backend_report() prints.
  */
 struct paravirt_backend {
 	const char *name;		/* as pv= and `pv use` name it */
@@ -125,13 +124,26 @@ struct paravirt_backend {
 	const struct paravirt_ops *(*prepare)(const char **why);
 };
 
-#define paravirt_backend(bname, prepare_fn, about_text)				static const struct paravirt_backend __pv_backend_##prepare_fn		__section(".pv_backends") __used __attribute__((aligned(4))) =			{ bname, about_text, prepare_fn }
+#define paravirt_backend(bname, prepare_fn, about_text)			\
+	static const struct paravirt_backend __pv_backend_##prepare_fn	\
+	__section(".pv_backends") __used __attribute__((aligned(4))) =	\
+	{ bname, about_text, prepare_fn }
 
 extern const struct paravirt_backend __start_pv_backends[], __stop_pv_backends[];
+/* backends.c */
 const struct paravirt_backend *paravirt_find_backend(const char *name);	/* or NULL */
+/* name's table, ready to install; or NULL, *err -ENOENT (no such
+ * backend) or -EINVAL (it refused), and *why says why. */
+const struct paravirt_ops *paravirt_prepare_backend(const char *name, const char **why,
+						    int *err);
 void paravirt_choose_backend(void);	/* pv=: at boot, before the patcher */
-/* Into paravirt_ops, behind the opcount stubs if counting (paravirt/count.c). */
+void paravirt_backend_report(void);	/* which backend runs, and why not pv='s */
+
+/* install.c: a table into paravirt_ops (behind the counting stubs if
+ * counting), and which function each slot of it holds, seen through
+ * those stubs.  The patcher decides by what the installed table holds. */
 void paravirt_install_ops(const struct paravirt_ops *ops);
+void *paravirt_installed_op(unsigned int slot);
 /*
  * Live switching (paravirt/switch.c): the named backend's table put in
  * at run time, every site rewritten for it.  0, or -ENOENT (no such
@@ -188,11 +200,10 @@ u32 paravirt_trace_calls(unsigned int slot);
 u32 paravirt_trace_site_calls(const struct paravirt_patch_site *site);
 void *paravirt_trace_wrapped(unsigned int slot);	/* the native function */
 
-/* Counting the calls that reach each op (paravirt/count.c). */
+/* Counting the calls that reach each op (install.c). */
 extern u32 paravirt_op_calls[PARAVIRT_NR_SLOTS];	/* by slot, while counting */
 void paravirt_count_start(void);
 bool paravirt_counting(void);
-void *paravirt_op_function(unsigned int slot);	/* behind any counting stub */
 bool paravirt_coverage_report(void);	/* prints; all ops the CPU has reached? */
 
 /*

@@ -126,7 +126,8 @@ static inline void paravirt_choose_backend(void)	{ }	/* the CPU, inline */
 static inline void paravirt_patch_init(void)	{ }	/* nothing to patch */
 static inline void paravirt_count_start(void)	{ }	/* no table to count */
 static inline bool paravirt_counting(void)	{ return false; }
-static inline void paravirt_report(void)	{ }
+static inline void paravirt_backend_report(void)	{ }
+static inline void paravirt_patch_report(void)	{ }
 #endif
 
 #else /* __ASSEMBLER__ */

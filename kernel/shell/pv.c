@@ -67,7 +67,7 @@ static int cmd_pvops(int argc, char **argv)
 	       "                            wraps                          calls" : "");
 	for (slot = PARAVIRT_FIRST_OP_SLOT; slot < PARAVIRT_NR_SLOTS; slot++) {
 		printk("%4u %-19s", slot, paravirt_op_name(slot));
-		print_symbol((u32)paravirt_op_function(slot), tracing() ? 31 : 0);
+		print_symbol((u32)paravirt_installed_op(slot), tracing() ? 31 : 0);
 		if (tracing()) {	/* the stub, the native function, the count */
 			printk(" ->");
 			print_symbol((u32)paravirt_trace_wrapped(slot), 30);

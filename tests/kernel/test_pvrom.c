@@ -37,7 +37,7 @@ KTEST(pvrom_table_points_into_rom)
 
 	SKIP_UNLESS_ROM();
 	for (slot = PARAVIRT_FIRST_OP_SLOT; slot < PARAVIRT_NR_SLOTS; slot++) {
-		unsigned long fn = (unsigned long)paravirt_op_function(slot);
+		unsigned long fn = (unsigned long)paravirt_installed_op(slot);
 
 		if (paravirt_rom_contains(fn) == adapted(slot)) {
 			printk("ktest:   op %s at %08lx\n", paravirt_op_name(slot), fn);
@@ -74,7 +74,7 @@ KTEST(pvrom_sites_call_rom_directly)
 	KT_EXPECT_EQ(paravirt_patch_stats()->direct, paravirt_patch_stats()->total);
 	for_each_patch_site(s)
 		if (!paravirt_site_fenced(s) &&
-		    !site_reaches(s, (unsigned long)paravirt_op_function(s->type))) {
+		    !site_reaches(s, (unsigned long)paravirt_installed_op(s->type))) {
 			printk("ktest:   site %08x (%s) does not call the ROM\n",
 			       s->instr, paravirt_op_name(s->type));
 			bad++;

@@ -1,9 +1,9 @@
 /*
  * count_entry.S - one counting stub per paravirt_ops slot.
  *
- * paravirt/count.c puts stub N in slot N of the table and the real
- * function in paravirt_op_real[N].  The stub adds one to
- * paravirt_op_calls[N] and jumps on, leaving every register, the flags
+ * install.c puts stub N in slot N of the table, and the installed
+ * backend's function is in slot N of paravirt_installed_ops.  The stub
+ * adds one to paravirt_op_calls[N] and jumps on, leaving every register, the flags
  * and the stack as the caller left them: it works for the ops that are
  * jumped to with an interrupt frame on the stack (iret, sysexit) and for
  * save_fl, which must see the caller's flags.  Hence lea, not inc, and
@@ -13,7 +13,7 @@
 
 .macro COUNT_STUB n
 	SLOT_COUNT paravirt_op_calls, \n
-	jmp *%ss:paravirt_op_real + 4 * \n
+	jmp *%ss:paravirt_installed_ops + 4 * \n
 .endm
 
 	.text

@@ -1,12 +1,12 @@
 /*
  * coverage.c - op coverage: which ops of the table the calls
- * counted by paravirt/count.c reached, and which the running CPU cannot
+ * counted by install.c reached, and which the running CPU cannot
  * do at all.
  *
  * Printed after the in-kernel suite and after run= with opcount.  With
  * nopatch every call goes through the table, so an op the CPU has and
  * no feature reached is an op with no user: the suite fails then.  Kept
- * apart from the counting itself, which the patcher uses: the report
+ * apart from the counting (install.c), which the patcher uses: the report
  * reads the patcher's figures, and a file that both uses and is used by
  * the patcher would make a call loop.
  */

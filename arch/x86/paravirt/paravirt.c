@@ -1,21 +1,20 @@
 /*
  * paravirt.c - owns paravirt_ops, the table every privileged operation
- * goes through, and puts the backend pv= names into it at boot.
+ * goes through: its slots, the names of its ops, and what a call to an
+ * empty op does.
  *
  * _start calls paravirt_init() before any other C code, so the table is
- * complete before its first use, and checked: an empty op would be a call
- * to address 0, so a backend that leaves one is stopped at once.  The
- * table starts native (native.c); kmain then calls
- * paravirt_choose_backend(), before the patcher, to put in the backend
- * the pv= boot option names (paravirt/switch.c changes it later, for
- * `pv use`).  The kernel always calls through this one writable copy,
- * never through a backend's own table.  The ops' names are in
- * paravirt/op_names.c.
+ * complete before its first use, and checked: an empty op would be a
+ * call to address 0, so a backend that leaves one is stopped at once.
+ * The table starts native (backends/native.c); kmain then puts in the
+ * backend the pv= boot option names (backends.c), and `pv use` another
+ * one later (switch.c), always through install.c.  The kernel always
+ * calls through this one writable copy, never through a backend's own
+ * table.
  */
 #include <kernel.h>
-#include <cmdline.h>
 #include <console.h>
-#include <string.h>
+#include <panic.h>
 #include <asm/paravirt.h>
 
 struct paravirt_ops paravirt_ops;
@@ -24,7 +23,7 @@ extern const struct paravirt_ops native_paravirt_ops;
 
 /* The ops fill the table from PARAVIRT_FIRST_OP_SLOT to its end, one
  * pointer each: a slot number is an offset / 4 (the asm sites compute it
- * that way), and the site records and the NULL-op stub (push imm8) hold
+ * that way), and the site records and the empty-op stub (push imm8) hold
  * it in a signed byte. */
 #define ASSERT_OP_SLOT(op, ret, params)					\
 	_Static_assert(offsetof(struct paravirt_ops, op) % sizeof(void *) == 0, \
@@ -34,6 +33,18 @@ _Static_assert(offsetof(struct paravirt_ops, kernel_rpl) + sizeof(unsigned int) 
 	       PARAVIRT_FIRST_OP_SLOT * sizeof(void *),
 	       "something but name and kernel_rpl precedes the ops");
 _Static_assert(PARAVIRT_NR_SLOTS <= 127, "paravirt_ops has too many slots");
+
+/* Generated from the one list of ops, so a name cannot drift from its
+ * slot. */
+#define OP_NAME(op, ret, params)	[PARAVIRT_SLOT(op)] = #op,
+static const char *const op_names[PARAVIRT_NR_SLOTS] = {
+	PARAVIRT_OPS(OP_NAME)
+};
+
+const char *paravirt_op_name(unsigned int slot)
+{
+	return slot < PARAVIRT_NR_SLOTS && op_names[slot] ? op_names[slot] : "?";
+}
 
 unsigned int paravirt_first_empty_op(const struct paravirt_ops *ops)
 {
@@ -54,7 +65,7 @@ static void __noreturn paravirt_bad_backend(unsigned int slot)
 
 	snprintf(msg, sizeof(msg),
 		 "pv386: backend %s leaves op %s (slot %u) empty; stopped.\n",
-		 paravirt_ops.name, paravirt_op_name(slot), slot);
+		 native_paravirt_ops.name, paravirt_op_name(slot), slot);
 	serial_init();
 	serial_puts(msg);
 	for (;;)
@@ -63,68 +74,22 @@ static void __noreturn paravirt_bad_backend(unsigned int slot)
 
 void paravirt_init(void)
 {
-	unsigned int empty;
+	unsigned int empty = paravirt_first_empty_op(&native_paravirt_ops);
 
-	paravirt_ops = native_paravirt_ops;
-	empty = paravirt_first_empty_op(&paravirt_ops);
 	if (empty)
 		paravirt_bad_backend(empty);
-}
-
-/* ---- choosing a backend at boot: pv=NAME ---- */
-
-static char wanted[16] = "native";
-static const char *refusal;	/* why the wanted backend is not running */
-
-static int parse_pv(const char *value)
-{
-	if (value && *value && strlen(value) < sizeof(wanted))
-		strlcpy(wanted, value, sizeof(wanted));
-	else
-		refusal = "pv= needs the name of a backend";
-	return 0;
-}
-early_boot_option("pv", parse_pv, "the paravirt backend: native, trace or rom");
-
-const struct paravirt_backend *paravirt_find_backend(const char *name)
-{
-	const struct paravirt_backend *b;
-
-	for_each_paravirt_backend(b)
-		if (!strcmp(b->name, name))
-			return b;
-	return NULL;
+	paravirt_install_ops(&native_paravirt_ops);
 }
 
 /*
- * Put the backend pv= named into the table, or stay native and keep the
- * reason for paravirt_report().  Runs before the patcher and before the
- * console: nothing is printed here, and no site has been patched yet.
+ * Reached through paravirt_null_op_entry (ops_entry.S), which the
+ * patcher makes a site of an empty op call.  No table with an empty op
+ * is ever installed (paravirt_init, backends.c), so this is for a table
+ * changed some other way: it stops the kernel, naming the op and the
+ * site that called it.
  */
-void paravirt_choose_backend(void)
+void paravirt_null_op(unsigned int slot, u32 site)
 {
-	const struct paravirt_backend *b = paravirt_find_backend(wanted);
-	const struct paravirt_ops *ops;
-
-	if (!b) {
-		refusal = refusal ? refusal : "no such backend";
-		return;
-	}
-	ops = b->prepare(&refusal);
-	if (!ops)
-		return;
-	if (paravirt_first_empty_op(ops)) {
-		refusal = "its table leaves an op empty";
-		return;
-	}
-	paravirt_install_ops(ops);	/* behind the opcount stubs, if counting */
-}
-
-void paravirt_report(void)
-{
-	if (strcmp(wanted, paravirt_ops.name))
-		printk("paravirt: backend %s refused (%s): staying %s\n", wanted,
-		       refusal ? refusal : "it cannot run here", paravirt_ops.name);
-	printk("paravirt: backend %s, %u ops\n", paravirt_ops.name, PARAVIRT_NR_OPS);
-	paravirt_patch_report();
+	panic("paravirt: op %s is empty (slot %u), called from the site at %08x",
+	      paravirt_op_name(slot), slot, site);
 }

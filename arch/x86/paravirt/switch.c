@@ -10,7 +10,8 @@
  *      inline native instructions or a direct call - by the one routine
  *      that writes kernel code, kernel_text_poke(), which serializes
  *      (sync_core) after each write;
- *   3. the table is swapped (behind the opcount stubs if counting).
+ *   3. the table is installed (install.c: behind the counting stubs if
+ *      counting).
  *
  * Why that is safe on pv386's one CPU: with interrupts off nothing else
  * runs, so no site executes half-written; no task is stopped inside a
@@ -28,34 +29,13 @@
 
 static unsigned long switches;
 
-/* The backend's complete table, or NULL with the reason in *why. */
-static const struct paravirt_ops *prepare(const char *name, const char **why, int *err)
-{
-	const struct paravirt_backend *b = paravirt_find_backend(name);
-	const struct paravirt_ops *ops;
-
-	*err = -ENOENT;
-	if (!b) {
-		*why = "no such backend";
-		return NULL;
-	}
-	*err = -EINVAL;
-	*why = "it cannot run here";	/* unless the backend says better */
-	ops = b->prepare(why);
-	if (ops && paravirt_first_empty_op(ops)) {
-		*why = "its table leaves an op empty";
-		return NULL;
-	}
-	return ops;
-}
-
 int paravirt_switch_backend(const char *name, const char **why)
 {
 	const struct paravirt_ops *ops;
 	unsigned long flags;
 	int err;
 
-	ops = prepare(name, why, &err);
+	ops = paravirt_prepare_backend(name, why, &err);
 	if (!ops)
 		return err;
 	flags = raw_local_irq_save();

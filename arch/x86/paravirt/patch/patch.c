@@ -35,7 +35,7 @@
 extern const char __patch_text_start[], __patch_text_end[];
 extern const struct paravirt_ops native_paravirt_ops;
 
-void paravirt_nop(void);		/* paravirt_entry.S */
+void paravirt_nop(void);		/* ops_entry.S */
 void paravirt_null_op_entry(void);
 
 /* ---- what each patchable op becomes natively ---- */
@@ -124,7 +124,7 @@ static enum patch_result plan_site(const struct paravirt_patch_site *site,
 	if (site->type >= PARAVIRT_NR_SLOTS)
 		return PATCH_REFUSED_RECORD;
 	op = paravirt_patch_op(site->type);
-	*kind = choose_kind(site->type, paravirt_op_function(site->type), &target);
+	*kind = choose_kind(site->type, paravirt_installed_op(site->type), &target);
 	return patch_compute_site(&env, site, &op, *kind, target,
 				  (const u8 *)site->instr, out);
 }
@@ -241,7 +241,7 @@ static void switch_site(const struct paravirt_patch_site *site,
 	if (!valid_length(site) ||
 	    patch_original(&env, site, templates[site->type].jump, orig) != site->len)
 		return;
-	if (!bytes_for(site, paravirt_op_function(site->type), orig, now) ||
+	if (!bytes_for(site, paravirt_installed_op(site->type), orig, now) ||
 	    (memcmp(cur, now, site->len) && memcmp(cur, orig, site->len)))
 		return;
 	if (!bytes_for(site, slot_function(to, site->type), orig, next))

@@ -1,5 +1,6 @@
 /*
- * paravirt_entry.S - two tiny functions the patcher recognises by address.
+ * ops_entry.S - two tiny functions the patcher recognises by address:
+ * the op that does nothing, and where a call to an empty op lands.
  */
 
 	.text
