@@ -15,7 +15,7 @@
                    can show); its self-test plants each bug in a copy of
                    the kernel and shows it caught.
 
-The audits' self-tests are tests/audit*_selftest.sh.
+The audits' self-tests are tests/audit_selftests/*.py.
 """
 
 import sys
@@ -66,7 +66,7 @@ def check_selftest(log, script, kernels=()):
     Some doctor copies of the built kernels, which must exist."""
     for build in kernels:
         need_file(build.elf, build.make("all"))
-    status, output = run_command(["bash", script], log)
+    status, output = run_command([sys.executable, script], log)
     if status != 0:
         raise Failure(f"{script} exited with status {status}", last_lines(output))
 
@@ -78,10 +78,10 @@ def tests():
         Test("symbols-y", check_symbol, (Y, "paravirt_ops", True)),
         Test("symbols-n", check_symbol, (N, "paravirt_ops", False)),
         Test("audit-y", check_audit, (Y, "tools/audit-privileged")),
-        Test("audit-selftest", check_selftest, ("tests/audit_selftest.sh",)),
+        Test("audit-selftest", check_selftest, ("tests/audit_selftests/privileged.py",)),
         Test("audit-sites-y", check_audit, (Y, "tools/audit-sites")),
-        Test("audit-sites-selftest", check_selftest, ("tests/audit_sites_selftest.sh",)),
+        Test("audit-sites-selftest", check_selftest, ("tests/audit_selftests/sites.py",)),
         Test("audit-natives-y", check_audit, (Y, "tools/audit-natives")),
         Test("audit-natives-selftest", check_selftest,
-             ("tests/audit_natives_selftest.sh", (Y, N))),
+             ("tests/audit_selftests/natives.py", (Y, N))),
     ]

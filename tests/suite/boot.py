@@ -21,8 +21,8 @@ import subprocess
 
 from .builds import N, USER_PROGRAM_DIR, Y
 from .emulators import (BOOT_TIMEOUT, KTEST_QEMU_TIMEOUT, QEMU, QEMU_FAIL, QEMU_PASS,
-                        boot_under_gdb, qemu_command, read_serial, run_bochs,
-                        run_emulator)
+                        boot_under_gdb, qemu_command, qemu_until, read_serial,
+                        run_bochs, run_emulator)
 from .harness import Failure, Test, fresh_log, last_lines, need_file, need_tool
 from .judge import (boot_problem, ktest_problem, line_has, log_details, missing_lines,
                     no_line_starting)
@@ -33,15 +33,8 @@ def qemu_boot(log, build):
     so stop QEMU once the ready line (or a panic) is in the log."""
     need_tool(QEMU, "qemu")
     need_file(build.iso, build.make("iso"))
-    fresh_log(log)
-
-    def finished():
-        return any(line.startswith("pv386 ready:") or "KERNEL PANIC" in line
-                   for line in read_serial(log))
-
-    cmd = qemu_command(log, "qemu32", ["-cdrom", build.iso])
-    outcome = run_emulator(cmd, BOOT_TIMEOUT, done=finished)
-    lines = read_serial(log)
+    outcome, lines = qemu_until(log, "qemu32", ["-cdrom", build.iso], "pv386 ready:",
+                                BOOT_TIMEOUT)
     problem = boot_problem(lines, build)
     if problem == "no 'pv386 ready:' line":
         if outcome.timed_out:
@@ -50,7 +43,6 @@ def qemu_boot(log, build):
             problem += f": QEMU exited first, with status {outcome.status}"
     if problem:
         raise Failure(problem, log_details(log, lines, outcome.output))
-
 
 
 def bochs_boot(log, build):
@@ -72,15 +64,8 @@ def qemu_boot_backend(log, build, append, ready):
     the ready line, which must start with ready; stop QEMU there."""
     need_tool(QEMU, "qemu")
     need_file(build.elf, build.make("all"))
-    fresh_log(log)
-
-    def finished():
-        return any(line.startswith("pv386 ready:") or "KERNEL PANIC" in line
-                   for line in read_serial(log))
-
-    cmd = qemu_command(log, "qemu32", ["-kernel", build.elf, "-append", append])
-    outcome = run_emulator(cmd, BOOT_TIMEOUT, done=finished)
-    lines = read_serial(log)
+    outcome, lines = qemu_until(log, "qemu32", ["-kernel", build.elf, "-append", append],
+                                "pv386 ready:", BOOT_TIMEOUT)
     problem = no_line_starting(lines, [ready])
     if problem:
         raise Failure(problem, log_details(log, lines, outcome.output))

@@ -111,6 +111,21 @@ def qemu_command(log, cpu, boot, memory=QEMU_MEMORY_MIB):
                         "-cpu", cpu] + boot
 
 
+def reached(lines, start):
+    """A line starts with start, or the kernel panicked."""
+    return any(line.startswith(start) or "KERNEL PANIC" in line for line in lines)
+
+
+def qemu_until(log, cpu, boot, start, timeout, memory=QEMU_MEMORY_MIB):
+    """QEMU with COM1 in log, stopped once a line starts with start or the
+    kernel panics (a kernel idles after its ready line, never ending
+    QEMU), or after timeout seconds: (its Outcome, COM1's lines)."""
+    fresh_log(log)
+    cmd = qemu_command(log, cpu, boot, memory)
+    outcome = run_emulator(cmd, timeout, done=lambda: reached(read_serial(log), start))
+    return outcome, read_serial(log)
+
+
 def run_bochs(log, iso, cpu, timeout, until=None, floppy=False):
     """tools/run-bochs, with a watchdog of our own in case it hangs."""
     need_tool("bochs", "bochs")

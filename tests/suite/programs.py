@@ -11,8 +11,8 @@
 """
 
 from .builds import BUILDS, USER_PROGRAM_DIR, Y
-from .emulators import QEMU, QEMU_MEMORY_MIB, qemu_command, read_serial, run_emulator
-from .harness import Failure, Test, fresh_log, need_file, need_tool
+from .emulators import QEMU, QEMU_MEMORY_MIB, qemu_until, reached
+from .harness import Failure, Test, need_file, need_tool
 from .judge import line_has, log_details, panic_line
 
 # Boots that run user programs (boot option run=) and must end with
@@ -60,17 +60,10 @@ def qemu_program_run(log, build, memory, cpu, append, expect, qemu_extra=()):
     """Boot with run=..., wait for `run: done`, and look for lines."""
     need_tool(QEMU, "qemu")
     need_file(build.elf, build.make("all"))
-    fresh_log(log)
-
-    def finished():
-        return any(line.startswith("run: done") or "KERNEL PANIC" in line
-                   for line in read_serial(log))
-
-    cmd = qemu_command(log, cpu, ["-kernel", build.elf, "-append", append,
-                                  *qemu_extra], memory)
-    outcome = run_emulator(cmd, PROGRAM_RUN_TIMEOUT, done=finished)
-    lines = read_serial(log)
-    if finished():
+    outcome, lines = qemu_until(log, cpu, ["-kernel", build.elf, "-append", append,
+                                           *qemu_extra], "run: done",
+                                PROGRAM_RUN_TIMEOUT, memory)
+    if reached(lines, "run: done"):
         problem = panic_line(lines)
     elif outcome.timed_out:
         problem = f"no 'run: done' within {PROGRAM_RUN_TIMEOUT} s"
