@@ -1,4 +1,4 @@
-"""tests/suite/boot.py - boots without the in-kernel suite: plain, and in trouble on purpose.
+"""tests/suite/boot.py - boots without the in-kernel suite: plain, and in trouble.
 
   boot-*           The normal ISO boots through GRUB to the line
                    `pv386 ready: backend=...` naming the right backend.

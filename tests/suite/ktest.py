@@ -36,9 +36,12 @@ QEMU_KTEST_MATRIX = [
     ("ktest-qemu-y-pentium3", "y", "pentium3", ""),  # P6: sysenter, PGE, cmov, SSE
     ("ktest-qemu-y-qemu32-nopatch", "y", "qemu32", "nopatch"),
     ("ktest-qemu-y-486-nopatch", "y", "486", "nopatch"),
-    ("ktest-qemu-y-qemu32-pvdebug", "y", "qemu32", "pvdebug"),  # long (0f 1f) NOPs between the poison
-    ("ktest-qemu-y-486-pvdebug", "y", "486", "pvdebug"),        # generic NOPs
-    ("ktest-qemu-n-qemu32", "n", "qemu32", ""),     # the inline build on both ends of the range
+    # pvdebug: long (0f 1f) NOPs between the poison on qemu32, generic
+    # NOPs on a 486.
+    ("ktest-qemu-y-qemu32-pvdebug", "y", "qemu32", "pvdebug"),
+    ("ktest-qemu-y-486-pvdebug", "y", "486", "pvdebug"),
+    # The inline build on both ends of the range.
+    ("ktest-qemu-n-qemu32", "n", "qemu32", ""),
     ("ktest-qemu-n-486", "n", "486", ""),
     # cpu=: the CPU made to look older, so the fallbacks of generations
     # no emulator here has (a 386, a 486 without CPUID) run at all.
@@ -149,7 +152,8 @@ def qemu_tests():
             raise ValueError(f"QEMU_KTEST_MATRIX: {name} runs "
                              f"{qemu_row_name(b, cpu, mode)}")
     return [Test(name, qemu_ktest, (BUILDS[b], cpu),
-                 {"append": f"test {mode}".strip(), "expect": [expected_cpu_line(cpu, mode)]})
+                 {"append": f"test {mode}".strip(),
+                  "expect": [expected_cpu_line(cpu, mode)]})
             for name, b, cpu, mode in QEMU_KTEST_MATRIX]
 
 

@@ -1,4 +1,4 @@
-"""tests/suite/matrix.py - the rows of tests/matrix: the in-kernel suite on every machine pv386 claims.
+"""tests/suite/matrix.py - the rows of tests/matrix: every machine pv386 claims.
 
 Where `make test` runs the suite on a few machines chosen to cover the
 code, tests/matrix runs it on every machine pv386 claims to run on: the

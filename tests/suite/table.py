@@ -1,4 +1,4 @@
-"""tests/suite/table.py - the table of all tests of tests/run, in the order they are reported.
+"""tests/suite/table.py - every test of tests/run, in the order they are reported.
 
 Each area's module lists its own tests; this is where they meet.  The
 order puts quick checks of the built files first, then the emulator
