@@ -443,7 +443,7 @@ test:
 	$(MAKE) --no-print-directory PARAVIRT=n all iso
 	$(MAKE) --no-print-directory host-tests
 	$(MAKE) --no-print-directory docs
-	tests/run
+	tests/run --junit build/test-logs/junit.xml
 
 # The in-kernel suite on every machine pv386 claims (tests/matrix): CPU
 # models, RAM sizes, loaders, forced CPU generations.  Slower than test.
@@ -451,7 +451,7 @@ test-matrix:
 	@tools/ensure-deps all
 	$(MAKE) --no-print-directory PARAVIRT=y all iso images
 	$(MAKE) --no-print-directory PARAVIRT=n all iso
-	tests/matrix
+	tests/matrix --junit build/test-logs/matrix-junit.xml
 
 # Instructions per paravirt op, inline vs indirect vs patched (tools/bench).
 bench:

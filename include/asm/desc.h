@@ -1,6 +1,6 @@
 /*
  * asm/desc.h - pv386's descriptor tables: the GDT, the TSS, the LDT and
- * the IDT, set up by arch/x86/kernel/gdt.c and arch/x86/traps.c.
+ * the IDT, set up by arch/x86/kernel/gdt.c and arch/x86/kernel/traps.c.
  */
 #ifndef ASM_DESC_H
 #define ASM_DESC_H

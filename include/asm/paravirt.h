@@ -155,7 +155,7 @@ unsigned long paravirt_switch_count(void);	/* switches done so far */
 #define for_each_paravirt_backend(b) \
 	for ((b) = __start_pv_backends; (b) < __stop_pv_backends; (b)++)
 
-/* The boot-time patcher, arch/x86/patch.c. */
+/* The boot-time patcher, arch/x86/paravirt/patch/patch.c. */
 struct paravirt_patch_stats {
 	unsigned int total;	/* sites recorded */
 	unsigned int inlined;	/* native instructions in place */

@@ -113,7 +113,7 @@ struct patch_env {
 	extern const u8 tpl_##op[], tpl_##op##_end[];
 PATCH_TEMPLATES(DECLARE_PATCH_TEMPLATE)
 
-/* NOP tables, from arch/x86/patch_templates.S. */
+/* NOP tables, from arch/x86/paravirt/patch/templates.S. */
 #define GENERIC_MAX_NOP	9	/* 386 and later */
 #define P6_MAX_NOP	11	/* the 0f 1f NOPs of family 6 and later */
 extern const u8 *const generic_nops[GENERIC_MAX_NOP + 1];

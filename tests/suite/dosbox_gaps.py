@@ -1,5 +1,5 @@
-"""tests/dosbox_gaps.py - where DOSBox is not the CPU it emulates, and
-which in-kernel checks that makes fail (used by tests/run).
+"""tests/suite/dosbox_gaps.py - where DOSBox is not the CPU it emulates, and
+which in-kernel checks that makes fail (used by dosbox.py).
 
 DOSBox 0.74 is the one emulator here whose 386 has no CPUID, so the whole
 in-kernel suite runs on it.  But DOSBox was written to run DOS games, not

@@ -1,0 +1,47 @@
+"""tests/suite - the pv386 test suite, one module per area.
+
+tests/run and tests/matrix are its front ends (frontend.py); each test
+is a name and a function (harness.py) in its area's module, and
+table.py lists them all in the order they are reported.
+
+  harness        Test, Failure, and the helpers every test uses
+  builds         the two kernel builds (PARAVIRT=y and n)
+  emulators      running QEMU, Bochs and gdb; reading COM1
+  judge          a serial log's verdict: in-kernel suite, boot, panic
+  runner         tests side by side, reported in table order
+  frontend       the command line: -k, -j, --list, --failed, --junit
+  last_failed    the record --failed reads
+  junit          the JUnit XML file
+  names          suite-names: every name written whole, once
+  table          all tests of tests/run, in order
+  matrix         the rows of tests/matrix
+
+  binaries       multiboot-*, symbols-*, audit-*
+  host           host-patch-engine, host-multiboot*
+  ktest          ktest-qemu-*, ktest-bochs-*
+  boot           boot-*, bad-magic-*, dirty-eflags-*, bad-info-*,
+                 panic-report-*
+  bench          bench-runs-*
+  cmdline        cmdline-*, nofpu-*, vm86-iret-*
+  sysfuzz        sysfuzz-*
+  programs       mem-*, user-sysenter-single-step-*,
+                 op-coverage-features-*, module-program-y
+  loader         loader-*
+  dosbox         dosbox-gaps-selftest, loader-dosbox-386-y (with
+                 dosbox_gaps, where DOSBox is not a real CPU)
+  docs           docs-y
+  shell          shell-* (with shell_session, the COM1 conversation)
+  trace          trace-*
+  rom            host-pvrom*, ktest-*-rom*, rom-*, loader-*-rom*
+  session        session-*
+
+Plain modules, not pytest: pytest (with pytest-xdist) would bring -k,
+parallel runs, --lf and --junitxml, but not the output this suite
+promises - one PASS or FAIL line per test in table order while the
+emulators run two at a time, and `N passed, M failed` - which xdist
+prints in the order tests finish and with a summary of its own.  Its
+parametrized ids are names built by formatting, which grep cannot
+find; tests/matrix reuses these checks with rows of its own, which
+plain functions allow as they are; and a front end of about a hundred
+lines here costs no new package on a fresh machine.
+"""

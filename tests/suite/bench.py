@@ -1,0 +1,44 @@
+"""tests/suite/bench.py - the `bench` boot option runs to its end.
+
+  bench-runs-*     The `bench` boot option prints every figure make bench
+                   reads (no figure is judged here).
+"""
+
+from .builds import N, Y
+from .emulators import (KTEST_QEMU_TIMEOUT, QEMU, QEMU_PASS, qemu_command, read_serial,
+                        run_emulator)
+from .harness import Failure, Test, fresh_log, need_file, need_tool
+from .judge import log_details, missing_lines
+
+BENCH_OPS = ("irq_disable", "irq_enable", "save_fl", "restore_fl",
+             "save_fl_irq_disable", "read_cr0", "read_cr2", "read_cr3",
+             "write_cr3", "write_cr0", "clts", "read_tsc", "iret")
+# The paths timed from ring 3 by user/bench_*.c: a count, or "absent"
+# where the CPU cannot take the path (sysenter without SEP).
+BENCH_PATHS = ("syscall_int80", "syscall_sysenter", "context_switch",
+               "page_fault", "user_workload")
+
+
+def bench_runs(log, build, append):
+    """The `bench` option (make bench) works: every figure is printed and
+    the kernel leaves QEMU with a pass.  No figure is judged: timing is
+    for make bench, not for tests."""
+    need_tool(QEMU, "qemu")
+    need_file(build.elf, build.make("all"))
+    fresh_log(log)
+    cmd = qemu_command(log, "qemu32", ["-kernel", build.elf, "-append", append])
+    outcome = run_emulator(cmd, KTEST_QEMU_TIMEOUT)
+    lines = read_serial(log)
+    expect = [f"bench: op {op} " for op in BENCH_OPS] + [
+        "bench: workload hotpath ", "bench: workload kernel "] + [
+        f"bench: path {path} " for path in BENCH_PATHS] + ["bench: done"]
+    missing = missing_lines(lines, expect)
+    if outcome.status != QEMU_PASS or missing:
+        raise Failure(f"QEMU status {outcome.status}; missing: {missing}",
+                      log_details(log, lines, outcome.output))
+
+
+def tests():
+    return [Test("bench-runs-y", bench_runs, (Y, "bench")),
+            Test("bench-runs-y-nopatch", bench_runs, (Y, "bench nopatch")),
+            Test("bench-runs-n", bench_runs, (N, "bench"))]

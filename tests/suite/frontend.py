@@ -1,0 +1,88 @@
+"""tests/suite/frontend.py - the command line tests/run and tests/matrix share.
+
+    -k SUBSTR     only the tests whose names contain SUBSTR (repeatable)
+    --list        print the chosen tests' names and exit
+    -j JOBS       tests run at once
+    --failed      only the tests that failed the last time they ran
+                  (last_failed.py keeps the record in build/test-logs/)
+    --junit FILE  also write the results to FILE as JUnit XML
+
+It prints one line per test in table order (runner.py), then the
+totals, `N passed, M failed`.  Exit status: 0 all passed (or --failed
+found nothing to rerun), 1 some failed, 2 no test matched, 130
+interrupted.
+"""
+
+import argparse
+import os
+import sys
+
+from . import junit, last_failed, runner
+from .harness import LOG_DIR, ROOT
+
+# CI machines have two cores, and each emulator keeps about one busy.
+DEFAULT_JOBS = 2
+
+
+def parse_args(prog, description, argv):
+    parser = argparse.ArgumentParser(prog=prog, description=description,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("-k", dest="patterns", action="append", metavar="SUBSTR",
+                        help="run only tests whose names contain SUBSTR "
+                             "(repeat for more)")
+    parser.add_argument("--list", action="store_true",
+                        help="print the test names and exit")
+    parser.add_argument("-j", "--jobs", type=int, default=DEFAULT_JOBS,
+                        help=f"tests run at once (default {DEFAULT_JOBS})")
+    parser.add_argument("--failed", action="store_true",
+                        help="run only the tests that failed the last time they ran")
+    parser.add_argument("--junit", metavar="FILE",
+                        help="also write the results to FILE as JUnit XML")
+    return parser.parse_args(argv)
+
+
+def chosen(tests, patterns, only):
+    """The tests, in table order, that match a pattern (if any) and are
+    in only (if not None)."""
+    return [t for t in tests
+            if (not patterns or any(p in t.name for p in patterns)) and
+            (only is None or t.name in only)]
+
+
+def main(prog, description, all_tests, record, after=None, argv=None):
+    """Run the chosen tests of all_tests() and report them; record: the
+    file name, in LOG_DIR, of the --failed record; after(results): what
+    to print before the totals.  Returns the exit status."""
+    args = parse_args(prog, description, argv)
+    junit_file = os.path.abspath(args.junit) if args.junit else None
+    os.chdir(ROOT)
+    record = os.path.join(LOG_DIR, record)
+    table = all_tests()
+    only = (last_failed.read(record) or set()) if args.failed else None
+    tests = chosen(table, args.patterns, only)
+    if args.failed and not only:
+        print(f"{prog}: no test failed when it last ran ({record})", file=sys.stderr)
+        print("0 passed, 0 failed")
+        return 0
+    if args.list:
+        for test in tests:
+            print(test.name)
+        return 0 if tests else 2
+    os.makedirs(LOG_DIR, exist_ok=True)
+
+    results = runner.run_tests(tests, args.jobs)
+    if results is None:
+        print("interrupted", file=sys.stderr)
+        return 130
+    if after:
+        after(results)
+    failed = sum(not r.passed for r in results)
+    print(f"{len(results) - failed} passed, {failed} failed")
+    last_failed.update(record, table, results)
+    if junit_file:
+        junit.write(junit_file, prog, results)
+    if not tests:
+        print(f"{prog}: no test matches " + " or ".join(args.patterns or []),
+              file=sys.stderr)
+        return 2
+    return 1 if failed else 0

@@ -1,0 +1,78 @@
+"""tests/suite/host.py - the host-side tests, run natively.
+
+  host-patch-engine  The patch engine's unit tests (tests/host/), built
+                   natively with sanitizers by `make host-tests`.
+  host-multiboot   The Multiboot info parser's unit tests
+                   (tests/host/multiboot/), built the same way.
+  host-multiboot-fuzz  Its libFuzzer target for a fixed number of runs
+                   from a fixed seed, starting from its seed corpus: no
+                   crash, no broken invariant.  `make fuzz-multiboot`
+                   fuzzes longer.
+
+The ops ROM validator's host tests use the same checks (rom.py).
+"""
+
+import os
+import re
+import shutil
+
+from .harness import LOG_DIR, Failure, Test, last_lines, need_file, run_command
+
+HOST_TEST = "build/host/test_patch"
+HOST_MULTIBOOT_TEST = "build/host/test_multiboot"
+HOST_SUMMARY = re.compile(r"^(\d+) passed, (\d+) failed$")
+
+
+def check_host_tests(log, program):
+    """A host-side test program (the patch engine's, the Multiboot
+    parser's), run natively: it must end with `N passed, 0 failed`."""
+    need_file(program, "make host-tests")
+    status, output = run_command([program], log)
+    lines = output.splitlines()
+    summary = HOST_SUMMARY.match(lines[-1]) if lines else None
+    if status != 0 or not summary or summary.group(2) != "0" or summary.group(1) == "0":
+        raise Failure(f"{program} exited with status {status}",
+                      [line for line in lines if line.startswith("FAIL")] +
+                      last_lines(output))
+
+
+# The parser's fuzzer: a fixed seed and number of runs (a few seconds),
+# so a run here is the same each time; its finds go to a scratch corpus,
+# never into the seeds.
+MULTIBOOT_FUZZER = "build/host/fuzz_multiboot"
+MULTIBOOT_SEEDS = "tests/host/multiboot/fuzz/corpus"
+MULTIBOOT_FUZZ_RUNS = 300000
+MULTIBOOT_FUZZ_SCRATCH = "build/host/fuzz-run"
+FUZZ_DONE = re.compile(r"^Done (\d+) runs")
+
+
+def run_fuzzer(log, fuzzer, seeds, runs, scratch, max_len, name):
+    """A libFuzzer target for a fixed number of runs from seed 1 and its
+    seeds, its finds kept in a scratch corpus: no crash, every run done."""
+    need_file(fuzzer, "make host-tests")
+    shutil.rmtree(scratch, ignore_errors=True)
+    os.makedirs(scratch)
+    status, output = run_command(
+        [fuzzer, f"-runs={runs}", "-seed=1",
+         f"-max_len={max_len}", "-max_total_time=120",
+         f"-artifact_prefix={LOG_DIR}/{name}-",
+         scratch, seeds], log)
+    done = [FUZZ_DONE.match(line) for line in output.splitlines()]
+    done_runs = next((int(m.group(1)) for m in done if m), 0)
+    if status != 0 or done_runs < runs:
+        raise Failure(f"{fuzzer} exited with status {status} after "
+                      f"{done_runs} of {runs} runs (inputs that broke it: "
+                      f"{LOG_DIR}/{name}-*)", last_lines(output))
+
+
+def check_multiboot_fuzz(log):
+    run_fuzzer(log, MULTIBOOT_FUZZER, MULTIBOOT_SEEDS, MULTIBOOT_FUZZ_RUNS,
+               MULTIBOOT_FUZZ_SCRATCH, 4096, "host-multiboot-fuzz")
+
+
+def tests():
+    return [
+        Test("host-patch-engine", check_host_tests, (HOST_TEST,)),
+        Test("host-multiboot", check_host_tests, (HOST_MULTIBOOT_TEST,)),
+        Test("host-multiboot-fuzz", check_multiboot_fuzz),
+    ]

@@ -1,0 +1,147 @@
+"""tests/suite/matrix.py - the rows of tests/matrix: every machine pv386 claims.
+
+Where `make test` runs the suite on a few machines chosen to cover the
+code, tests/matrix runs it on every machine pv386 claims to run on: the
+CPU models of QEMU and Bochs, amounts of RAM from 4 MiB to 3.5 GiB, a
+second CPU (which stays parked), the loaders (GRUB from an ISO, GRUB
+from the same image as a hard disk, QEMU -kernel, pv386's own floppy
+and disk, also in DOSBox's 386, 486 and Pentium) and each older
+generation forced with cpu=.  Each row is a whole in-kernel suite that
+must end in `ktest: N passed, 0 failed` - in DOSBox, with failures
+exactly where dosbox_gaps.py says DOSBox is not a real CPU; the checks
+are tests/run's (ktest.py, loader.py, dosbox.py), reused.
+
+A row is (loader, machine, Test); the table printed after the rows
+sets loader and machine against each result.
+"""
+
+from . import dosbox_gaps
+from .builds import N, Y
+from .dosbox import dosbox_ktest
+from .harness import Test
+from .ktest import bochs_ktest, qemu_ktest
+from .loader import (FLOPPY_GEOMETRY, TEST_DISK, TEST_FLOPPY, loader_bochs_ktest,
+                     loader_ktest)
+
+
+def row_name(loader, machine):
+    """The name a row must have, from its loader and machine."""
+    return "matrix-" + "-".join(f"{loader} {machine}".replace("=", "").split())
+
+
+def row(name, loader, machine, function, *args, **kwargs):
+    """A matrix row: (loader, machine, Test).  Its name is written out
+    whole so that grep finds it; this keeps it the one its columns make."""
+    if name != row_name(loader, machine):
+        raise ValueError(f"matrix row {name} is {row_name(loader, machine)}")
+    return loader, machine, Test(name, function, args, kwargs)
+
+
+# QEMU's CPU models, in both builds: (y name, n name, -cpu model).
+QEMU_CPUS = [
+    ("matrix-qemu--kernel-(y)-qemu-486", "matrix-qemu--kernel-(n)-qemu-486", "486"),
+    ("matrix-qemu--kernel-(y)-qemu-pentium", "matrix-qemu--kernel-(n)-qemu-pentium",
+     "pentium"),
+    ("matrix-qemu--kernel-(y)-qemu-pentium2", "matrix-qemu--kernel-(n)-qemu-pentium2",
+     "pentium2"),
+    ("matrix-qemu--kernel-(y)-qemu-pentium3", "matrix-qemu--kernel-(n)-qemu-pentium3",
+     "pentium3"),
+    ("matrix-qemu--kernel-(y)-qemu-qemu32", "matrix-qemu--kernel-(n)-qemu-qemu32",
+     "qemu32"),
+    ("matrix-qemu--kernel-(y)-qemu-coreduo", "matrix-qemu--kernel-(n)-qemu-coreduo",
+     "coreduo"),
+    ("matrix-qemu--kernel-(y)-qemu-core2duo", "matrix-qemu--kernel-(n)-qemu-core2duo",
+     "core2duo"),
+    ("matrix-qemu--kernel-(y)-qemu-athlon", "matrix-qemu--kernel-(n)-qemu-athlon",
+     "athlon"),
+    ("matrix-qemu--kernel-(y)-qemu-n270", "matrix-qemu--kernel-(n)-qemu-n270", "n270"),
+    ("matrix-qemu--kernel-(y)-qemu-max", "matrix-qemu--kernel-(n)-qemu-max", "max"),
+]
+# Bochs's CPU models, from the GRUB test ISO.
+BOCHS_CPUS = [
+    ("matrix-GRUB-ISO-bochs-pentium", "pentium"),
+    ("matrix-GRUB-ISO-bochs-amd_k6_2_chomper", "amd_k6_2_chomper"),
+    ("matrix-GRUB-ISO-bochs-p2_klamath", "p2_klamath"),
+    ("matrix-GRUB-ISO-bochs-p3_katmai", "p3_katmai"),
+    ("matrix-GRUB-ISO-bochs-core2_penryn_t9600", "core2_penryn_t9600"),
+]
+MEMORY_MIB = [
+    ("matrix-qemu--kernel-(y)-qemu32-4-MiB", 4),
+    ("matrix-qemu--kernel-(y)-qemu32-16-MiB", 16),
+    ("matrix-qemu--kernel-(y)-qemu32-255-MiB", 255),
+    ("matrix-qemu--kernel-(y)-qemu32-1024-MiB", 1024),
+    ("matrix-qemu--kernel-(y)-qemu32-3584-MiB", 3584),
+]
+# DOSBox's CPUs, booted from pv386's floppy: the whole suite, which must
+# fail exactly where dosbox_gaps.py says DOSBox is not a real CPU.  One
+# row for each of dosbox_gaps.CONFIGS.
+DOSBOX_CONFIGS = [
+    ("matrix-pv386-floppy-dosbox-386", dosbox_gaps.DETECTED_386),
+    ("matrix-pv386-floppy-dosbox-386-cpu386", dosbox_gaps.FORCED_386),
+    ("matrix-pv386-floppy-dosbox-486_slow", dosbox_gaps.I486),
+    ("matrix-pv386-floppy-dosbox-pentium_slow-cpu486", dosbox_gaps.PENTIUM_AS_486),
+]
+# Each older generation forced with cpu=, in both builds.
+FORCED = [
+    ("matrix-qemu--kernel-(y)-qemu32-cpu386", "matrix-qemu--kernel-(n)-qemu32-cpu386",
+     "cpu=386"),
+    ("matrix-qemu--kernel-(y)-qemu32-cpu486", "matrix-qemu--kernel-(n)-qemu32-cpu486",
+     "cpu=486"),
+    ("matrix-qemu--kernel-(y)-qemu32-cpu586", "matrix-qemu--kernel-(n)-qemu32-cpu586",
+     "cpu=586"),
+]
+
+
+def rows():
+    if sorted(config for _, config in DOSBOX_CONFIGS) != sorted(dosbox_gaps.CONFIGS):
+        raise ValueError("DOSBOX_CONFIGS must have one row for each of dosbox_gaps.CONFIGS")
+    table = []
+    for build, which in ((Y, 0), (N, 1)):
+        table += [row(names[which], f"qemu -kernel ({build.paravirt})", f"qemu {cpu}",
+                      qemu_ktest, build, cpu) for *names, cpu in QEMU_CPUS]
+    table += [row(name, "GRUB ISO", f"bochs {cpu}", bochs_ktest, Y, cpu)
+              for name, cpu in BOCHS_CPUS]
+    table += [row(name, "qemu -kernel (y)", f"qemu32 {mib} MiB", qemu_ktest,
+                  Y, "qemu32", memory=mib) for name, mib in MEMORY_MIB]
+    table.append(row("matrix-qemu--kernel-(y)-qemu32--smp-2", "qemu -kernel (y)",
+                     "qemu32 -smp 2", qemu_ktest, Y, "qemu32", extra=("-smp", "2")))
+    table.append(row("matrix-GRUB-ISO-qemu32", "GRUB ISO", "qemu32", qemu_ktest, Y,
+                     "qemu32", boot=["-cdrom", Y.test_iso]))
+    # The ISO is hybrid: the same image boots as a hard disk, through its
+    # MBR, GRUB again.  snapshot=on: writes go elsewhere, and the image is
+    # not locked against the other rows that read it at the same time.
+    table.append(row("matrix-GRUB-hard-disk-qemu32", "GRUB hard disk", "qemu32",
+                     qemu_ktest, Y, "qemu32",
+                     boot=["-drive", f"file={Y.test_iso},format=raw,if=ide,snapshot=on"]))
+    table.append(row("matrix-pv386-floppy-qemu32", "pv386 floppy", "qemu32", loader_ktest,
+                     TEST_FLOPPY, [FLOPPY_GEOMETRY]))
+    table.append(row("matrix-pv386-disk-qemu32", "pv386 disk", "qemu32", loader_ktest,
+                     TEST_DISK, []))
+    table.append(row("matrix-pv386-floppy-bochs-pentium", "pv386 floppy", "bochs pentium",
+                     loader_bochs_ktest, "pentium", [FLOPPY_GEOMETRY]))
+    table += [row(name, "pv386 floppy", f"dosbox {config}", dosbox_ktest, config)
+              for name, config in DOSBOX_CONFIGS]
+    for build, which in ((Y, 0), (N, 1)):
+        table += [row(names[which], f"qemu -kernel ({build.paravirt})", f"qemu32 {mode}",
+                      qemu_ktest, build, "qemu32", append=f"test {mode}")
+                  for *names, mode in FORCED]
+    return table
+
+
+def tests():
+    return [test for _, _, test in rows()]
+
+
+def print_table(results):
+    """Loader and machine against each result, after the rows' lines."""
+    where = {test.name: (loader, machine) for loader, machine, test in rows()}
+    cells = [(*where[r.test.name], r.reason) for r in results]
+    if not cells:
+        return
+    width = max(len(loader) for loader, _, _ in cells)
+    machine_width = max(len(machine) for _, machine, _ in cells)
+    print()
+    print(f"{'loader':<{width}}  {'machine':<{machine_width}}  result")
+    for loader, machine, reason in cells:
+        print(f"{loader:<{width}}  {machine:<{machine_width}}  "
+              f"{'pass' if reason is None else 'FAIL: ' + reason}")

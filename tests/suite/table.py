@@ -1,0 +1,33 @@
+"""tests/suite/table.py - every test of tests/run, in the order they are reported.
+
+Each area's module lists its own tests; this is where they meet.  The
+order puts quick checks of the built files first, then the emulator
+runs, roughly from the simplest boot to the longest sessions.
+"""
+
+from . import (bench, binaries, boot, cmdline, docs, dosbox, host, ktest, loader, matrix,
+               names, programs, rom, session, shell, sysfuzz, trace)
+
+
+def all_tests():
+    """Every test of tests/run, in the order results are printed."""
+    return (names.tests(all_tests, matrix.tests) +
+            binaries.tests() +
+            host.tests() +
+            dosbox.judge_tests() +
+            docs.tests() +
+            ktest.qemu_tests() +
+            boot.qemu_tests() +
+            ktest.bochs_tests() +
+            boot.bochs_tests() +
+            boot.trouble_tests() +
+            bench.tests() +
+            cmdline.tests() +
+            sysfuzz.tests() +
+            programs.tests() +
+            loader.tests() +
+            dosbox.tests() +
+            shell.tests() +
+            trace.tests() +
+            rom.tests() +
+            session.tests())
