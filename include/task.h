@@ -13,6 +13,8 @@
 #define PV386_TASK_H
 
 #include <kernel.h>
+#include <arch_door.h>
+#include <asm/current.h>
 #include <asm/processor.h>
 #include <uapi/syscalls.h>
 
@@ -48,6 +50,7 @@ struct task {
 	unsigned long slice;	/* ticks left before preemption */
 	unsigned long switches;	/* times it was switched in */
 	bool kill_requested;	/* kill: ends on its way back to user mode */
+	void (*thread_fn)(void);	/* a kernel thread's work */
 	struct thread_struct thread;
 };
 
@@ -56,43 +59,25 @@ struct task {
 /* ... and of one killed on request (the shell's kill): past every vector. */
 #define EXIT_KILLED_BY_REQUEST	(-EXIT_KILLED_BASE - 256)
 
-struct task *current_task(void);
-#define current	current_task()
-
 void task_init(void);			/* the boot thread becomes a task */
 struct task *task_create_kernel(const char *name, void (*fn)(void));
 int task_spawn(const char *program, const char *arg);	/* pid or -errno */
 int task_wait(int pid, int *status);	/* pid collected, or -ECHILD */
 void task_exit(int status) __noreturn;
-/* Kill the current task for a fault at exception vector v. */
-void task_kill(unsigned int v, const char *fmt, ...) __printf(2, 3) __noreturn;
 void task_reap_orphans(void);
 int task_reap(int *status);		/* an ended child's pid, 0, or -ECHILD */
 int task_kill_pid(int pid);		/* 0, -ESRCH, or -EPERM (not a user task) */
-void task_exit_if_killed(void);		/* on the way back to user mode */
 struct task *task_by_pid(int pid);
 struct task *task_after(struct task *t);	/* next in the table, wrapping */
 unsigned int tasks_alive(void);
 void task_for_each(void (*fn)(struct task *t));
 
-/* kernel/user_fault.c: a page fault at a user address of the current task. */
-enum user_fault {
-	USER_FAULT_RESOLVED,		/* a page was mapped: try again */
-	USER_FAULT_BAD_ADDRESS,		/* nothing belongs there */
-	USER_FAULT_STACK_OVERFLOW,	/* just below the stack's limit */
-	USER_FAULT_NO_MEMORY,		/* it belongs, but RAM ran out */
-};
-enum user_fault user_fault_resolve(u32 addr);
-
-/* kernel/sched.c */
+/* kernel/sched.c (and schedule, sched_need_resched: arch_door.h) */
 void sched_init(void);
-void schedule(void);
 void sched_yield(void);
 int sched_sleep_ticks(unsigned long ticks);	/* 0 or -EINVAL */
 void sched_sleep_on(void *channel);	/* interrupts off; wake_up(channel) ends it */
 void sched_wake_up(void *channel);
-void sched_tick(void);			/* from the timer interrupt */
-bool sched_need_resched(void);
-void sched_set_current(struct task *t);
+void sched_tick(void);			/* the timer's tick (timer_init) */
 
 #endif

@@ -70,7 +70,7 @@ void kmain(const void *multiboot_info)
 	pic_init();
 	task_init();
 	sched_init();
-	timer_init();
+	timer_init(sched_tick);
 	syscall_init();
 	cpu_print_control_registers();
 	raw_local_irq_enable();

@@ -3,9 +3,10 @@
  *
  * Every runnable task gets SLICE_TICKS timer ticks in turn.  The timer
  * interrupt counts them down (sched_tick) and asks for a reschedule; the
- * switch itself happens on the way back to user mode (traps.c), never in
- * the middle of kernel code: a task in the kernel runs until it returns
- * to user mode, sleeps or yields.  When nothing is runnable the idle
+ * switch itself happens on the way back to user mode
+ * (exit_to_user_mode, arch/x86/entry/common.c), never in the middle of
+ * kernel code: a task in the kernel runs until it returns to user mode,
+ * sleeps or yields.  When nothing is runnable the idle
  * task waits for an interrupt in safe_halt.
  *
  * Sleeping is on a channel (any address: a parent waits on itself for
@@ -20,36 +21,25 @@
 
 #define SLICE_TICKS	2
 
-static struct task *cur;
 static struct task *idle_task;
 static bool need_resched;
-
-struct task *current_task(void)
-{
-	return cur;
-}
-
-void sched_set_current(struct task *t)
-{
-	cur = t;
-}
 
 bool sched_need_resched(void)
 {
 	return need_resched;
 }
 
-/* The next runnable task after cur in table order, wrapping around to
- * cur itself; the idle task when there is none. */
+/* The next runnable task after the current one in table order,
+ * wrapping around to itself; the idle task when there is none. */
 static struct task *pick_next(void)
 {
-	struct task *t = cur;
+	struct task *t = current;
 
 	do {
 		t = task_after(t);
 		if (t->state == TASK_RUNNABLE && t != idle_task)
 			return t;
-	} while (t != cur);
+	} while (t != current);
 	return idle_task;
 }
 
@@ -57,14 +47,14 @@ static struct task *pick_next(void)
 void schedule(void)
 {
 	unsigned long flags = raw_local_irq_save();
-	struct task *prev = cur, *next = pick_next();
+	struct task *prev = current, *next = pick_next();
 
 	need_resched = false;
 	if (next != prev) {
 		next->slice = SLICE_TICKS;
 		next->switches++;
-		cur = next;
-		arch_switch_to(prev, next);	/* returns when prev runs again */
+		arch_switch_to(prev, next);	/* current = next; returns when
+						   prev runs again */
 	}
 	raw_local_irq_restore(flags);
 }
@@ -78,10 +68,10 @@ void sched_yield(void)
  * sleep would otherwise be lost. */
 void sched_sleep_on(void *channel)
 {
-	cur->wait_channel = channel;
-	cur->state = TASK_SLEEPING;
+	current->wait_channel = channel;
+	current->state = TASK_SLEEPING;
 	schedule();
-	cur->wait_channel = NULL;
+	current->wait_channel = NULL;
 }
 
 static void *waking_channel;
@@ -116,11 +106,11 @@ int sched_sleep_ticks(unsigned long ticks)
 		return 0;
 	}
 	flags = raw_local_irq_save();
-	cur->wake_tick = timer_ticks() + ticks;
-	cur->timed_sleep = true;
-	cur->state = TASK_SLEEPING;
+	current->wake_tick = timer_ticks() + ticks;
+	current->timed_sleep = true;
+	current->state = TASK_SLEEPING;
 	schedule();
-	cur->timed_sleep = false;
+	current->timed_sleep = false;
 	raw_local_irq_restore(flags);
 	return 0;
 }
@@ -137,7 +127,7 @@ static void wake_if_due(struct task *t)
 void sched_tick(void)
 {
 	task_for_each(wake_if_due);
-	if (cur == idle_task || !cur->slice || !--cur->slice)
+	if (current == idle_task || !current->slice || !--current->slice)
 		need_resched = true;
 }
 

@@ -10,7 +10,8 @@
 #include <cmdline.h>
 #include <page_alloc.h>
 #include <string.h>
-#include <syscall.h>
+#include <arch_door.h>
+#include <uapi/syscalls.h>
 #include <task.h>
 #include <asm/cpu.h>
 #include <asm/paging.h>

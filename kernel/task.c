@@ -108,7 +108,15 @@ void task_init(void)
 	t->kstack_size = boot_stack_top - boot_stack;
 	t->pgd = kernel_page_dir;
 	t->thread = init_thread;
-	sched_set_current(t);
+	arch_task_setup_boot(t);
+}
+
+/* Where every kernel thread starts, interrupts on: its work, then its
+ * end, for a thread whose work returns. */
+static void __noreturn kernel_thread(void)
+{
+	current->thread_fn();
+	task_exit(0);
 }
 
 struct task *task_create_kernel(const char *name, void (*fn)(void))
@@ -118,7 +126,8 @@ struct task *task_create_kernel(const char *name, void (*fn)(void))
 
 	if (!t)
 		panic("cannot create kernel thread %s: error %d", name, err);
-	arch_task_setup_kernel(t, fn);
+	t->thread_fn = fn;
+	arch_task_setup_kernel(t, kernel_thread);
 	t->state = TASK_RUNNABLE;
 	return t;
 }
@@ -187,7 +196,7 @@ void task_exit(int status)
 	panic("a zombie ran again");
 }
 
-void task_kill(unsigned int v, const char *fmt, ...)
+void kill_current(int status, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -196,7 +205,7 @@ void task_kill(unsigned int v, const char *fmt, ...)
 	vprintk(fmt, ap);
 	va_end(ap);
 	printk("\n");
-	task_exit(EXIT_KILLED(v));
+	task_exit(status);
 }
 
 /* A zombie child of the current task, matching pid (-1: any). */
@@ -260,7 +269,7 @@ int task_wait(int pid, int *status)
  * Ask a user task to die.  Another task's kernel stack may hold anything
  * (a system call half done), so it is not torn down from outside: the
  * task is marked, woken if it sleeps, and ends itself on its next way
- * back to user mode (task_exit_if_killed).  A sleeping task is woken: a
+ * back to user mode (exit_to_user_mode).  A sleeping task is woken: a
  * sleep() returns early, and so does a wait() for children (-EINTR).
  */
 int task_kill_pid(int pid)
@@ -279,15 +288,6 @@ int task_kill_pid(int pid)
 		t->state = TASK_RUNNABLE;	/* a sleep ends early, as for a signal */
 	raw_local_irq_restore(flags);
 	return err;
-}
-
-/* On the way back to user mode: end the current task if it was killed. */
-void task_exit_if_killed(void)
-{
-	if (!current->kill_requested)
-		return;
-	printk("task %d (%s) killed: by request (kill)\n", current->pid, current->name);
-	task_exit(EXIT_KILLED_BY_REQUEST);
 }
 
 /* The idle task's chore: free the zombies nobody will wait for. */

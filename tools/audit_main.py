@@ -32,31 +32,32 @@ class AuditError(Exception):
     """The ELF cannot be audited: exit 2 with this message."""
 
 
-def targets(elfs):
+def targets(elfs, default=DEFAULT_ELF):
     """[(path, label)] to audit; the default kernel if elfs is empty."""
     if elfs:
         return [(elf, elf) for elf in elfs]
     root = binscan.repo_root()
-    path = os.path.join(root, DEFAULT_ELF)
+    path = os.path.join(root, default)
     if not os.path.exists(path):
-        raise AuditError(f"{DEFAULT_ELF} not found; build it with `make` "
+        raise AuditError(f"{default} not found; build it with `make` "
                          f"(PARAVIRT=y, the default) in {root}")
-    return [(path, DEFAULT_ELF)]
+    return [(path, default)]
 
 
-def main(prog, doc, audit, argv, add_options=None):
+def main(prog, doc, audit, argv, add_options=None, default=DEFAULT_ELF):
     """Parse argv, run audit on each ELF it names; the exit status.
     doc is the tool's docstring (its --help); add_options(parser) adds
-    the tool's own options."""
+    the tool's own options; default is what to audit when argv names
+    nothing (audit-calls reads a build's objects, not its ELF)."""
     parser = argparse.ArgumentParser(prog=prog, description=doc,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     if add_options:
         add_options(parser)
     parser.add_argument("elfs", nargs="*", metavar="ELF",
-                        help=f"ELF files to audit (default: {DEFAULT_ELF})")
+                        help=f"what to audit (default: {default})")
     options = parser.parse_args(argv)
     try:
-        todo = targets(options.elfs)
+        todo = targets(options.elfs, default)
     except AuditError as err:
         print(f"{prog}: error: {err}", file=sys.stderr)
         return EXIT_ERROR

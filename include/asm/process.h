@@ -14,9 +14,10 @@
 struct task;
 
 void arch_task_setup_user(struct task *t, u32 entry, u32 user_esp);
-void arch_task_setup_kernel(struct task *t, void (*fn)(void));
+void arch_task_setup_kernel(struct task *t, void (*fn)(void));	/* fn never returns */
+void arch_task_setup_boot(struct task *t);	/* the running boot thread */
 void arch_task_release(struct task *t);		/* on exit: FPU, LDT */
-void arch_switch_to(struct task *prev, struct task *next);
+void arch_switch_to(struct task *prev, struct task *next);	/* current = next */
 void switch_stacks(u32 *save_esp, u32 next_esp);	/* entry.S */
 struct pt_regs *task_user_regs(struct task *t);	/* its frame from ring 3 */
 

@@ -12,7 +12,7 @@
 
 #define PIT_HZ	1193182	/* the PIT's input clock */
 
-void timer_init(void);
+void timer_init(void (*on_tick)(void));	/* on_tick: each tick, IRQ 0 */
 void timer_check(void);			/* with interrupts on: it ticks */
 unsigned long timer_ticks(void);
 unsigned int timer_hz(void);

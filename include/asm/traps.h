@@ -78,6 +78,12 @@ unsigned long trap_count(unsigned int vector);
 const char *trap_name(unsigned int vector);
 void bad_iret(const u32 *frame) __noreturn;	/* from entry.S */
 
+/* The way back to ring 3, for every entry from it (entry/common.c). */
+void exit_to_user_mode(struct pt_regs *regs);
+/* Why a task found in virtual-8086 mode dies, and where it was: CS:IP,
+ * for EIP alone is no address there. */
+const char *vm86_reason(const struct pt_regs *regs, char *buf, size_t size);
+
 /* Labels in entry.S: where trap_dispatch returns (a new user task
  * starts there too) and where sysenter_dispatch does. */
 void ret_from_trap(void);

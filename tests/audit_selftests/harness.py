@@ -2,7 +2,7 @@
 
 A checker that never fails is worthless, and one that always fails gets
 ignored.  So each audit (tools/audit-privileged, audit-sites,
-audit-natives) has a self-test beside this file that runs it, as the
+audit-natives, audit-calls) has a self-test beside this file that runs it, as the
 Makefile and tests/run do, on ELF files whose right verdict is known,
 and demands that verdict: the exit status, and the line of output that
 names what it found.  The ELF files are tiny ones assembled from a few
@@ -52,17 +52,19 @@ class SelfTest:
         """A path in the scratch folder."""
         return os.path.join(self.work, name)
 
-    def run(self, elf):
-        """The tool on elf: (exit status, what it printed)."""
-        proc = subprocess.run([sys.executable, self.path, elf], stdin=subprocess.DEVNULL,
+    def run(self, elf, options=()):
+        """The tool on elf, with options before it: (exit status, what
+        it printed)."""
+        proc = subprocess.run([sys.executable, self.path, *options, elf],
+                              stdin=subprocess.DEVNULL,
                               capture_output=True, text=True)
         return proc.returncode, proc.stdout + proc.stderr
 
-    def expect(self, elf, status, what, pattern=None):
+    def expect(self, elf, status, what, pattern=None, options=()):
         """Run the tool on elf and demand exit status status and, if
         pattern is given, a line pattern (a regex) is found in.  Returns
         what the tool printed."""
-        got, output = self.run(elf)
+        got, output = self.run(elf, options)
         if got != status:
             self.failed(f"{what}: exit {got}, want {status}", output)
         elif pattern and not lines_matching(pattern, output):

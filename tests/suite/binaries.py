@@ -14,6 +14,11 @@
                    entry, and the code writer serializes (what no emulator
                    can show); its self-test plants each bug in a copy of
                    the kernel and shows it caught.
+  audit-calls*     tools/audit-calls: in both builds' objects, arch/ calls
+                   kernel/ only through include/arch_door.h, no files call
+                   each other in a loop outside that door, and the kernel
+                   never calls test code; its self-test builds tiny trees
+                   that break each rule and shows each caught.
 
 The audits' self-tests are tests/audit_selftests/*.py.
 """
@@ -61,6 +66,16 @@ def check_audit(log, build, tool):
                       last_lines(output))
 
 
+def check_call_graph(log, builds):
+    """tools/audit-calls passes on the objects of every build."""
+    folders = [build.dir + "/obj" for build in builds]
+    for build, folder in zip(builds, folders):
+        need_file(build.elf, build.make("all"))
+    status, output = run_command([sys.executable, "tools/audit-calls", *folders], log)
+    if status != 0:
+        raise Failure(f"tools/audit-calls exited with status {status}", last_lines(output))
+
+
 def check_selftest(log, script, kernels=()):
     """An audit's self-test: it shows the audit can fail, and pass.
     Some doctor copies of the built kernels, which must exist."""
@@ -84,4 +99,6 @@ def tests():
         Test("audit-natives-y", check_audit, (Y, "tools/audit-natives")),
         Test("audit-natives-selftest", check_selftest,
              ("tests/audit_selftests/natives.py", (Y, N))),
+        Test("audit-calls", check_call_graph, ((Y, N),)),
+        Test("audit-calls-selftest", check_selftest, ("tests/audit_selftests/calls.py",)),
     ]

@@ -5,7 +5,6 @@
  */
 #include <kernel.h>
 #include <cmdline.h>
-#include <task.h>
 #include <asm/cpu.h>
 #include <asm/privileged.h>
 #include <asm/io.h>
@@ -21,6 +20,7 @@
 _Static_assert(HZ >= 19 && HZ <= 10000, "HZ out of the PIT's range (19-10000)");
 
 static volatile unsigned long ticks;
+static void (*tick_handler)(void);	/* the kernel's, given to timer_init */
 static unsigned int hz = HZ;
 static u16 divisor;
 
@@ -40,7 +40,7 @@ static void timer_interrupt(struct pt_regs *regs)
 {
 	(void)regs;
 	ticks++;
-	sched_tick();
+	tick_handler();
 }
 
 /* The finer clock, where the CPU has a time-stamp counter. */
@@ -110,8 +110,9 @@ unsigned int timer_divisor(void)
 	return divisor;
 }
 
-void timer_init(void)
+void timer_init(void (*on_tick)(void))
 {
+	tick_handler = on_tick;
 	divisor = (PIT_HZ + hz / 2) / hz;
 
 	outb(PIT_CMD, PIT_MODE2);

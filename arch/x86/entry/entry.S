@@ -185,12 +185,12 @@ switch_stacks:
 	.size switch_stacks, . - switch_stacks
 
 /* A new kernel thread starts here, function in EBX: interrupts on (the
- * switch ran with them off), call it, end the task if it returns. */
+ * switch ran with them off), and call it.  It never returns: the kernel
+ * gives every thread a function that ends the task itself. */
 	.globl kernel_thread_start
 	.type kernel_thread_start, @function
 kernel_thread_start:
 	ENABLE_INTERRUPTS
 	call *%ebx
-	xorl %eax, %eax
-	call task_exit
+	ud2
 	.size kernel_thread_start, . - kernel_thread_start

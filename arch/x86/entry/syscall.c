@@ -11,7 +11,8 @@
  */
 #include <kernel.h>
 #include <cmdline.h>
-#include <syscall.h>
+#include <arch_door.h>
+#include <uapi/syscalls.h>
 #include <task.h>
 #include <asm/cpu.h>
 #include <asm/desc.h>
@@ -74,14 +75,12 @@ void sysenter_dispatch(struct pt_regs *regs)
 	regs->eflags = X86_EFLAGS_IF | X86_EFLAGS_FIXED | current->thread.iopl;
 	raw_local_irq_restore(regs->eflags);
 	if (copy_from_user(&ret, regs->esp, sizeof(ret)))
-		task_kill(X86_TRAP_GP, "sysenter with a bad stack pointer %08x",
-			  regs->esp);
+		kill_current(EXIT_KILLED(X86_TRAP_GP), "sysenter with a bad stack pointer %08x",
+			     regs->esp);
 	regs->eip = ret;
 	regs->esp += sizeof(ret);
 	syscall_from_regs(regs);
-	if (sched_need_resched())
-		schedule();
-	task_exit_if_killed();
+	exit_to_user_mode(regs);
 }
 
 bool syscall_sysenter_enabled(void)

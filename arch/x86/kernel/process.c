@@ -28,6 +28,8 @@
 
 void kernel_thread_start(void);		/* entry.S */
 
+struct task *current_task;		/* asm/current.h */
+
 /* What switch_stacks pops: the callee-saved registers, then where to
  * return. */
 struct switch_frame {
@@ -67,6 +69,13 @@ void arch_task_setup_user(struct task *t, u32 entry, u32 user_esp)
 	fpu_init_task(t);
 }
 
+/* The boot thread, running on the boot stack since _start: the first
+ * task, whose state is already in place. */
+void arch_task_setup_boot(struct task *t)
+{
+	current_task = t;
+}
+
 void arch_task_setup_kernel(struct task *t, void (*fn)(void))
 {
 	struct switch_frame *frame = (struct switch_frame *)kstack_top(t) - 1;
@@ -92,17 +101,19 @@ static void __attribute__((noinline)) switch_debugregs(const struct thread_struc
 	set_debugreg(7, next->dr7);
 }
 
-/* Interrupts are off: nothing may see half of one task's state and half
- * of the other's. */
 /* What the task must not keep once it is gone. */
 void arch_task_release(struct task *t)
 {
 	fpu_release(t);
 }
 
+/* Interrupts are off: nothing may see half of one task's state and half
+ * of the other's. */
 void arch_switch_to(struct task *prev, struct task *next)
 {
 	struct thread_struct *p = &prev->thread, *n = &next->thread;
+
+	current_task = next;
 
 	load_esp0(&kernel_tss, n);
 	if (prev->pgd != next->pgd)

@@ -70,9 +70,10 @@ unsigned long trap_count(unsigned int vector)
 	return vector < FIRST_EXTERNAL_VECTOR ? trap_counts[vector] : 0;
 }
 
-static void print_page_fault(u32 error, u32 addr)
+/* ", address ... (...)": what a page fault's error code and address say. */
+static void describe_page_fault(char *buf, size_t size, u32 error, u32 addr)
 {
-	printk(", address %08x (%s, %s%s)%s", addr,
+	snprintf(buf, size, ", address %08x (%s, %s%s)%s", addr,
 	       error & PF_PROT ? "protection" : "not present",
 	       error & PF_WRITE ? "write" : "read", error & PF_USER ? ", user" : "",
 	       !(error & PF_USER) && error & PF_WRITE && kernel_text_contains(addr) ?
@@ -82,11 +83,11 @@ static void print_page_fault(u32 error, u32 addr)
 static void __noreturn die(struct pt_regs *regs)
 {
 	unsigned int v = regs->vector;
+	char fault[96] = "";
 
-	printk("\ntrap: %s (#%u) at %08x", trap_name(v), v, regs->eip);
 	if (v == X86_TRAP_PF)
-		print_page_fault(regs->error_code, read_cr2());
-	printk("\n");
+		describe_page_fault(fault, sizeof(fault), regs->error_code, read_cr2());
+	printk("\ntrap: %s (#%u) at %08x%s\n", trap_name(v), v, regs->eip, fault);
 	show_regs(regs);
 	show_backtrace(regs->ebp);
 	panic("unhandled %s in %s mode", trap_name(v),
@@ -127,35 +128,37 @@ static void consume_cr2(void)
 	write_cr2(0);
 }
 
-/* Up to 4 bytes of user code at eip, to name the instruction. */
-static void print_user_code(u32 eip)
+/* ", code 0f 0b": up to 4 bytes of user code at eip, to name the
+ * instruction; buf holds 20 bytes at least. */
+static void describe_user_code(char *buf, size_t size, u32 eip)
 {
 	u8 code[4];
 	unsigned int i, n = 0;
+	int len;
 
 	while (n < sizeof(code) && !copy_from_user(&code[n], eip + n, 1))
 		n++;
-	printk(", code");
+	len = snprintf(buf, size, ", code");
 	for (i = 0; i < n; i++)
-		printk(" %02x", code[i]);
+		len += snprintf(buf + len, size - len, " %02x", code[i]);
 }
 
-/* A user task's exception that is not a request: kill it, alone. */
+/* A user task's exception that is not a request: kill it, alone, with
+ * one line naming the exception, the instruction and why. */
 static void __noreturn kill_user_task(struct pt_regs *regs, const char *why)
 {
 	unsigned int v = regs->vector;
+	char fault[96] = "", code[24];
 
-	printk("task %d (%s) killed: %s (#%u) at eip %08x", current->pid,
-	       current->name, trap_name(v), v, regs->eip);
-	if (v == X86_TRAP_PF)
-		print_page_fault(regs->error_code, read_cr2());
-	else if (regs->error_code)
-		printk(", error %04x", regs->error_code);
-	print_user_code(regs->eip);
-	printk("%s%s\n", why ? ": " : "", why ? why : "");
-	if (v == X86_TRAP_PF)
+	if (v == X86_TRAP_PF) {
+		describe_page_fault(fault, sizeof(fault), regs->error_code, read_cr2());
 		consume_cr2();
-	task_exit(EXIT_KILLED(v));
+	} else if (regs->error_code) {
+		snprintf(fault, sizeof(fault), ", error %04x", regs->error_code);
+	}
+	describe_user_code(code, sizeof(code), regs->eip);
+	kill_current(EXIT_KILLED(v), "%s (#%u) at eip %08x%s%s%s%s", trap_name(v), v,
+		     regs->eip, fault, code, why ? ": " : "", why ? why : "");
 }
 
 static const char *const user_fault_reasons[] = {
@@ -187,15 +190,6 @@ static bool page_fault_resolved(const struct pt_regs *regs, const char **why)
 	r = user_fault_resolve(addr);
 	*why = user_fault_reasons[r];
 	return r == USER_FAULT_RESOLVED;
-}
-
-/* Why a task found in virtual-8086 mode dies, and where it was: CS:IP,
- * for EIP alone is no address there. */
-static const char *vm86_reason(const struct pt_regs *regs, char *buf, size_t size)
-{
-	snprintf(buf, size, "in virtual-8086 mode at %04x:%04x, which only a faulty "
-		 "CPU lets ring 3 enter", regs->cs & 0xffff, regs->eip & 0xffff);
-	return buf;
 }
 
 static void handle_user_exception(struct pt_regs *regs, const char *why)
@@ -280,27 +274,8 @@ void bad_iret(const u32 *frame)
 	if (!user_mode_frame(frame[1], frame[2]))
 		panic("iret to kernel eip %08x faulted: %s (#%u)", frame[0],
 		      trap_name(v), v);
-	task_kill(v, "return to user mode faulted: %s (#%u), eip %08x cs %04x ss %04x",
+	kill_current(EXIT_KILLED(v), "return to user mode faulted: %s (#%u), eip %08x cs %04x ss %04x",
 		  trap_name(v), v, frame[0], frame[1] & 0xffff, frame[4] & 0xffff);
-}
-
-/*
- * On the way back to user mode, where the task holds nothing of the
- * kernel's: preemption, and the end of a task that was killed or that
- * an interrupt or a system gate found in virtual-8086 mode (an
- * exception there never gets this far: handle_user_exception).  Such a
- * task is never resumed there; it dies as if for the #GP a CPU would
- * have raised at its iret.
- */
-static void leave_for_user_mode(struct pt_regs *regs)
-{
-	char reason[96];
-
-	if (regs->eflags & X86_EFLAGS_VM)
-		task_kill(X86_TRAP_GP, "%s", vm86_reason(regs, reason, sizeof(reason)));
-	if (sched_need_resched())
-		schedule();
-	task_exit_if_killed();
 }
 
 void trap_dispatch(struct pt_regs *regs)
@@ -316,7 +291,7 @@ void trap_dispatch(struct pt_regs *regs)
 	else
 		printk("trap: unexpected interrupt on vector %u\n", v);
 	if (user_mode(regs))
-		leave_for_user_mode(regs);
+		exit_to_user_mode(regs);
 }
 
 static void set_gate(unsigned int vector, unsigned int dpl, u8 type)

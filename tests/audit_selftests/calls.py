@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""tests/audit_selftests/calls.py - tools/audit-calls can both fail and pass.
+
+Each case is a tiny source tree - a door header and a few C files under
+arch/x86/, kernel/ and tests/kernel/, compiled as the kernel's are into
+an object folder - with the verdict we know is right:
+  clean        kernel calls arch, arch calls a door function back -> 0
+  past-door    arch calls a kernel function the door does not declare -> 1
+  kernel-loop  two kernel files call each other                   -> 1
+  arch-loop    two arch files call each other                     -> 1
+  sched-task   kernel/sched and kernel/task call each other: one unit -> 0
+  callback     arch takes a kernel function's address, never calls it
+               by name, and the kernel calls arch: no loop        -> 0
+  test-code    a kernel file calls into tests/kernel/             -> 1
+  empty        no objects at all                                  -> 2
+"""
+
+import os
+import subprocess
+import sys
+
+from harness import SelfTest
+
+DOOR = """
+void schedule(void);		/* the one function arch may call back */
+"""
+
+# Files every case starts from: the kernel calls arch, arch calls the
+# door's schedule() back - a loop through the door, which is allowed.
+BASE = {
+    "kernel/sched.c": "void arch_switch(void); void schedule(void) { arch_switch(); }",
+    "arch/x86/process.c": "void schedule(void); void arch_switch(void) {}\n"
+                          "void arch_exit(void) { schedule(); }",
+}
+
+CASES = [
+    ("clean", {}, 0, "clean: calls through the door only", r": clean$"),
+    ("past-door", {
+        "kernel/task.c": "void task_kill(void) {}",
+        "arch/x86/traps.c": "void task_kill(void); void trap(void) { task_kill(); }",
+    }, 1, "past-door: arch calling task_kill, which the door lacks, is caught",
+     r"arch/x86/traps calls kernel/task outside the door .*: task_kill"),
+    ("kernel-loop", {
+        "kernel/exec.c": "void spawn(void); void exec(void) { spawn(); }",
+        "kernel/spawn.c": "void exec(void); void spawn(void) { exec(); }",
+    }, 1, "kernel-loop: two kernel files calling each other are caught",
+     r"a call loop of 2 files"),
+    ("arch-loop", {
+        "arch/x86/traps.c": "void fpu(void); void trap(void) { fpu(); }",
+        "arch/x86/fpu.c": "void trap(void); void fpu(void) { trap(); }",
+    }, 1, "arch-loop: two arch files calling each other are caught",
+     r"arch/x86/fpu -> arch/x86/traps: trap"),
+    ("sched-task", {
+        "kernel/task.c": "void schedule(void); void task_exit(void) { schedule(); }",
+        "kernel/sched.c": "void arch_switch(void); void task_exit(void);\n"
+                          "void schedule(void) { arch_switch(); }\n"
+                          "void reap(void) { task_exit(); }",
+    }, 0, "sched-task: the scheduler and its task table are one unit", r": clean$"),
+    ("callback", {
+        "kernel/main.c": "void timer_init(void (*f)(void)); void tick(void) {}\n"
+                         "void kmain(void) { timer_init(tick); }",
+        "arch/x86/timer.c": "static void (*handler)(void);\n"
+                            "void timer_init(void (*f)(void)) { handler = f; }\n"
+                            "void irq0(void) { handler(); }",
+    }, 0, "callback: a function given at init is not a call by name", r": clean$"),
+    ("test-code", {
+        "kernel/main.c": "void ktest_hook(void); void kmain(void) { ktest_hook(); }",
+        "tests/kernel/hook.c": "void ktest_hook(void) {}",
+    }, 1, "test-code: the kernel calling test code is caught",
+     r"kernel/main calls test code tests/kernel/hook: ktest_hook"),
+]
+
+
+def build_tree(test, name, files):
+    """The case's tree and object folder; (root, objects) or None."""
+    root = test.scratch(name)
+    objects = os.path.join(root, "obj")
+    os.makedirs(os.path.join(root, "include"))
+    with open(os.path.join(root, "include", "door.h"), "w") as f:
+        f.write(DOOR)
+    for path, source in files.items():
+        source_path = os.path.join(root, path)
+        obj = os.path.join(objects, path[:-2] + ".o")
+        os.makedirs(os.path.dirname(source_path), exist_ok=True)
+        os.makedirs(os.path.dirname(obj), exist_ok=True)
+        with open(source_path, "w") as f:
+            f.write(source + "\n")
+        proc = subprocess.run(["gcc", "-m32", "-O2", "-fno-pic", "-c", source_path,
+                               "-o", obj], capture_output=True, text=True)
+        if proc.returncode != 0:
+            test.failed(f"could not compile {name}/{path}", proc.stdout + proc.stderr)
+            return None
+    return root, objects
+
+
+def main():
+    test = SelfTest("audit-calls")
+    for name, files, status, what, pattern in CASES:
+        built = build_tree(test, name, {**BASE, **files})
+        if built:
+            root, objects = built
+            test.expect(objects, status, what, pattern,
+                        options=("--root", root, "--door", "include/door.h"))
+    empty = test.scratch("empty")
+    os.makedirs(empty)
+    test.expect(empty, 2, "empty: no objects is an error, not a pass",
+                r"error: no kernel objects", options=("--root", empty))
+    return test.finish()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
