@@ -176,41 +176,41 @@ $(KERNEL): $(BUILD)/pv386.stage1.elf $(BUILD)/obj/ksyms.o
 	@cmp -s $@.syms1 $@.syms2 || { echo "ksyms: code moved between links"; rm -f $@; exit 1; }
 	@rm -f $@.syms1 $@.syms2
 
-# The ops ROM (VMI-style, ABI in include/asm/pvrom.h): not part of the
+# The ops ROM (VMI-style, ABI in include/asm/rom.h): not part of the
 # kernel but a binary of its own, position-independent, that a loader
 # hands the kernel as a Multiboot module (pv=rom).  Linked at 0 with its
-# relocations kept, so tools/pvrom-seal can refuse absolute addresses in
+# relocations kept, so tools/rom-seal can refuse absolute addresses in
 # its code before it flattens the image and writes the checksum.
-PVROM_OUT    := build/pvrom
-PVROM        := build/pvrom.bin
-PVROM_DIR    := arch/x86/paravirt/backends/rom
-PVROM_SRCS   := $(wildcard $(PVROM_DIR)/*.c $(PVROM_DIR)/*.S)
-PVROM_OBJS   := $(patsubst $(PVROM_DIR)/%,$(PVROM_OUT)/%.o,$(basename $(PVROM_SRCS))) \
-		$(PVROM_OUT)/native_entry.o
-PVROM_CFLAGS := $(filter-out -fno-pic -fno-pie -I$(BUILD)/include -DCONFIG_PARAVIRT,$(CFLAGS)) \
+ROM_OUT    := build/rom
+ROM        := build/pvrom.bin
+ROM_DIR    := arch/x86/paravirt/backends/rom
+ROM_SRCS   := $(wildcard $(ROM_DIR)/*.c $(ROM_DIR)/*.S)
+ROM_OBJS   := $(patsubst $(ROM_DIR)/%,$(ROM_OUT)/%.o,$(basename $(ROM_SRCS))) \
+		$(ROM_OUT)/native_entry.o
+ROM_CFLAGS := $(filter-out -fno-pic -fno-pie -I$(BUILD)/include -DCONFIG_PARAVIRT,$(CFLAGS)) \
 		-fPIC -DCONFIG_PARAVIRT
 ifeq ($(PARAVIRT),y)
-all: $(PVROM)
+all: $(ROM)
 endif
 
-$(PVROM_OUT)/%.o: $(PVROM_DIR)/%.c | build-deps
+$(ROM_OUT)/%.o: $(ROM_DIR)/%.c | build-deps
 	@mkdir -p $(dir $@)
-	$(CC) $(PVROM_CFLAGS) -c -o $@ $<
+	$(CC) $(ROM_CFLAGS) -c -o $@ $<
 
-$(PVROM_OUT)/%.o: $(PVROM_DIR)/%.S | build-deps
+$(ROM_OUT)/%.o: $(ROM_DIR)/%.S | build-deps
 	@mkdir -p $(dir $@)
-	$(CC) $(filter-out -std=gnu11,$(PVROM_CFLAGS)) -Wa,--noexecstack -c -o $@ $<
+	$(CC) $(filter-out -std=gnu11,$(ROM_CFLAGS)) -Wa,--noexecstack -c -o $@ $<
 
 # iret and sysexit: the kernel's own file (its iret_fault: see rom/rom.ld).
-$(PVROM_OUT)/native_entry.o: arch/x86/paravirt/backends/native_entry.S | build-deps
+$(ROM_OUT)/native_entry.o: arch/x86/paravirt/backends/native_entry.S | build-deps
 	@mkdir -p $(dir $@)
-	$(CC) $(filter-out -std=gnu11,$(PVROM_CFLAGS)) -Wa,--noexecstack -c -o $@ $<
+	$(CC) $(filter-out -std=gnu11,$(ROM_CFLAGS)) -Wa,--noexecstack -c -o $@ $<
 
-$(PVROM_OUT)/pvrom.elf: $(PVROM_OBJS) $(PVROM_DIR)/rom.ld
-	$(LD) -m elf_i386 -q --no-warn-rwx-segments -T $(PVROM_DIR)/rom.ld -o $@ $(PVROM_OBJS)
+$(ROM_OUT)/rom.elf: $(ROM_OBJS) $(ROM_DIR)/rom.ld
+	$(LD) -m elf_i386 -q --no-warn-rwx-segments -T $(ROM_DIR)/rom.ld -o $@ $(ROM_OBJS)
 
-$(PVROM): $(PVROM_OUT)/pvrom.elf tools/pvrom-seal
-	tools/pvrom-seal $< $@
+$(ROM): $(ROM_OUT)/rom.elf tools/rom-seal
+	tools/rom-seal $< $@
 
 # A third ISO for tests/run: the same kernel and menu, booting the
 # "test suite, ops ROM backend" entry (the last one) without waiting.
@@ -219,11 +219,11 @@ ifeq ($(PARAVIRT),y)
 iso: $(ROM_TEST_ISO)
 endif
 
-$(ROM_TEST_ISO): $(KERNEL) boot/grub.cfg $(PVROM)
+$(ROM_TEST_ISO): $(KERNEL) boot/grub.cfg $(ROM)
 	@tools/ensure-deps iso
 	@rm -rf $(BUILD)/iso-rom && mkdir -p $(BUILD)/iso-rom/boot/grub
 	cp $(KERNEL) $(BUILD)/iso-rom/boot/pv386.elf
-	cp $(PVROM) $(BUILD)/iso-rom/boot/pvrom.bin
+	cp $(ROM) $(BUILD)/iso-rom/boot/pvrom.bin
 	sed -e "s/^set default=.*/set default=$$(($$(grep -c '^menuentry' boot/grub.cfg) - 1))/" \
 	    -e 's/^set timeout=.*/set timeout=0/' boot/grub.cfg > $(BUILD)/iso-rom/boot/grub/grub.cfg
 	grub-mkrescue -o $@ $(BUILD)/iso-rom 2>/dev/null
@@ -232,19 +232,19 @@ $(ROM_TEST_ISO): $(KERNEL) boot/grub.cfg $(PVROM)
 # default; the test one boots its "test suite" entry without waiting.
 iso: $(ISO) $(TEST_ISO)
 
-$(ISO): $(KERNEL) boot/grub.cfg $(PVROM)
+$(ISO): $(KERNEL) boot/grub.cfg $(ROM)
 	@tools/ensure-deps iso
 	@rm -rf $(BUILD)/iso && mkdir -p $(BUILD)/iso/boot/grub
 	cp $(KERNEL) $(BUILD)/iso/boot/pv386.elf
-	cp $(PVROM) $(BUILD)/iso/boot/pvrom.bin
+	cp $(ROM) $(BUILD)/iso/boot/pvrom.bin
 	cp boot/grub.cfg $(BUILD)/iso/boot/grub/grub.cfg
 	grub-mkrescue -o $@ $(BUILD)/iso 2>/dev/null
 
-$(TEST_ISO): $(KERNEL) boot/grub.cfg $(PVROM)
+$(TEST_ISO): $(KERNEL) boot/grub.cfg $(ROM)
 	@tools/ensure-deps iso
 	@rm -rf $(BUILD)/iso-test && mkdir -p $(BUILD)/iso-test/boot/grub
 	cp $(KERNEL) $(BUILD)/iso-test/boot/pv386.elf
-	cp $(PVROM) $(BUILD)/iso-test/boot/pvrom.bin
+	cp $(ROM) $(BUILD)/iso-test/boot/pvrom.bin
 	sed -e 's/^set default=.*/set default=1/' -e 's/^set timeout=.*/set timeout=0/' \
 	    boot/grub.cfg > $(BUILD)/iso-test/boot/grub/grub.cfg
 	grub-mkrescue -o $@ $(BUILD)/iso-test 2>/dev/null
@@ -272,9 +272,9 @@ DISK           := $(BUILD)/pv386-disk.img
 TEST_IMAGES    := $(BUILD)/pv386-test.img $(BUILD)/pv386-disk-test.img
 MKBOOTIMG       = tools/mkbootimg --stage1 $(LOADER_OUT)/stage1.bin \
 		  --stage2 $(LOADER_OUT)/stage2.bin --kernel $(BUILD)/pv386-stripped.elf \
-		  --module $(PVROM)
+		  --module $(ROM)
 IMAGE_DEPS     := $(LOADER_OUT)/stage1.bin $(LOADER_OUT)/stage2.bin \
-		  $(BUILD)/pv386-stripped.elf tools/mkbootimg $(PVROM)
+		  $(BUILD)/pv386-stripped.elf tools/mkbootimg $(ROM)
 
 .PHONY: floppy disk images
 floppy: $(FLOPPY)
@@ -391,35 +391,35 @@ fuzz-multiboot: $(MB_FUZZ)
 # (one per kind of bad ROM, and the ROM the build made) and a libFuzzer
 # target seeded with build/pvrom.bin; fuzz-pvrom runs it for FUZZ_TIME
 # seconds, keeping what it learns in build/host/pvrom-corpus.
-PVROM_CHECK     := arch/x86/paravirt/backends/rom_check.c
-PVROM_HEADERS   := include/asm/pvrom.h include/types.h
-PVROM_TEST      := build/host/test_pvrom
-PVROM_TEST_SRCS := $(wildcard tests/host/pvrom/*.c) tests/host/runner/runner.c $(PVROM_CHECK)
-PVROM_FUZZ      := build/host/fuzz_pvrom
-PVROM_FUZZ_SRCS := tests/host/pvrom/fuzz/fuzz_pvrom.c $(PVROM_CHECK)
-PVROM_SEEDS     := build/host/pvrom-seeds
+ROM_CHECK     := arch/x86/paravirt/backends/rom_check.c
+ROM_HEADERS   := include/asm/rom.h include/types.h
+ROM_TEST      := build/host/test_rom
+ROM_TEST_SRCS := $(wildcard tests/host/rom/*.c) tests/host/runner/runner.c $(ROM_CHECK)
+ROM_FUZZ      := build/host/fuzz_rom
+ROM_FUZZ_SRCS := tests/host/rom/fuzz/fuzz_rom.c $(ROM_CHECK)
+ROM_SEEDS     := build/host/pvrom-seeds
 
-host-tests: $(PVROM_TEST) $(PVROM_FUZZ) $(PVROM_SEEDS)/pvrom.bin
+host-tests: $(ROM_TEST) $(ROM_FUZZ) $(ROM_SEEDS)/pvrom.bin
 
-$(PVROM_TEST): $(PVROM_TEST_SRCS) tests/host/pvrom/rom_builder.h tests/host/runner/runner.h \
-	       $(PVROM_HEADERS) | build-deps
+$(ROM_TEST): $(ROM_TEST_SRCS) tests/host/rom/rom_builder.h tests/host/runner/runner.h \
+	       $(ROM_HEADERS) | build-deps
 	@mkdir -p $(dir $@)
-	$(HOST_CC) $(HOST_CFLAGS) -o $@ $(PVROM_TEST_SRCS)
+	$(HOST_CC) $(HOST_CFLAGS) -o $@ $(ROM_TEST_SRCS)
 
-$(PVROM_FUZZ): $(PVROM_FUZZ_SRCS) $(PVROM_HEADERS) | build-deps
+$(ROM_FUZZ): $(ROM_FUZZ_SRCS) $(ROM_HEADERS) | build-deps
 	@tools/ensure-deps fuzz
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(PVROM_FUZZ_SRCS)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(ROM_FUZZ_SRCS)
 
-$(PVROM_SEEDS)/pvrom.bin: $(PVROM)
+$(ROM_SEEDS)/pvrom.bin: $(ROM)
 	@mkdir -p $(dir $@)
 	cp $< $@
 
 .PHONY: fuzz-pvrom
-fuzz-pvrom: $(PVROM_FUZZ) $(PVROM_SEEDS)/pvrom.bin
+fuzz-pvrom: $(ROM_FUZZ) $(ROM_SEEDS)/pvrom.bin
 	@mkdir -p build/host/pvrom-corpus build/host/pvrom-crashes
-	$(PVROM_FUZZ) -max_total_time=$(FUZZ_TIME) -max_len=16448 \
-	    -artifact_prefix=build/host/pvrom-crashes/ build/host/pvrom-corpus $(PVROM_SEEDS)
+	$(ROM_FUZZ) -max_total_time=$(FUZZ_TIME) -max_len=16448 \
+	    -artifact_prefix=build/host/pvrom-crashes/ build/host/pvrom-corpus $(ROM_SEEDS)
 
 # The system-call fuzzer (user/sysfuzz.c) for FUZZ_TIME seconds from
 # seed FUZZ_SEED, in QEMU, through its ktest (tests/kernel/test_sysfuzz.c):
@@ -477,7 +477,7 @@ DOCS_QUOTED  := $(DOCS_LOGS)/patchlog.log $(DOCS_LOGS)/patchlog-486.log \
 		$(DOCS_LOGS)/patchlog-rom.log \
 		$(DOCS_OUT)/screen.png $(DOCS_LOGS)/trace.log build/bench.json \
 		$(DOCS_KERNELS) build/pvrom.bin docs/screen-session docs/trace-session \
-		include/asm/paravirt.h include/asm/pvrom.h kernel/main.c \
+		include/asm/paravirt.h include/asm/rom.h kernel/main.c \
 		arch/x86/paravirt/switch.c arch/x86/paravirt/patch/patch.c arch/x86/mm/paging.c \
 		tools/docs-fill tools/binscan.py
 
@@ -529,5 +529,5 @@ $(DOCS_OUT)/bench-%.svg: build/bench.json tools/docs-bench-chart
 clean:
 	rm -rf build
 
--include $(OBJS:.o=.d) $(PVROM_OBJS:.o=.d) $(USER_LIB:.o=.d) $(USER_ELFS:.elf=.d) \
+-include $(OBJS:.o=.d) $(ROM_OBJS:.o=.d) $(USER_LIB:.o=.d) $(USER_ELFS:.elf=.d) \
 	 $(STAGE2_OBJS:.o=.d) $(LOADER_OUT)/stage1.d

@@ -16,7 +16,7 @@
 #include <asm/paging.h>
 #include <asm/privileged.h>
 #include <asm/process.h>
-#include <asm/pvrom.h>
+#include <asm/rom.h>
 
 #define ELF_MAGIC	0x464c457f	/* "\x7fELF" */
 #define ELFCLASS32	1
@@ -37,11 +37,11 @@ struct elf32_phdr {
 	u32 type, offset, vaddr, paddr, filesz, memsz, flags, align;
 } __packed;
 
-/* A module is a program unless it is the ops ROM (asm/pvrom.h), which
+/* A module is a program unless it is the ops ROM (asm/rom.h), which
  * the rom backend uses: a bad one too, so that it is not run either. */
 static bool module_is_program(const struct boot_module *m)
 {
-	return !pvrom_has_magic((const void *)m->start, m->end - m->start);
+	return !rom_has_magic((const void *)m->start, m->end - m->start);
 }
 
 /* A program by name: packed into the kernel, or a Multiboot module. */

@@ -2,10 +2,10 @@
  * asm/paravirt.h - struct paravirt_ops: one table of function pointers
  * through which pv386 performs every privileged machine operation.
  *
- * A backend (arch/x86/paravirt/backends/native.c for bare hardware; hypervisor backends in
- * later issues) fills the table; the rest of the kernel calls only the
- * wrappers in asm/privileged.h and the entry-code macros, which go through
- * it.  The member list starts from the 2006 paravirt_ops patch.  Only the
+ * A backend (arch/x86/paravirt/backends/: native for bare hardware, trace
+ * to count every call, rom from a loaded ops ROM) fills the table; the
+ * rest of the kernel calls only the wrappers in asm/privileged.h and the
+ * entry-code macros, which go through it.  The member list starts from the 2006 paravirt_ops patch.  Only the
  * PARAVIRT=y kernel has this table: with PARAVIRT=n the same wrappers
  * compile to inline instructions and no paravirt_ops symbol exists.
  *
@@ -13,10 +13,10 @@
  * 32-bit arguments in %eax, %edx, %ecx and returns in %eax (and %edx for
  * 64 bits): the convention the 2006 patch called "fastcall".
  *
- * Calls to the hot ops (interrupt flag, reads of %cr0/2/3, writes of
- * %cr0/3, clts, rdtsc, iret, sysexit) are emitted as *patch sites* (asm/patch.h): the boot-time
- * patcher turns them into the native instructions when the native
- * backend runs.  The pv_* functions and entry macros below emit them.
+ * Calls to the hot ops (those with a template in PATCH_TEMPLATES: the
+ * interrupt flag, control registers, rdtsc, iret, sysexit ...) are
+ * emitted as *patch sites* (asm/patch.h): the boot-time patcher turns
+ * them into the native instructions when the native backend runs.  The pv_* functions and entry macros below emit them.
  */
 #ifndef ASM_PARAVIRT_H
 #define ASM_PARAVIRT_H
@@ -161,13 +161,14 @@ struct paravirt_patch_stats {
 	unsigned int inlined;	/* native instructions in place */
 	unsigned int direct;	/* direct call/jmp to the backend's function */
 	unsigned int nops;	/* no-op function: NOPs only */
-	unsigned int null;	/* empty op: calls the panic stub */
+	unsigned int empty;	/* empty op: calls the panic stub */
 	unsigned int refused;	/* left as they were */
 	unsigned int fenced;	/* in the code writer: kept indirect on purpose */
 };
 
 void paravirt_patch_init(void);		/* before the rest of the kernel runs */
 unsigned int paravirt_patch_pending(void);	/* sites a run would write now */
+void paravirt_patch_recount(void);		/* the report's counts, for the table now */
 void paravirt_patch_report(void);
 const struct paravirt_patch_stats *paravirt_patch_stats(void);
 const struct patch_env *paravirt_patch_env(void);
@@ -175,7 +176,7 @@ bool paravirt_patching_disabled(void);	/* nopatch */
 /* In the code writer's fenced section: never patched (patch.c). */
 bool paravirt_site_fenced(const struct paravirt_patch_site *site);
 bool paravirt_poisoning(void);		/* pvdebug */
-struct patch_op paravirt_patch_op(unsigned int slot);	/* template, etc. */
+struct op_template paravirt_op_template(unsigned int slot);
 /* Every unfenced site rewritten for `to`; interrupts off (live switch). */
 void paravirt_patch_switch(const struct paravirt_ops *to);
 /* "inline", "direct", "indirect", "fenced" ...; orig: the build's bytes. */

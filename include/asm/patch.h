@@ -8,8 +8,8 @@
  * bytes are what the build put there before it touches them:
  *
  *   call site:  push each of EAX, ECX, EDX the site must preserve,
- *               call *paravirt_ops+4*type, then pop them again;
- *   jump site:  jmp *%cs:paravirt_ops+4*type     (iret, sysexit)
+ *               call *paravirt_ops+4*slot, then pop them again;
+ *   jump site:  jmp *%cs:paravirt_ops+4*slot     (iret, sysexit)
  *
  * The engine (arch/x86/paravirt/patch/engine.c) only computes bytes: it works on
  * buffers, so host-side tests can run it (tests/host/).  The boot-time
@@ -35,7 +35,7 @@
 /* One record of .parainstructions, as the site macros emit it. */
 struct paravirt_patch_site {
 	u32 instr;		/* address of the site's first byte */
-	u8 type;		/* the op: its slot number in paravirt_ops */
+	u8 slot;		/* the op: its place in paravirt_ops, in pointers */
 	u8 len;			/* bytes in the site */
 	u16 clobbers;		/* CLBR_* registers the site may change; a jump
 				   site never returns, so it says CLBR_ANY */
@@ -43,13 +43,14 @@ struct paravirt_patch_site {
 
 /* The site macros emit this layout by hand (.long, .byte, .byte, .short). */
 _Static_assert(sizeof(struct paravirt_patch_site) == 8, "site record is 8 bytes");
-_Static_assert(offsetof(struct paravirt_patch_site, type) == 4 &&
+_Static_assert(offsetof(struct paravirt_patch_site, slot) == 4 &&
 	       offsetof(struct paravirt_patch_site, len) == 5 &&
 	       offsetof(struct paravirt_patch_site, clobbers) == 6,
 	       "site record layout");
 
-/* What the engine needs to know about one op. */
-struct patch_op {
+/* An op's template: the native instructions its sites become inline,
+ * and what the engine must know to place them. */
+struct op_template {
 	const char *name;
 	const u8 *tpl;		/* native instructions, or NULL if none */
 	u8 tpl_len;
@@ -62,7 +63,7 @@ enum patch_kind {
 	PATCH_INLINE,		/* the native template, padded with NOPs */
 	PATCH_NOPS,		/* all NOPs: the op does nothing */
 	PATCH_DIRECT,		/* call rel32 (or jmp rel32) to the op's function */
-	PATCH_NULL,		/* call a stub that panics naming the op */
+	PATCH_EMPTY,		/* call a stub that panics naming the op */
 };
 
 /* What patch_compute_site() found.  It only computes: nothing is written
@@ -124,7 +125,7 @@ int patch_original(const struct patch_env *env,
 void patch_fill_nops(const struct patch_env *env, u8 *out, unsigned int len);
 enum patch_result patch_compute_site(const struct patch_env *env,
 				     const struct paravirt_patch_site *site,
-				     const struct patch_op *op, enum patch_kind kind,
+				     const struct op_template *op, enum patch_kind kind,
 				     u32 target, const u8 *cur, u8 *out);
 
 #endif /* !__ASSEMBLER__ */

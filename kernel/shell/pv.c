@@ -16,7 +16,7 @@
 #include <string.h>
 #ifdef CONFIG_PARAVIRT
 #include <asm/paravirt.h>
-#include <asm/pvrom.h>
+#include <asm/rom.h>
 
 static bool tracing(void)
 {
@@ -30,7 +30,7 @@ static void print_symbol(u32 addr, unsigned int width)
 	char text[48];
 	u32 offset;
 	const char *name = ksym_lookup(addr, &offset);
-	const struct pvrom_header *rom = paravirt_rom_header();
+	const struct rom_header *rom = paravirt_rom_header();
 	unsigned int n;
 
 	if (rom && paravirt_rom_contains(addr))
@@ -100,10 +100,10 @@ static void print_site(const struct paravirt_patch_site *site)
 	const char *state = paravirt_site_state(site, orig);
 	unsigned int len = min(site->len, (u8)PATCH_MAX_SITE_LEN);
 
-	printk("%08x %-19s", site->instr, paravirt_op_name(site->type));
+	printk("%08x %-19s", site->instr, paravirt_op_name(site->slot));
 	print_symbol(site->instr, 30);
 	printk(" %-8s", state);
-	if (tracing() && paravirt_patch_op(site->type).jump)
+	if (tracing() && paravirt_op_template(site->slot).jump)
 		printk(" calls -");	/* jumped to: counted per op only */
 	else if (tracing())
 		printk(" calls %u", paravirt_trace_site_calls(site));
@@ -128,7 +128,7 @@ static int cmd_sites(int argc, char **argv)
 		return -EINVAL;
 	}
 	for_each_patch_site(site)
-		if (!slot || site->type == slot) {
+		if (!slot || site->slot == slot) {
 			print_site(site);
 			shown++;
 		}

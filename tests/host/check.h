@@ -37,7 +37,7 @@ void test_refuse_fit(void);
 void test_refuse_writes(void);
 void test_direct(void);			/* test_rewrite.c */
 void test_nops_kind(void);
-void test_null_kind(void);
+void test_empty_kind(void);
 void test_poison(void);
 void test_idempotent(void);
 void test_guard_pages(void);		/* test_guard.c */
@@ -58,8 +58,8 @@ extern const u8 want_p6_nop[P6_MAX_NOP + 1][P6_MAX_NOP];
 const u8 *want_nop(const struct patch_env *env, unsigned int len);
 
 /* Sites shaped as the kernel's macros emit them. */
-struct paravirt_patch_site call_site(u32 instr, u8 type, u16 clobbers);
-struct paravirt_patch_site jump_site(u32 instr, u8 type);
+struct paravirt_patch_site call_site(u32 instr, u8 slot, u16 clobbers);
+struct paravirt_patch_site jump_site(u32 instr, u8 slot);
 
 /* Length of the NOP instruction at p (at most avail bytes), or 0 if p
  * does not start a recognised do-nothing instruction. */
@@ -95,7 +95,7 @@ extern const struct native_op native_ops[];
 extern const unsigned int nr_native_ops;
 
 const struct native_op *native_op(const char *name);
-struct patch_op op_of(const struct native_op *n);
+struct op_template op_of(const struct native_op *n);
 /* The site the kernel emits for the op (a call or jump site). */
 struct paravirt_patch_site site_of(const struct native_op *n, u32 instr);
 

@@ -77,7 +77,7 @@ static const char *const shape_names[] = {
 struct fuzz_case {
 	struct patch_env env;
 	struct paravirt_patch_site site;
-	struct patch_op op;
+	struct op_template op;
 	u8 tpl[MAX_TPL];
 	enum patch_kind kind;
 	u32 target;
@@ -99,7 +99,7 @@ static void random_env(struct fuzz_case *c)
 static void random_op(struct fuzz_case *c)
 {
 	random_bytes(c->tpl, MAX_TPL);
-	c->op = (struct patch_op){
+	c->op = (struct op_template){
 		.name = "fuzz",
 		.tpl = one_in(8) ? NULL : c->tpl,
 		.tpl_len = below(MAX_TPL + 1),
@@ -112,7 +112,7 @@ static void random_site(struct fuzz_case *c)
 {
 	c->site = (struct paravirt_patch_site){
 		.instr = random_addr(),
-		.type = below(64),
+		.slot = below(64),
 		.len = below(MAX_LEN + 1),
 		.clobbers = one_in(32) ? (u16)rnd() : below(8),
 	};
@@ -164,10 +164,10 @@ static const char *describe(const struct fuzz_case *c)
 	static char buf[640];
 
 	snprintf(buf, sizeof(buf),
-		 "seed %#llx: site instr=%08x type=%u len=%u clobbers=%#x; "
+		 "seed %#llx: site instr=%08x slot=%u len=%u clobbers=%#x; "
 		 "op tpl=%s [%s] writes=%#x jump=%d; kind %d target %08x; "
 		 "env table=%08x %s poison=%d; cur (%s) [%s]",
-		 fuzz_seed, c->site.instr, c->site.type, c->site.len, c->site.clobbers,
+		 fuzz_seed, c->site.instr, c->site.slot, c->site.len, c->site.clobbers,
 		 c->op.tpl ? "set" : "NULL", hex(c->tpl, c->op.tpl_len), c->op.writes,
 		 c->op.jump, c->kind, c->target, c->env.table,
 		 c->env.nops == p6_nops ? "p6" : "generic", c->env.poison,
@@ -312,8 +312,8 @@ static void check_done_shape(const struct fuzz_case *c, const u8 *out)
 			      "bad call rel32 [%s]; %s", hex(out, c->site.len), describe(c));
 		}
 		break;
-	case PATCH_NULL:
-		CHECK(out[0] == 0x6a && out[1] == c->site.type && out[2] == 0xe8 &&
+	case PATCH_EMPTY:
+		CHECK(out[0] == 0x6a && out[1] == c->site.slot && out[2] == 0xe8 &&
 		      get32(out + 3) == c->target - (at + 7),
 		      "bad stub call [%s]; %s", hex(out, c->site.len), describe(c));
 		break;

@@ -58,7 +58,7 @@ const u8 *want_nop(const struct patch_env *env, unsigned int len)
 
 /* A call site pushes and pops each of EAX, ECX, EDX it must preserve
  * around the 6-byte `call *abs32`. */
-struct paravirt_patch_site call_site(u32 instr, u8 type, u16 clobbers)
+struct paravirt_patch_site call_site(u32 instr, u8 slot, u16 clobbers)
 {
 	unsigned int saved = 0, r;
 
@@ -66,16 +66,16 @@ struct paravirt_patch_site call_site(u32 instr, u8 type, u16 clobbers)
 		if (!(clobbers & (1 << r)))
 			saved++;
 	return (struct paravirt_patch_site){
-		.instr = instr, .type = type, .len = 6 + 2 * saved,
+		.instr = instr, .slot = slot, .len = 6 + 2 * saved,
 		.clobbers = clobbers,
 	};
 }
 
 /* A jump site is `jmp *%cs:abs32`, 7 bytes; it may clobber anything. */
-struct paravirt_patch_site jump_site(u32 instr, u8 type)
+struct paravirt_patch_site jump_site(u32 instr, u8 slot)
 {
 	return (struct paravirt_patch_site){
-		.instr = instr, .type = type, .len = 7, .clobbers = CLBR_ANY,
+		.instr = instr, .slot = slot, .len = 7, .clobbers = CLBR_ANY,
 	};
 }
 

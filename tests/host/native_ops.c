@@ -50,9 +50,9 @@ const struct native_op native_ops[] = {
 
 const unsigned int nr_native_ops = sizeof(native_ops) / sizeof(native_ops[0]);
 
-struct patch_op op_of(const struct native_op *n)
+struct op_template op_of(const struct native_op *n)
 {
-	return (struct patch_op){
+	return (struct op_template){
 		.name = n->name, .tpl = n->start, .tpl_len = n->end - n->start,
 		.writes = n->writes, .jump = n->jump,
 	};

@@ -15,7 +15,7 @@
 
 enum { CUR_PAGE, OUT_PAGE, TPL_PAGE };
 
-static const enum patch_kind kinds[] = { PATCH_INLINE, PATCH_NOPS, PATCH_DIRECT, PATCH_NULL };
+static const enum patch_kind kinds[] = { PATCH_INLINE, PATCH_NOPS, PATCH_DIRECT, PATCH_EMPTY };
 
 /* n bytes ending exactly where page i ends, or starting where it starts. */
 static u8 *at_edge(unsigned int page, unsigned int n, bool end)
@@ -28,7 +28,7 @@ static void patch_at_edges(const struct patch_env *env, const struct native_op *
 			   enum patch_kind kind, bool cur_at_end)
 {
 	struct paravirt_patch_site site = site_of(n, 0x00101234);
-	struct patch_op op = op_of(n);
+	struct op_template op = op_of(n);
 	u8 orig[PATCH_MAX_SITE_LEN], want[PATCH_MAX_SITE_LEN];
 	u8 *cur = at_edge(CUR_PAGE, site.len, cur_at_end);
 	u8 *out = at_edge(OUT_PAGE, site.len, !cur_at_end);

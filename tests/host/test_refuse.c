@@ -14,13 +14,13 @@
 
 #define SITE_ADDR	0x00102000u
 
-static const enum patch_kind kinds[] = { PATCH_INLINE, PATCH_NOPS, PATCH_DIRECT, PATCH_NULL };
-static const char *const kind_names[] = { "inline", "nops", "direct", "null" };
+static const enum patch_kind kinds[] = { PATCH_INLINE, PATCH_NOPS, PATCH_DIRECT, PATCH_EMPTY };
+static const char *const kind_names[] = { "inline", "nops", "direct", "empty" };
 
 /* Patch cur; the result must be `want` and out must still equal cur. */
 static void expect_refusal(const struct patch_env *env,
 			   const struct paravirt_patch_site *site,
-			   const struct patch_op *op, enum patch_kind kind,
+			   const struct op_template *op, enum patch_kind kind,
 			   const u8 *cur, enum patch_result want, const char *what)
 {
 	u8 out[PATCH_MAX_SITE_LEN];
@@ -35,7 +35,7 @@ static void expect_refusal(const struct patch_env *env,
 static void mutate_each_byte(const struct native_op *n, enum patch_kind kind)
 {
 	struct paravirt_patch_site site = site_of(n, SITE_ADDR);
-	struct patch_op op = op_of(n);
+	struct op_template op = op_of(n);
 	u8 orig[PATCH_MAX_SITE_LEN], cur[PATCH_MAX_SITE_LEN], done[PATCH_MAX_SITE_LEN];
 	unsigned int at, v;
 
@@ -60,7 +60,7 @@ static void mutate_each_byte(const struct native_op *n, enum patch_kind kind)
 static void mismatched_records(const struct native_op *n, enum patch_kind kind)
 {
 	struct paravirt_patch_site site = site_of(n, SITE_ADDR), other;
-	struct patch_op op = op_of(n);
+	struct op_template op = op_of(n);
 	struct patch_env env = env_generic;
 	u8 cur[PATCH_MAX_SITE_LEN];
 	static const s32 table_moves[] = { 4, -4, 0x1000, -0x100000 };
@@ -74,10 +74,10 @@ static void mismatched_records(const struct native_op *n, enum patch_kind kind)
 	}
 	other = site;
 	for (i = 1; i < 64; i += 21) {
-		other.type = site.type + i;
+		other.slot = site.slot + i;
 		expect_refusal(&env_generic, &other, &op, kind, cur,
 			       PATCH_REFUSED_BYTES, "another slot");
-		other.type = site.type - i;
+		other.slot = site.slot - i;
 		expect_refusal(&env_generic, &other, &op, kind, cur,
 			       PATCH_REFUSED_BYTES, "another slot");
 	}
@@ -91,7 +91,7 @@ static void swapped_saves(void)
 {
 	struct paravirt_patch_site saves_ecx = call_site(SITE_ADDR, 19, CLBR_EAX | CLBR_EDX);
 	struct paravirt_patch_site saves_eax = call_site(SITE_ADDR, 19, CLBR_ECX | CLBR_EDX);
-	struct patch_op op = op_of(native_op("irq_disable"));
+	struct op_template op = op_of(native_op("irq_disable"));
 	u8 cur[PATCH_MAX_SITE_LEN];
 
 	CHECK(saves_ecx.len == saves_eax.len, "8-byte sites differ in length");
@@ -113,19 +113,19 @@ void test_refuse_bytes(void)
 }
 
 /* A made-up op with a template of len bytes (b8 = mov $imm32,%eax...). */
-static struct patch_op op_with_template(unsigned int len)
+static struct op_template op_with_template(unsigned int len)
 {
 	static const u8 tpl[12] = { 0xb8, 0x78, 0x56, 0x34, 0x12, 0x90, 0x90,
 				    0x90, 0x90, 0x90, 0x90, 0x90 };
 
-	return (struct patch_op){ .name = "made-up", .tpl = tpl, .tpl_len = len };
+	return (struct op_template){ .name = "made-up", .tpl = tpl, .tpl_len = len };
 }
 
 /* Template longer than the site, and the boundary where it just fits. */
 static void template_too_long(void)
 {
 	struct paravirt_patch_site site = call_site(SITE_ADDR, 19, CLBR_ANY);
-	struct patch_op fits = op_with_template(6), too_long = op_with_template(7);
+	struct op_template fits = op_with_template(6), too_long = op_with_template(7);
 	u8 cur[PATCH_MAX_SITE_LEN], out[PATCH_MAX_SITE_LEN];
 
 	CHECK(site.len == 6, "bare call site of %u bytes", site.len);
@@ -149,7 +149,7 @@ static void template_too_long(void)
 static void site_shorter_than_any_call(void)
 {
 	struct paravirt_patch_site site = { SITE_ADDR, 19, 2, CLBR_ANY };
-	struct patch_op op = op_of(native_op("read_cr0"));	/* 3 bytes */
+	struct op_template op = op_of(native_op("read_cr0"));	/* 3 bytes */
 	static const u8 cur[2] = { 0xff, 0x15 };
 
 	expect_refusal(&env_generic, &site, &op, PATCH_INLINE, cur,
@@ -159,26 +159,26 @@ static void site_shorter_than_any_call(void)
 }
 
 /* push $slot; call needs 7 bytes, and a slot that fits a signed byte. */
-static void null_stub_too_long(void)
+static void empty_stub_too_long(void)
 {
 	struct paravirt_patch_site site = call_site(SITE_ADDR, 19, CLBR_ANY);
-	struct patch_op op = op_of(native_op("irq_disable"));
+	struct op_template op = op_of(native_op("irq_disable"));
 	u8 cur[PATCH_MAX_SITE_LEN];
 
 	patch_original(&env_generic, &site, false, cur);
-	expect_refusal(&env_generic, &site, &op, PATCH_NULL, cur,
-		       PATCH_REFUSED_FIT, "null stub, 6-byte site");
+	expect_refusal(&env_generic, &site, &op, PATCH_EMPTY, cur,
+		       PATCH_REFUSED_FIT, "empty-op stub, 6-byte site");
 	site = call_site(SITE_ADDR, 128, CLBR_EAX);
 	patch_original(&env_generic, &site, false, cur);
-	expect_refusal(&env_generic, &site, &op, PATCH_NULL, cur,
-		       PATCH_REFUSED_FIT, "null stub, slot 128");
+	expect_refusal(&env_generic, &site, &op, PATCH_EMPTY, cur,
+		       PATCH_REFUSED_FIT, "empty-op stub, slot 128");
 }
 
 /* Lengths the engine rejects before reading anything: out untouched. */
 static void impossible_lengths(void)
 {
 	static const u8 len[] = { 0, PATCH_MAX_SITE_LEN + 1, 20, 255 };
-	struct patch_op op = op_of(native_op("irq_disable"));
+	struct op_template op = op_of(native_op("irq_disable"));
 	u8 cur[256], out[256], untouched[256];
 	unsigned int i;
 
@@ -199,7 +199,7 @@ static void impossible_lengths(void)
  * two: it fits every site the build can emit. */
 static void direct_always_fits(void)
 {
-	struct patch_op op = op_of(native_op("irq_disable"));
+	struct op_template op = op_of(native_op("irq_disable"));
 	u8 cur[PATCH_MAX_SITE_LEN], out[PATCH_MAX_SITE_LEN];
 	unsigned int clobbers;
 
@@ -217,7 +217,7 @@ void test_refuse_fit(void)
 {
 	template_too_long();
 	site_shorter_than_any_call();
-	null_stub_too_long();
+	empty_stub_too_long();
 	impossible_lengths();
 	direct_always_fits();
 }
@@ -227,8 +227,8 @@ static void real_ops_at_saving_sites(void)
 {
 	struct paravirt_patch_site asm_site = call_site(SITE_ADDR, 16, CLBR_NONE);
 	struct paravirt_patch_site c_site = call_site(SITE_ADDR, 26, CLBR_EAX);
-	struct patch_op save_fl = op_of(native_op("save_fl"));
-	struct patch_op read_tsc = op_of(native_op("read_tsc"));
+	struct op_template save_fl = op_of(native_op("save_fl"));
+	struct op_template read_tsc = op_of(native_op("read_tsc"));
 	u8 cur[PATCH_MAX_SITE_LEN];
 
 	patch_original(&env_generic, &asm_site, false, cur);
@@ -249,7 +249,7 @@ void test_refuse_writes(void)
 	for (writes = 0; writes <= CLBR_ANY; writes++)
 		for (clobbers = 0; clobbers <= CLBR_ANY; clobbers++) {
 			struct paravirt_patch_site site = call_site(SITE_ADDR, 22, clobbers);
-			struct patch_op op = op_with_template(1);
+			struct op_template op = op_with_template(1);
 			enum patch_result r;
 
 			op.writes = writes;

@@ -14,12 +14,12 @@
 
 #define PUT32(v)	(u8)(v), (u8)((v) >> 8), (u8)((v) >> 16), (u8)((v) >> 24)
 
-static const enum patch_kind kinds[] = { PATCH_INLINE, PATCH_NOPS, PATCH_DIRECT, PATCH_NULL };
+static const enum patch_kind kinds[] = { PATCH_INLINE, PATCH_NOPS, PATCH_DIRECT, PATCH_EMPTY };
 
 /* Patch the op's canonical site into out; return the result. */
 static enum patch_result patch_fresh(const struct patch_env *env,
 				     const struct paravirt_patch_site *site,
-				     const struct patch_op *op, enum patch_kind kind,
+				     const struct op_template *op, enum patch_kind kind,
 				     u32 target, u8 *out)
 {
 	u8 cur[PATCH_MAX_SITE_LEN];
@@ -47,7 +47,7 @@ static void want_then_nops(const struct patch_env *env, u8 *want,
 static void check_direct_call(u32 instr, u32 target, u16 clobbers)
 {
 	struct paravirt_patch_site site = call_site(instr, 19, clobbers);
-	struct patch_op op = op_of(native_op("irq_disable"));
+	struct op_template op = op_of(native_op("irq_disable"));
 	u8 orig[PATCH_MAX_SITE_LEN], out[PATCH_MAX_SITE_LEN], want[PATCH_MAX_SITE_LEN];
 	unsigned int pushes = (site.len - 6) / 2;
 	u32 after_call = instr + pushes + 5;
@@ -75,7 +75,7 @@ static void check_direct_call(u32 instr, u32 target, u16 clobbers)
 static void check_direct_jump(const struct patch_env *env, u32 instr, u32 target)
 {
 	struct paravirt_patch_site site = jump_site(instr, 41);
-	struct patch_op op = op_of(native_op("iret"));
+	struct op_template op = op_of(native_op("iret"));
 	u8 out[PATCH_MAX_SITE_LEN], want[PATCH_MAX_SITE_LEN];
 	u8 jmp[5] = { 0xe9, PUT32(target - (instr + 5)) };
 	enum patch_result r = patch_fresh(env, &site, &op, PATCH_DIRECT, target, out);
@@ -124,7 +124,7 @@ static void check_direct_known_bytes(void)
 		const struct direct_case *c = &direct_cases[i];
 		struct paravirt_patch_site site = c->jump ? jump_site(c->instr, 41)
 					 : call_site(c->instr, 19, c->clobbers);
-		struct patch_op op = op_of(native_op(c->jump ? "iret" : "irq_disable"));
+		struct op_template op = op_of(native_op(c->jump ? "iret" : "irq_disable"));
 		u8 out[PATCH_MAX_SITE_LEN];
 		enum patch_result r = patch_fresh(&env_generic, &site, &op, PATCH_DIRECT,
 						  c->target, out);
@@ -167,7 +167,7 @@ void test_direct(void)
 static void check_all_nops(const struct patch_env *env, u16 clobbers)
 {
 	struct paravirt_patch_site site = call_site(0x00101234, 19, clobbers);
-	struct patch_op op = op_of(native_op("irq_disable"));
+	struct op_template op = op_of(native_op("irq_disable"));
 	u8 out[PATCH_MAX_SITE_LEN], want[PATCH_MAX_SITE_LEN];
 	enum patch_result r = patch_fresh(env, &site, &op, PATCH_NOPS, 0, out);
 
@@ -181,7 +181,7 @@ static void check_nops_refused(const char *name)
 {
 	const struct native_op *n = native_op(name);
 	struct paravirt_patch_site site = site_of(n, 0x00101234);
-	struct patch_op op = op_of(n);
+	struct op_template op = op_of(n);
 	u8 cur[PATCH_MAX_SITE_LEN], out[PATCH_MAX_SITE_LEN];
 	enum patch_result r;
 
@@ -196,7 +196,7 @@ void test_nops_kind(void)
 	static const u8 generic_10[] = { 0x3e, 0x66, 0x8d, 0xb4, 0x26, 0, 0, 0, 0, 0x90 };
 	static const u8 p6_10[] = { 0x66, 0x2e, 0x0f, 0x1f, 0x84, 0, 0, 0, 0, 0 };
 	struct paravirt_patch_site site = call_site(0x00101234, 19, CLBR_EAX);
-	struct patch_op op = op_of(native_op("irq_disable"));
+	struct op_template op = op_of(native_op("irq_disable"));
 	u8 out[PATCH_MAX_SITE_LEN];
 	unsigned int clobbers;
 
@@ -214,43 +214,43 @@ void test_nops_kind(void)
 	check_nops_refused("irq_enable_sysexit");
 }
 
-/* ---- PATCH_NULL ---- */
+/* ---- PATCH_EMPTY ---- */
 
-static void check_null(const struct patch_env *env, const struct paravirt_patch_site *site,
+static void check_empty(const struct patch_env *env, const struct paravirt_patch_site *site,
 		       bool jump, u32 stub)
 {
-	struct patch_op op = { .name = "empty", .jump = jump };
+	struct op_template op = { .name = "empty", .jump = jump };
 	u8 out[PATCH_MAX_SITE_LEN], want[PATCH_MAX_SITE_LEN];
-	u8 call[7] = { 0x6a, site->type, 0xe8, PUT32(stub - (site->instr + 7)) };
-	enum patch_result r = patch_fresh(env, site, &op, PATCH_NULL, stub, out);
+	u8 call[7] = { 0x6a, site->slot, 0xe8, PUT32(stub - (site->instr + 7)) };
+	enum patch_result r = patch_fresh(env, site, &op, PATCH_EMPTY, stub, out);
 	char what[64];
 
 	want_then_nops(env, want, call, 7, site->len);
-	snprintf(what, sizeof(what), "slot %u at %08x, %u bytes", site->type,
+	snprintf(what, sizeof(what), "slot %u at %08x, %u bytes", site->slot,
 		 site->instr, site->len);
 	CHECK(r == PATCH_NEEDS_WRITE, "%s: result %d", what, r);
 	CHECK_BYTES(out, want, site->len, what);
 }
 
-void test_null_kind(void)
+void test_empty_kind(void)
 {
 	static const u8 slot19[10] = { 0x6a, 0x13, 0xe8, PUT32(0x00100800 - 0x00101234 - 7),
 				       0x8d, 0x76, 0x00 };
 	struct paravirt_patch_site site = call_site(0x00101234, 19, CLBR_EAX);
-	struct patch_op op = { .name = "empty" };
+	struct op_template op = { .name = "empty" };
 	u8 out[PATCH_MAX_SITE_LEN];
 	unsigned int clobbers;
 
-	patch_fresh(&env_generic, &site, &op, PATCH_NULL, 0x00100800, out);
+	patch_fresh(&env_generic, &site, &op, PATCH_EMPTY, 0x00100800, out);
 	CHECK_BYTES(out, slot19, 10, "push $19; call stub");
 	for (clobbers = 0; clobbers < CLBR_ANY; clobbers++) {	/* 6 bytes: too short */
 		struct paravirt_patch_site s = call_site(0xfffffff8, 127, clobbers);
 
-		check_null(&env_generic, &s, false, 0x00100800);
-		check_null(&env_p6, &s, false, 0x00100800);
+		check_empty(&env_generic, &s, false, 0x00100800);
+		check_empty(&env_p6, &s, false, 0x00100800);
 	}
 	site = jump_site(0x00101234, 41);	/* exactly 7 bytes: no NOPs */
-	check_null(&env_p6, &site, true, 0x00100800);
+	check_empty(&env_p6, &site, true, 0x00100800);
 }
 
 /* ---- pvdebug poisoning ---- */
@@ -301,7 +301,7 @@ static const struct poison_case poison_cases[] = {
 static void check_poison_shape(const struct native_op *n, u16 clobbers)
 {
 	struct paravirt_patch_site site = call_site(0x00101234, n->slot, clobbers);
-	struct patch_op op = op_of(n);
+	struct op_template op = op_of(n);
 	struct patch_env env = env_generic;
 	u8 out[PATCH_MAX_SITE_LEN];
 	unsigned int at = n->want_len, r;
@@ -337,7 +337,7 @@ void test_poison(void)
 		const struct native_op *n = native_op(c->op);
 		struct paravirt_patch_site site = n->jump ? jump_site(0x00101234, n->slot)
 					 : call_site(0x00101234, n->slot, c->clobbers);
-		struct patch_op op = op_of(n);
+		struct op_template op = op_of(n);
 		u8 out[PATCH_MAX_SITE_LEN];
 		enum patch_result r = patch_fresh(&env, &site, &op, c->kind, 0x00104000, out);
 
@@ -357,7 +357,7 @@ void test_poison(void)
 
 /* A second run on the output finds its own work, and a third agrees. */
 static void check_twice(const struct patch_env *env, const struct paravirt_patch_site *site,
-			const struct patch_op *op, enum patch_kind kind, unsigned int *done)
+			const struct op_template *op, enum patch_kind kind, unsigned int *done)
 {
 	u8 once[PATCH_MAX_SITE_LEN], twice[PATCH_MAX_SITE_LEN];
 	enum patch_result r1 = patch_fresh(env, site, op, kind, 0x00104000, once), r2;
@@ -380,7 +380,7 @@ void test_idempotent(void)
 
 	for (i = 0; i < nr_native_ops; i++) {
 		const struct native_op *n = &native_ops[i];
-		struct patch_op op = op_of(n);
+		struct op_template op = op_of(n);
 
 		for (e = 0; e < 4; e++) {
 			struct patch_env env = *envs[e % 2];

@@ -96,7 +96,7 @@ static void fill_want_nops(const struct patch_env *env, u8 *p, unsigned int len)
 static void check_inline_site(const struct native_op *n, const struct patch_env *env)
 {
 	struct paravirt_patch_site site = site_of(n, SITE_ADDR);
-	struct patch_op op = op_of(n);
+	struct op_template op = op_of(n);
 	u8 cur[PATCH_MAX_SITE_LEN], out[PATCH_MAX_SITE_LEN], want[PATCH_MAX_SITE_LEN];
 	unsigned int spare = site.len - n->want_len;
 	enum patch_result r;

@@ -38,7 +38,7 @@ unsigned int sites_not_in_state(const char *state)
 			continue;
 		if (bad++ < 3)
 			printk("ktest:   site %08x (%s) is %s, not %s\n", s->instr,
-			       paravirt_op_name(s->type), now, state);
+			       paravirt_op_name(s->slot), now, state);
 	}
 	return bad;
 }

@@ -63,7 +63,7 @@ static bool is_fewest_nops(const u8 *p, unsigned int len)
 
 static bool site_is_template_and_nops(const struct paravirt_patch_site *s)
 {
-	struct patch_op op = paravirt_patch_op(s->type);
+	struct op_template op = paravirt_op_template(s->slot);
 	const u8 *p = site_bytes(s);
 	unsigned int n = op.tpl_len;
 
@@ -80,7 +80,7 @@ static bool site_is_template_and_nops(const struct paravirt_patch_site *s)
 }
 
 /* Only the native backend's functions have templates to inline; another
- * backend's sites are direct calls (test_pvrom.c checks the rom's). */
+ * backend's sites are direct calls (test_rom.c checks the rom's). */
 static bool backend_is_native(void)
 {
 	return !strcmp(paravirt_ops.name, "native");
@@ -103,7 +103,7 @@ static bool site_is_original(const struct paravirt_patch_site *s)
 {
 	u8 orig[PATCH_MAX_SITE_LEN];
 	int n = patch_original(paravirt_patch_env(), s,
-			       paravirt_patch_op(s->type).jump, orig);
+			       paravirt_op_template(s->slot).jump, orig);
 
 	return n == s->len && !memcmp(orig, site_bytes(s), n);
 }
@@ -139,7 +139,7 @@ KTEST(patch_sites_hold_template_and_nops)
 	for_each_patch_site(s)
 		if (!paravirt_site_fenced(s) && !site_is_template_and_nops(s)) {
 			printk("ktest:   site %08x (%s) is not template + NOPs\n",
-			       s->instr, paravirt_op_name(s->type));
+			       s->instr, paravirt_op_name(s->slot));
 			bad++;
 		}
 	KT_EXPECT_EQ(bad, 0);
@@ -179,8 +179,8 @@ KTEST(patch_entry_sites_recorded)
 	bool iret = false, sysexit = false;
 
 	for_each_patch_site(s) {
-		iret |= s->type == PARAVIRT_SLOT(iret) && s->clobbers == CLBR_ANY;
-		sysexit |= s->type == PARAVIRT_SLOT(irq_enable_sysexit);
+		iret |= s->slot == PARAVIRT_SLOT(iret) && s->clobbers == CLBR_ANY;
+		sysexit |= s->slot == PARAVIRT_SLOT(irq_enable_sysexit);
 	}
 	KT_EXPECT(iret);
 	KT_EXPECT(sysexit);
@@ -197,10 +197,10 @@ KTEST(patch_every_patchable_op_has_sites)
 	for (slot = 0; slot < PARAVIRT_NR_SLOTS; slot++) {
 		unsigned int sites = 0;
 
-		if (!paravirt_patch_op(slot).tpl)
+		if (!paravirt_op_template(slot).tpl)
 			continue;
 		for_each_patch_site(s)
-			sites += s->type == slot;
+			sites += s->slot == slot;
 		if (!sites) {
 			printk("ktest:   no site for %s\n", paravirt_op_name(slot));
 			missing++;
@@ -217,7 +217,7 @@ static u8 site_buffer[16] __attribute__((aligned(16)));
 static struct paravirt_patch_site make_call_site(unsigned int slot)
 {
 	struct paravirt_patch_site s = {
-		.instr = (u32)site_buffer, .type = slot, .len = 10,
+		.instr = (u32)site_buffer, .slot = slot, .len = 10,
 		.clobbers = CLBR_EAX,
 	};
 
@@ -229,7 +229,7 @@ static struct paravirt_patch_site make_call_site(unsigned int slot)
 static enum patch_result patch_buffer(struct paravirt_patch_site *s,
 				      enum patch_kind kind, void *target)
 {
-	struct patch_op op = paravirt_patch_op(s->type);
+	struct op_template op = paravirt_op_template(s->slot);
 	u8 out[PATCH_MAX_SITE_LEN];
 	enum patch_result r = patch_compute_site(paravirt_patch_env(), s, &op, kind,
 						 (u32)target, site_buffer, out);

@@ -32,7 +32,7 @@ table.py lists them all in the order they are reported.
   docs           docs-y
   shell          shell-* (with shell_session, the COM1 conversation)
   trace          trace-*
-  rom            host-pvrom*, ktest-*-rom*, rom-*, loader-*-rom*
+  rom            host-rom*, ktest-*-rom*, rom-*, loader-*-rom*
   session        session-*
 
 Plain modules, not pytest: pytest (with pytest-xdist) would bring -k,

@@ -36,7 +36,7 @@ DOCS_QUOTED = [f"{DOCS_LOGS}/patchlog.log", f"{DOCS_LOGS}/patchlog-486.log",
                f"{DOCS_DIR}/screen.png", f"{DOCS_LOGS}/trace.log", "build/bench.json",
                "build/pv386.elf", "build/nopv/pv386.elf", "build/pvrom.bin",
                "docs/screen-session", "docs/trace-session", "include/asm/paravirt.h",
-               "include/asm/pvrom.h", "kernel/main.c", "arch/x86/paravirt/switch.c",
+               "include/asm/rom.h", "kernel/main.c", "arch/x86/paravirt/switch.c",
                "arch/x86/paravirt/patch/patch.c", "arch/x86/mm/paging.c", "tools/docs-fill",
                "tools/binscan.py"]
 # What each generated file is made from: the Makefile's docs rules, so

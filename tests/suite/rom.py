@@ -1,7 +1,7 @@
 """tests/suite/rom.py - the ops ROM (pv=rom): good, newer, and refused.
 
-  host-pvrom, host-pvrom-fuzz  The ops ROM validator's unit tests
-                   (tests/host/pvrom/) and its libFuzzer target, seeded
+  host-rom, host-rom-fuzz  The ops ROM validator's unit tests
+                   (tests/host/rom/) and its libFuzzer target, seeded
                    with build/pvrom.bin, as for the Multiboot parser.
   ktest-*-rom*, rom-*  The ops ROM (pv=rom): build/pvrom.bin as a module
                    (QEMU -initrd; GRUB from build/pv386-rom-test.iso in
@@ -31,27 +31,27 @@ from .ktest import bochs_ktest, qemu_ktest
 from .loader import TEST_FLOPPY, cmdline_patch, loader_ktest, loader_module_too_large
 from .programs import qemu_program_run
 
-# build/pvrom.bin (arch/x86/paravirt/backends/rom/, ABI in include/asm/pvrom.h) given as a
+# build/pvrom.bin (arch/x86/paravirt/backends/rom/, ABI in include/asm/rom.h) given as a
 # Multiboot module: by QEMU's -initrd, by GRUB from the ROM test ISO's
 # menu entry.  Bad ROMs are doctored copies of the good one, written
 # here, each refused with the validator's words while the kernel boots
 # native and passes the patcher's tests (test=patch).
 
-PVROM = "build/pvrom.bin"
+ROM = "build/pvrom.bin"
 ROM_TEST_ISO = "build/pv386-rom-test.iso"
-HOST_PVROM_TEST = "build/host/test_pvrom"
-PVROM_FUZZER = "build/host/fuzz_pvrom"
-PVROM_SEEDS = "build/host/pvrom-seeds"
-PVROM_FUZZ_RUNS = 100000
-PVROM_FUZZ_SCRATCH = "build/host/pvrom-fuzz-run"
+HOST_ROM_TEST = "build/host/test_rom"
+ROM_FUZZER = "build/host/fuzz_rom"
+ROM_SEEDS = "build/host/pvrom-seeds"
+ROM_FUZZ_RUNS = 100000
+ROM_FUZZ_SCRATCH = "build/host/rom-fuzz-run"
 
 ROM_READY = "pv386 ready: backend=rom "
-ROM_KTESTS = ["ktest: PASS pvrom_table_points_into_rom",
-              "ktest: PASS pvrom_sites_call_rom_directly",
-              "ktest: PASS pvrom_runs_read_only",
-              "ktest: PASS pvrom_fixups_in_exception_table"]
+ROM_KTESTS = ["ktest: PASS rom_table_points_into_rom",
+              "ktest: PASS rom_sites_call_rom_directly",
+              "ktest: PASS rom_runs_read_only",
+              "ktest: PASS rom_fixups_in_exception_table"]
 
-# struct pvrom_header's fields, by offset (include/asm/pvrom.h).
+# struct rom_header's fields, by offset (include/asm/rom.h).
 ROM_MAGIC, ROM_MAJOR, ROM_MINOR, ROM_SIZE, ROM_CHECKSUM = 0, 4, 6, 8, 12
 ROM_FIXUPS_START, ROM_ENTRY = 16, 44
 ROM_OP_IRET, ROM_OP_READ_CR3 = 7, 13
@@ -109,9 +109,9 @@ REFUSED_TESTS = [
 
 def doctored_rom(log, name, spoil):
     """A copy of build/pvrom.bin spoiled by spoil, beside the log."""
-    need_file(PVROM, "make")
-    path = os.path.join(os.path.dirname(log), f"pvrom-{name}.bin")
-    with open(PVROM, "rb") as f:
+    need_file(ROM, "make")
+    path = os.path.join(os.path.dirname(log), f"rom-{name}.bin")
+    with open(ROM, "rb") as f:
         image = spoil(bytearray(f.read()))
     with open(path, "wb") as f:
         f.write(image)
@@ -123,7 +123,7 @@ def rom_refused(log, build, name):
     spoil, reason = BAD_ROMS[name]
     rom = doctored_rom(log, name, spoil)
     qemu_ktest(log, build, "qemu32", append="pv=rom test=patch",
-               expect=[f"paravirt: backend rom refused (pvrom-{name}.bin: {reason}): "
+               expect=[f"paravirt: backend rom refused (rom-{name}.bin: {reason}): "
                        "staying native$", build.ready],
                extra=("-initrd", rom))
 
@@ -131,7 +131,7 @@ def rom_refused(log, build, name):
 def rom_newer_minor(log, build):
     """A newer minor version of the ABI is accepted (it only adds ops)."""
     rom = doctored_rom(log, "minor", lambda r: rom_sealed(rom_put(r, ROM_MINOR, "H", 7)))
-    qemu_ktest(log, build, "qemu32", append="pv=rom test=pvrom",
+    qemu_ktest(log, build, "qemu32", append="pv=rom test=rom",
                expect=[ROM_READY, *ROM_KTESTS], extra=("-initrd", rom))
 
 
@@ -140,12 +140,12 @@ def tests():
     """The ops ROM's rows, in the order they are printed."""
     if sorted(bad for _, bad in REFUSED_TESTS) != sorted(BAD_ROMS):
         raise ValueError("REFUSED_TESTS must have one row for each of BAD_ROMS")
-    initrd = {"extra": ("-initrd", PVROM)}
+    initrd = {"extra": ("-initrd", ROM)}
     return [
-        Test("host-pvrom", check_host_tests, (HOST_PVROM_TEST,)),
-        Test("host-pvrom-fuzz", run_fuzzer,
-             (PVROM_FUZZER, PVROM_SEEDS, PVROM_FUZZ_RUNS, PVROM_FUZZ_SCRATCH,
-              16448, "host-pvrom-fuzz")),
+        Test("host-rom", check_host_tests, (HOST_ROM_TEST,)),
+        Test("host-rom-fuzz", run_fuzzer,
+             (ROM_FUZZER, ROM_SEEDS, ROM_FUZZ_RUNS, ROM_FUZZ_SCRATCH,
+              16448, "host-rom-fuzz")),
         Test("ktest-qemu-y-qemu32-rom", qemu_ktest, (Y, "qemu32"),
              {"append": "pv=rom test", "expect": [ROM_READY, *ROM_KTESTS], **initrd}),
         Test("ktest-qemu-y-486-rom", qemu_ktest, (Y, "486"),
@@ -162,7 +162,7 @@ def tests():
         # prepared after boot (as a live switch would), on a 486: CR0.WP
         # makes its read-only room fault for anything but the code writer.
         Test("rom-installs-after-boot-y-486", qemu_ktest, (Y, "486"),
-             {"append": "test=pvrom", "expect": ["ktest: PASS pvrom_installs_after_boot"],
+             {"append": "test=rom", "expect": ["ktest: PASS rom_installs_after_boot"],
               **initrd}),
         Test("rom-newer-minor-y", rom_newer_minor, (Y,)),
         *[Test(name, rom_refused, (Y, bad)) for name, bad in REFUSED_TESTS],
@@ -176,7 +176,7 @@ def tests():
               # -2 (ENOENT): not found; taken for a program it would be
               # found and fail as no ELF file, with another error.
               ["run: cannot start pvrom.bin: error -2$"]),
-             {"qemu_extra": ("-initrd", PVROM)}),
+             {"qemu_extra": ("-initrd", ROM)}),
         Test("loader-floppy-rom-y", loader_ktest,
              (TEST_FLOPPY, ["module: pvrom.bin, ",
                             ROM_READY, *ROM_KTESTS]),

@@ -11,7 +11,7 @@ import re
 
 from .builds import Y
 from .harness import Test
-from .rom import BAD_ROMS, PVROM, ROM_KTESTS, ROM_READY, doctored_rom
+from .rom import BAD_ROMS, ROM, ROM_KTESTS, ROM_READY, doctored_rom
 from .shell_session import shell_dialogue
 
 GRUB_ROM_ENTRY_KEYS = ["down", "down", "down", "ret"]    # boot/grub.cfg's 4th: pv=rom
@@ -120,7 +120,7 @@ def shell_rom_refused(log, build, name):
     spoil, reason = BAD_ROMS[name]
     rom = doctored_rom(log, name, spoil)
     shell_dialogue(log, build, [
-        ("pv use rom", [f"pv: backend rom refused (pvrom-{name}.bin: {reason}): "
+        ("pv use rom", [f"pv: backend rom refused (rom-{name}.bin: {reason}): "
                         "staying native$"]),
         ("pv", ["pv: backend native (0 live switches)", "  * native "]),
         ("sites", [*SWITCH_CR3_INLINE, ALL_SITES_NATIVE]),
@@ -133,7 +133,7 @@ def tests():
         Test("session-first-grub-y", shell_dialogue, (Y, FIRST_SESSION),
              {"in_log": FIRST_SESSION_LOG, "boot": ["-cdrom", Y.iso]}),
         Test("session-rom-live-y", shell_dialogue, (Y, ROM_LIVE_SESSION),
-             {"in_log": ["hello from user mode: pid 3"], "extra": ("-initrd", PVROM)}),
+             {"in_log": ["hello from user mode: pid 3"], "extra": ("-initrd", ROM)}),
         Test("session-rom-refused-checksum-y", shell_rom_refused, (Y, "checksum")),
         Test("session-kill-across-switches-opcount-y", shell_dialogue,
              (Y, KILL_ACROSS_SWITCHES, "opcount"), {"in_log": KILLED_ACROSS_SWITCHES}),

@@ -15,11 +15,11 @@ paravirt_nop:
 
 /* A site whose op is NULL is patched to "push $slot; call here": report
  * which op it was, and from where, rather than jump to address 0. */
-	.globl paravirt_null_op_entry
-	.type paravirt_null_op_entry, @function
-paravirt_null_op_entry:
+	.globl paravirt_empty_op_entry
+	.type paravirt_empty_op_entry, @function
+paravirt_empty_op_entry:
 	movl 4(%esp), %eax		/* the op's slot, pushed by the site */
 	movl (%esp), %edx		/* return address: the site's start + 7 */
 	subl $7, %edx
-	call paravirt_null_op		/* panics */
-	.size paravirt_null_op_entry, . - paravirt_null_op_entry
+	call paravirt_empty_op		/* panics */
+	.size paravirt_empty_op_entry, . - paravirt_empty_op_entry

@@ -82,13 +82,13 @@ void paravirt_init(void)
 }
 
 /*
- * Reached through paravirt_null_op_entry (ops_entry.S), which the
+ * Reached through paravirt_empty_op_entry (ops_entry.S), which the
  * patcher makes a site of an empty op call.  No table with an empty op
  * is ever installed (paravirt_init, backends.c), so this is for a table
  * changed some other way: it stops the kernel, naming the op and the
  * site that called it.
  */
-void paravirt_null_op(unsigned int slot, u32 site)
+void paravirt_empty_op(unsigned int slot, u32 site)
 {
 	panic("paravirt: op %s is empty (slot %u), called from the site at %08x",
 	      paravirt_op_name(slot), slot, site);

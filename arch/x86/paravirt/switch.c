@@ -41,7 +41,7 @@ int paravirt_switch_backend(const char *name, const char **why)
 	flags = raw_local_irq_save();
 	paravirt_patch_switch(ops);
 	paravirt_install_ops(ops);
-	paravirt_patch_pending();	/* the patcher's counts, for the new table */
+	paravirt_patch_recount();
 	switches++;
 	raw_local_irq_restore(flags);
 	*why = NULL;

@@ -1,6 +1,6 @@
 /*
  * rom.c - the rom backend: installs an ops ROM, a separately
- * built binary with a fixed ABI (asm/pvrom.h), into paravirt_ops.
+ * built binary with a fixed ABI (asm/rom.h), into paravirt_ops.
  *
  * This is VMware's VMI design beside Linux's paravirt_ops: the ops come
  * from a binary the boot loader hands the kernel (a Multiboot module:
@@ -14,7 +14,7 @@
  *
  * prepare() runs from paravirt_choose_backend(), before the console: it
  * must not print.  The ROM runs from a room in the kernel image's
- * read-only part (linker.ld's .pvrom), so once paging is on it is code
+ * read-only part (linker.ld's .rom), so once paging is on it is code
  * nothing can write, like the kernel's text; it is filled through
  * kernel_text_poke(), which also works when the backend is chosen after
  * boot.  The patcher then makes each hot site a direct call into the
@@ -28,14 +28,14 @@
 #include <asm/paging.h>
 #include <asm/paravirt.h>
 #include <asm/processor.h>
-#include <asm/pvrom.h>
+#include <asm/rom.h>
 #include <asm/segment.h>
 
 void iret_fault(void);		/* entry.S: a return to user mode that faults */
 
 /* Where the ROM runs: page-aligned, so its pages hold nothing else. */
-static u8 rom_image[PVROM_MAX_SIZE] __section(".pvrom") __attribute__((aligned(4096)));
-static struct exception_table_entry rom_extable[PVROM_MAX_FIXUPS];
+static u8 rom_image[ROM_MAX_SIZE] __section(".rom") __attribute__((aligned(4096)));
+static struct exception_table_entry rom_extable[ROM_MAX_FIXUPS];
 static struct paravirt_ops rom_ops = { .name = "rom", .kernel_rpl = 0 };
 static char rom_refusal[112];	/* *why points here: it must outlive prepare() */
 static bool installed;
@@ -47,19 +47,19 @@ static struct {
 	void (*load_esp0)(void *tss, u32 esp0);
 } rom_own;
 
-static const struct pvrom_header *rom_header(void)
+static const struct rom_header *image_header(void)
 {
-	return (const struct pvrom_header *)rom_image;
+	return (const struct rom_header *)rom_image;
 }
 
 static void *rom_code(u32 nr)
 {
-	return rom_image + rom_header()->entry[nr];
+	return rom_image + image_header()->entry[nr];
 }
 
-const struct pvrom_header *paravirt_rom_header(void)
+const struct rom_header *paravirt_rom_header(void)
 {
-	return installed ? rom_header() : NULL;
+	return installed ? image_header() : NULL;
 }
 
 bool paravirt_rom_contains(unsigned long addr)
@@ -94,8 +94,8 @@ static void rom_load_tls(const struct thread_struct *t, unsigned int cpu)
 
 static void fill_ops(void)
 {
-	PVROM_TABLE_OPS(TABLE_OP)
-	PVROM_OWN_OPS(OWN_OP)
+	ROM_TABLE_OPS(TABLE_OP)
+	ROM_OWN_OPS(OWN_OP)
 	rom_ops.load_tr_desc = rom_load_tr_desc;
 	rom_ops.load_ldt_desc = rom_load_ldt_desc;
 	rom_ops.load_esp0 = rom_load_esp0;
@@ -105,12 +105,12 @@ static void fill_ops(void)
 /* The ROM's fixups, as addresses where it now lies. */
 static void install_fixups(void)
 {
-	const struct pvrom_fixup *f = (const void *)(rom_image + rom_header()->fixups_start);
-	unsigned int i, n = (rom_header()->fixups_end - rom_header()->fixups_start) / sizeof(*f);
+	const struct rom_fixup *f = (const void *)(rom_image + image_header()->fixups_start);
+	unsigned int i, n = (image_header()->fixups_end - image_header()->fixups_start) / sizeof(*f);
 
 	for (i = 0; i < n; i++) {
 		rom_extable[i].insn = (u32)rom_image + f[i].insn;
-		rom_extable[i].fixup = f[i].fixup == PVROM_FIXUP_USER_RETURN ?
+		rom_extable[i].fixup = f[i].fixup == ROM_FIXUP_USER_RETURN ?
 				       (u32)iret_fault : (u32)rom_image + f[i].fixup;
 	}
 	extable_add_loaded(rom_extable, n);
@@ -125,21 +125,21 @@ static const struct boot_module *find_rom_module(void)
 	for (i = 0; i < boot_info.nr_modules; i++) {
 		const struct boot_module *m = &boot_info.modules[i];
 
-		if (pvrom_has_magic((const void *)m->start, m->end - m->start))
+		if (rom_has_magic((const void *)m->start, m->end - m->start))
 			return m;
 	}
 	return NULL;
 }
 
-static const char *explain(const struct boot_module *m, struct pvrom_check c)
+static const char *explain(const struct boot_module *m, struct rom_check c)
 {
 	int n = snprintf(rom_refusal, sizeof(rom_refusal), "%s: %s", m->name,
-			 pvrom_verdict_text(c.verdict));
+			 rom_verdict_text(c.verdict));
 
-	if (c.verdict == PVROM_MISSING_ENTRY || c.verdict == PVROM_ENTRY_OUT_OF_BOUNDS)
+	if (c.verdict == ROM_MISSING_ENTRY || c.verdict == ROM_ENTRY_OUT_OF_BOUNDS)
 		snprintf(rom_refusal + n, sizeof(rom_refusal) - n, ": op %u, %s", c.index,
-			 pvrom_op_name(c.index));
-	else if (c.verdict == PVROM_FIXUP_OUT_OF_BOUNDS)
+			 rom_op_name(c.index));
+	else if (c.verdict == ROM_FIXUP_OUT_OF_BOUNDS)
 		snprintf(rom_refusal + n, sizeof(rom_refusal) - n, ": fixup %u", c.index);
 	return rom_refusal;
 }
@@ -147,7 +147,7 @@ static const char *explain(const struct boot_module *m, struct pvrom_check c)
 static const struct paravirt_ops *rom_prepare(const char **why)
 {
 	const struct boot_module *m;
-	struct pvrom_check c;
+	struct rom_check c;
 
 	if (installed)		/* copied once, at boot: read-only since */
 		return &rom_ops;
@@ -157,15 +157,15 @@ static const struct paravirt_ops *rom_prepare(const char **why)
 		       "QEMU: -initrd build/pvrom.bin)";
 		return NULL;
 	}
-	c = pvrom_validate((const void *)m->start, m->end - m->start);
-	if (c.verdict != PVROM_OK) {
+	c = rom_validate((const void *)m->start, m->end - m->start);
+	if (c.verdict != ROM_OK) {
 		*why = explain(m, c);
 		return NULL;
 	}
 	/* At boot this is a plain copy; chosen later (a live switch), the
 	 * room is read-only already and only the code writer may fill it. */
 	kernel_text_poke(rom_image, (const void *)m->start,
-			 ((const struct pvrom_header *)m->start)->size);
+			 ((const struct rom_header *)m->start)->size);
 	fill_ops();
 	install_fixups();
 	installed = true;

@@ -1,41 +1,41 @@
 /*
  * rom_check.c - decides whether a buffer is an ops ROM pv386 can
- * install (the ABI: asm/pvrom.h), before any of its code is trusted.
+ * install (the ABI: asm/rom.h), before any of its code is trusted.
  *
  * The checks run in the order in which each makes the next one safe:
  * enough bytes for a header, the magic, the ABI major, a size field that
  * covers the tables and fits the module, the checksum over that size,
  * then every entry and fixup inside the code.  Reads stay in [0, len):
- * the host tests and the fuzzer (tests/host/pvrom/) run this same file
+ * the host tests and the fuzzer (tests/host/rom/) run this same file
  * under AddressSanitizer.  It calls nothing of the kernel.
  */
-#include <asm/pvrom.h>
+#include <asm/rom.h>
 
 #define OP_NAME(nr, op)	[nr] = #op,
-static const char *const op_names[PVROM_NR_OPS] = { PVROM_OPS(OP_NAME) };
+static const char *const op_names[ROM_NR_OPS] = { ROM_OPS(OP_NAME) };
 
 static const char *const verdict_texts[] = {
-	[PVROM_OK]			= "a good ROM",
-	[PVROM_TRUNCATED]		= "truncated: shorter than its header and entry table",
-	[PVROM_BAD_MAGIC]		= "no ROM magic",
-	[PVROM_BAD_MAJOR]		= "wrong ABI major version",
-	[PVROM_BAD_SIZE]		= "size field smaller than its tables or over the maximum",
-	[PVROM_SIZE_PAST_MODULE]	= "size field larger than the module",
-	[PVROM_BAD_CHECKSUM]		= "wrong checksum",
-	[PVROM_MISSING_ENTRY]		= "a required entry is missing",
-	[PVROM_ENTRY_OUT_OF_BOUNDS]	= "an entry points outside the ROM's code",
-	[PVROM_BAD_FIXUPS]		= "fixup table misplaced",
-	[PVROM_FIXUP_OUT_OF_BOUNDS]	= "a fixup points outside the ROM's code",
+	[ROM_OK]			= "a good ROM",
+	[ROM_TRUNCATED]		= "truncated: shorter than its header and entry table",
+	[ROM_BAD_MAGIC]		= "no ROM magic",
+	[ROM_BAD_MAJOR]		= "wrong ABI major version",
+	[ROM_BAD_SIZE]		= "size field smaller than its tables or over the maximum",
+	[ROM_SIZE_PAST_MODULE]	= "size field larger than the module",
+	[ROM_BAD_CHECKSUM]		= "wrong checksum",
+	[ROM_MISSING_ENTRY]		= "a required entry is missing",
+	[ROM_ENTRY_OUT_OF_BOUNDS]	= "an entry points outside the ROM's code",
+	[ROM_BAD_FIXUPS]		= "fixup table misplaced",
+	[ROM_FIXUP_OUT_OF_BOUNDS]	= "a fixup points outside the ROM's code",
 };
 
-const char *pvrom_verdict_text(enum pvrom_verdict v)
+const char *rom_verdict_text(enum rom_verdict v)
 {
 	return (unsigned int)v < ARRAY_SIZE(verdict_texts) ? verdict_texts[v] : "?";
 }
 
-const char *pvrom_op_name(u32 nr)
+const char *rom_op_name(u32 nr)
 {
-	return nr < PVROM_NR_OPS ? op_names[nr] : "?";
+	return nr < ROM_NR_OPS ? op_names[nr] : "?";
 }
 
 /* Little-endian reads at any offset: the buffer need not be aligned. */
@@ -49,13 +49,13 @@ static u16 get16(const u8 *p)
 	return p[0] | p[1] << 8;
 }
 
-#define FIELD(rom, f)	((const u8 *)(rom) + offsetof(struct pvrom_header, f))
-#define TABLES_START	sizeof(struct pvrom_header)
-#define CHECKSUM_AT	offsetof(struct pvrom_header, checksum)
+#define FIELD(rom, f)	((const u8 *)(rom) + offsetof(struct rom_header, f))
+#define TABLES_START	sizeof(struct rom_header)
+#define CHECKSUM_AT	offsetof(struct rom_header, checksum)
 
 /* Bitwise CRC-32 (reflected, polynomial 0xedb88320): a ROM is checked
  * once per boot, so no table is worth its 1 KiB. */
-u32 pvrom_crc32(const void *rom, u32 len)
+u32 rom_crc32(const void *rom, u32 len)
 {
 	const u8 *p = rom;
 	u32 crc = 0xffffffffu, i;
@@ -71,14 +71,14 @@ u32 pvrom_crc32(const void *rom, u32 len)
 	return ~crc;
 }
 
-bool pvrom_has_magic(const void *rom, u32 len)
+bool rom_has_magic(const void *rom, u32 len)
 {
-	return len >= 4 && get32(FIELD(rom, magic)) == PVROM_MAGIC;
+	return len >= 4 && get32(FIELD(rom, magic)) == ROM_MAGIC;
 }
 
-static struct pvrom_check verdict(enum pvrom_verdict v, u32 index)
+static struct rom_check verdict(enum rom_verdict v, u32 index)
 {
-	struct pvrom_check c = { v, index };
+	struct rom_check c = { v, index };
 
 	return c;
 }
@@ -86,33 +86,33 @@ static struct pvrom_check verdict(enum pvrom_verdict v, u32 index)
 /* Where the tables end; 0 if nr_entries alone would pass 4 GiB. */
 static u32 tables_end(u32 nr_entries)
 {
-	if (nr_entries > (PVROM_MAX_SIZE - TABLES_START) / 4)
+	if (nr_entries > (ROM_MAX_SIZE - TABLES_START) / 4)
 		return 0;
 	return TABLES_START + 4 * nr_entries;
 }
 
 /* The header itself, up to and including the checksum. */
-static struct pvrom_check check_header(const u8 *rom, u32 len)
+static struct rom_check check_header(const u8 *rom, u32 len)
 {
 	u32 size, end;
 
 	if (len < TABLES_START)
-		return verdict(PVROM_TRUNCATED, 0);
-	if (get32(FIELD(rom, magic)) != PVROM_MAGIC)
-		return verdict(PVROM_BAD_MAGIC, 0);
-	if (get16(FIELD(rom, abi_major)) != PVROM_ABI_MAJOR)
-		return verdict(PVROM_BAD_MAJOR, 0);
+		return verdict(ROM_TRUNCATED, 0);
+	if (get32(FIELD(rom, magic)) != ROM_MAGIC)
+		return verdict(ROM_BAD_MAGIC, 0);
+	if (get16(FIELD(rom, abi_major)) != ROM_ABI_MAJOR)
+		return verdict(ROM_BAD_MAJOR, 0);
 	end = tables_end(get32(FIELD(rom, nr_entries)));
 	if (!end || len < end)
-		return verdict(PVROM_TRUNCATED, 0);
+		return verdict(ROM_TRUNCATED, 0);
 	size = get32(FIELD(rom, size));
-	if (size < end || size > PVROM_MAX_SIZE)
-		return verdict(PVROM_BAD_SIZE, 0);
+	if (size < end || size > ROM_MAX_SIZE)
+		return verdict(ROM_BAD_SIZE, 0);
 	if (size > len)
-		return verdict(PVROM_SIZE_PAST_MODULE, 0);
-	if (pvrom_crc32(rom, size) != get32(FIELD(rom, checksum)))
-		return verdict(PVROM_BAD_CHECKSUM, 0);
-	return verdict(PVROM_OK, 0);
+		return verdict(ROM_SIZE_PAST_MODULE, 0);
+	if (rom_crc32(rom, size) != get32(FIELD(rom, checksum)))
+		return verdict(ROM_BAD_CHECKSUM, 0);
+	return verdict(ROM_OK, 0);
 }
 
 /* The fixup table lies between the entries and the code, whole pairs. */
@@ -123,8 +123,8 @@ static bool fixups_placed(const u8 *rom)
 	u32 size = get32(FIELD(rom, size));
 
 	return start == tables_end(get32(FIELD(rom, nr_entries))) && end >= start &&
-	       end < size && (end - start) % sizeof(struct pvrom_fixup) == 0 &&
-	       (end - start) / sizeof(struct pvrom_fixup) <= PVROM_MAX_FIXUPS;
+	       end < size && (end - start) % sizeof(struct rom_fixup) == 0 &&
+	       (end - start) / sizeof(struct rom_fixup) <= ROM_MAX_FIXUPS;
 }
 
 static bool in_code(const u8 *rom, u32 offset)
@@ -133,27 +133,27 @@ static bool in_code(const u8 *rom, u32 offset)
 }
 
 /* Every op this kernel knows: present, and in the code.  Entries past
- * PVROM_NR_OPS belong to a newer minor version: not ours to judge. */
-static struct pvrom_check check_entries(const u8 *rom)
+ * ROM_NR_OPS belong to a newer minor version: not ours to judge. */
+static struct rom_check check_entries(const u8 *rom)
 {
 	const u8 *entry = rom + TABLES_START;
 	u32 nr = get32(FIELD(rom, nr_entries)), i;
 
-	for (i = 0; i < PVROM_NR_OPS; i++) {
+	for (i = 0; i < ROM_NR_OPS; i++) {
 		if (i >= nr || get32(entry + 4 * i) == 0)
-			return verdict(PVROM_MISSING_ENTRY, i);
+			return verdict(ROM_MISSING_ENTRY, i);
 		if (!in_code(rom, get32(entry + 4 * i)))
-			return verdict(PVROM_ENTRY_OUT_OF_BOUNDS, i);
+			return verdict(ROM_ENTRY_OUT_OF_BOUNDS, i);
 	}
-	return verdict(PVROM_OK, 0);
+	return verdict(ROM_OK, 0);
 }
 
-static struct pvrom_check check_fixups(const u8 *rom)
+static struct rom_check check_fixups(const u8 *rom)
 {
 	u32 start, end, i;
 
 	if (!fixups_placed(rom))
-		return verdict(PVROM_BAD_FIXUPS, 0);
+		return verdict(ROM_BAD_FIXUPS, 0);
 	start = get32(FIELD(rom, fixups_start));
 	end = get32(FIELD(rom, fixups_end));
 	for (i = 0; start + 8 * i < end; i++) {
@@ -161,19 +161,19 @@ static struct pvrom_check check_fixups(const u8 *rom)
 		u32 fixup = get32(rom + start + 8 * i + 4);
 
 		if (!in_code(rom, insn) ||
-		    (fixup != PVROM_FIXUP_USER_RETURN && !in_code(rom, fixup)))
-			return verdict(PVROM_FIXUP_OUT_OF_BOUNDS, i);
+		    (fixup != ROM_FIXUP_USER_RETURN && !in_code(rom, fixup)))
+			return verdict(ROM_FIXUP_OUT_OF_BOUNDS, i);
 	}
-	return verdict(PVROM_OK, 0);
+	return verdict(ROM_OK, 0);
 }
 
-struct pvrom_check pvrom_validate(const void *rom, u32 len)
+struct rom_check rom_validate(const void *rom, u32 len)
 {
-	struct pvrom_check c = check_header(rom, len);
+	struct rom_check c = check_header(rom, len);
 
-	if (c.verdict == PVROM_OK)
+	if (c.verdict == ROM_OK)
 		c = check_fixups(rom);
-	if (c.verdict == PVROM_OK)
+	if (c.verdict == ROM_OK)
 		c = check_entries(rom);
 	return c;
 }

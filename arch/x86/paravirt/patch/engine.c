@@ -81,7 +81,7 @@ static unsigned int emit_pops(u8 *out, u8 regs)
 int patch_original(const struct patch_env *env,
 		   const struct paravirt_patch_site *site, bool jump, u8 *out)
 {
-	u32 slot = env->table + 4 * site->type;
+	u32 slot = env->table + 4 * site->slot;
 	u8 regs = saved_regs(site);
 	unsigned int n = 0;
 
@@ -135,7 +135,7 @@ static unsigned int emit_poison(u8 *out, unsigned int room, u8 regs)
 
 static int build_inline(const struct patch_env *env,
 			const struct paravirt_patch_site *site,
-			const struct patch_op *op, u8 *out)
+			const struct op_template *op, u8 *out)
 {
 	unsigned int n;
 
@@ -152,7 +152,7 @@ static int build_inline(const struct patch_env *env,
 
 static int build_nops(const struct patch_env *env,
 		      const struct paravirt_patch_site *site,
-		      const struct patch_op *op, u8 *out)
+		      const struct op_template *op, u8 *out)
 {
 	if (op->writes || op->jump)	/* a result, or a return, is expected */
 		return -1;
@@ -161,7 +161,7 @@ static int build_nops(const struct patch_env *env,
 
 /* rel32 operands count from the end of the instruction. */
 static int build_direct(const struct paravirt_patch_site *site,
-			const struct patch_op *op, u32 target, u8 *out)
+			const struct op_template *op, u32 target, u8 *out)
 {
 	u8 regs = saved_regs(site);
 	unsigned int n = 0;
@@ -182,13 +182,13 @@ static int build_direct(const struct paravirt_patch_site *site,
 	return n + emit_pops(out + n, regs);
 }
 
-/* push $type; call target: the stub finds the op's number on the stack. */
-static int build_null(const struct paravirt_patch_site *site, u32 target, u8 *out)
+/* push $slot; call target: the stub finds the op's number on the stack. */
+static int build_empty(const struct paravirt_patch_site *site, u32 target, u8 *out)
 {
-	if (site->len < 7 || site->type > 127)	/* push imm8 sign-extends */
+	if (site->len < 7 || site->slot > 127)	/* push imm8 sign-extends */
 		return -1;
 	out[0] = X86_PUSH_IMM8;
-	out[1] = site->type;
+	out[1] = site->slot;
 	out[2] = X86_CALL_REL32;
 	put32(out + 3, target - (site->instr + 7));
 	return 7;
@@ -197,7 +197,7 @@ static int build_null(const struct paravirt_patch_site *site, u32 target, u8 *ou
 /* The whole replacement in out[0..site->len), or false if it cannot be. */
 static bool build_replacement(const struct patch_env *env,
 			      const struct paravirt_patch_site *site,
-			      const struct patch_op *op, enum patch_kind kind,
+			      const struct op_template *op, enum patch_kind kind,
 			      u32 target, u8 *out)
 {
 	int n = -1;
@@ -206,7 +206,7 @@ static bool build_replacement(const struct patch_env *env,
 	case PATCH_INLINE: n = build_inline(env, site, op, out); break;
 	case PATCH_NOPS:   n = build_nops(env, site, op, out); break;
 	case PATCH_DIRECT: n = build_direct(site, op, target, out); break;
-	case PATCH_NULL:   n = build_null(site, target, out); break;
+	case PATCH_EMPTY:   n = build_empty(site, target, out); break;
 	}
 	if (n < 0)
 		return false;
@@ -224,7 +224,7 @@ static bool build_replacement(const struct patch_env *env,
  */
 enum patch_result patch_compute_site(const struct patch_env *env,
 				     const struct paravirt_patch_site *site,
-				     const struct patch_op *op, enum patch_kind kind,
+				     const struct op_template *op, enum patch_kind kind,
 				     u32 target, const u8 *cur, u8 *out)
 {
 	u8 want[PATCH_MAX_SITE_LEN], orig[PATCH_MAX_SITE_LEN];

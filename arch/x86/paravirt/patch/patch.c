@@ -36,11 +36,13 @@ extern const char __patch_text_start[], __patch_text_end[];
 extern const struct paravirt_ops native_paravirt_ops;
 
 void paravirt_nop(void);		/* ops_entry.S */
-void paravirt_null_op_entry(void);
+void paravirt_empty_op_entry(void);
 
 /* ---- what each patchable op becomes natively ---- */
 
-struct op_template {
+/* Where templates.S put an op's template: its bytes' length is only
+ * known at link time, so the table holds both ends. */
+struct template_extent {
 	const u8 *start, *end;	/* from paravirt/patch/templates.S */
 	u8 writes;		/* registers holding the op's result */
 	bool jump;		/* iret and sysexit are jumped to */
@@ -50,15 +52,16 @@ struct op_template {
 #define TEMPLATE(op, writes, jump) \
 	[PARAVIRT_SLOT(op)] = { tpl_##op, tpl_##op##_end, writes, jump },
 
-static const struct op_template templates[PARAVIRT_NR_SLOTS] = {
+static const struct template_extent templates[PARAVIRT_NR_SLOTS] = {
 	PATCH_TEMPLATES(TEMPLATE)
 };
 
-struct patch_op paravirt_patch_op(unsigned int slot)
+/* Op `slot`'s template as the engine takes it (tpl NULL if it has none). */
+struct op_template paravirt_op_template(unsigned int slot)
 {
-	const struct op_template *t = &templates[slot];
-	struct patch_op op = { paravirt_op_name(slot), t->start, t->end - t->start,
-			       t->writes, t->jump };
+	const struct template_extent *t = &templates[slot];
+	struct op_template op = { paravirt_op_name(slot), t->start, t->end - t->start,
+				  t->writes, t->jump };
 
 	return op;
 }
@@ -105,8 +108,8 @@ static enum patch_kind choose_kind(unsigned int slot, void *fn, u32 *target)
 {
 	*target = (u32)fn;
 	if (!fn) {
-		*target = (u32)paravirt_null_op_entry;
-		return PATCH_NULL;
+		*target = (u32)paravirt_empty_op_entry;
+		return PATCH_EMPTY;
 	}
 	if (fn == slot_function(&native_paravirt_ops, slot) && templates[slot].start)
 		return PATCH_INLINE;
@@ -118,13 +121,13 @@ static enum patch_kind choose_kind(unsigned int slot, void *fn, u32 *target)
 static enum patch_result plan_site(const struct paravirt_patch_site *site,
 				   enum patch_kind *kind, u8 *out)
 {
-	struct patch_op op;
+	struct op_template op;
 	u32 target;
 
-	if (site->type >= PARAVIRT_NR_SLOTS)
+	if (site->slot >= PARAVIRT_NR_SLOTS)
 		return PATCH_REFUSED_RECORD;
-	op = paravirt_patch_op(site->type);
-	*kind = choose_kind(site->type, paravirt_installed_op(site->type), &target);
+	op = paravirt_op_template(site->slot);
+	*kind = choose_kind(site->slot, paravirt_installed_op(site->slot), &target);
 	return patch_compute_site(&env, site, &op, *kind, target,
 				  (const u8 *)site->instr, out);
 }
@@ -136,45 +139,47 @@ static bool refused(enum patch_result result)
 }
 
 /* Counts what each site is (patched) or would be (nopatch). */
-static void count(enum patch_result result, enum patch_kind kind)
+static void count(struct paravirt_patch_stats *counts, enum patch_result result,
+		  enum patch_kind kind)
 {
 	if (refused(result)) {
-		stats.refused++;
+		counts->refused++;
 		return;
 	}
 	switch (kind) {
-	case PATCH_INLINE: stats.inlined++; break;
-	case PATCH_DIRECT: stats.direct++; break;
-	case PATCH_NOPS:   stats.nops++; break;
-	case PATCH_NULL:   stats.null++; break;
+	case PATCH_INLINE: counts->inlined++; break;
+	case PATCH_DIRECT: counts->direct++; break;
+	case PATCH_NOPS:   counts->nops++; break;
+	case PATCH_EMPTY:  counts->empty++; break;
 	}
 }
 
 /*
- * Plan every site and, if `write`, rewrite those that need it.  Returns
- * how many sites needed a write.  Writing happens only from
+ * Plan every site, counting into *counts what each becomes, and, if
+ * `write`, rewrite those that need it.  Returns how many sites needed a
+ * write.  Writing happens only from
  * paravirt_patch_init(), once, before interrupts are ever enabled: then
  * no site can be running, or be entered by an interrupt, mid-rewrite.
  * (Switches rewrite through paravirt_patch_switch() instead.)
  */
-static unsigned int patch_pass(bool write)
+static unsigned int patch_pass(bool write, struct paravirt_patch_stats *counts)
 {
 	const struct paravirt_patch_site *site;
 	unsigned int needed = 0;
 
-	stats = (struct paravirt_patch_stats){ 0 };
+	*counts = (struct paravirt_patch_stats){ 0 };
 	for_each_patch_site(site) {
 		u8 out[PATCH_MAX_SITE_LEN];
 		enum patch_kind kind = PATCH_INLINE;
 		enum patch_result result;
 
 		if (paravirt_site_fenced(site)) {
-			stats.fenced++;
+			counts->fenced++;
 			continue;
 		}
-		stats.total++;
+		counts->total++;
 		result = plan_site(site, &kind, out);
-		count(result, kind);
+		count(counts, result, kind);
 		if (result != PATCH_NEEDS_WRITE)
 			continue;
 		needed++;
@@ -188,7 +193,16 @@ static unsigned int patch_pass(bool write)
  * (the patcher is idempotent), all of them after a nopatch one. */
 unsigned int paravirt_patch_pending(void)
 {
-	return patch_pass(false);
+	struct paravirt_patch_stats scratch;
+
+	return patch_pass(false, &scratch);
+}
+
+/* The report's counts, made again for the table now installed: a live
+ * switch changes what the sites are. */
+void paravirt_patch_recount(void)
+{
+	patch_pass(false, &stats);
 }
 
 void paravirt_patch_init(void)
@@ -199,7 +213,7 @@ void paravirt_patch_init(void)
 	env.nops = p6 ? p6_nops : generic_nops;
 	env.max_nop = p6 ? P6_MAX_NOP : GENERIC_MAX_NOP;
 	env.poison = pvdebug;
-	patch_pass(!nopatch);
+	patch_pass(!nopatch, &stats);
 }
 
 /* ---- switching backends at run time (paravirt/switch.c) ---- */
@@ -207,7 +221,7 @@ void paravirt_patch_init(void)
 static bool valid_length(const struct paravirt_patch_site *site)
 {
 	return site->len > 0 && site->len <= PATCH_MAX_SITE_LEN &&
-	       site->type < PARAVIRT_NR_SLOTS;
+	       site->slot < PARAVIRT_NR_SLOTS;
 }
 
 /* The bytes the site holds once patched for op function fn, computed
@@ -215,9 +229,9 @@ static bool valid_length(const struct paravirt_patch_site *site)
 static bool bytes_for(const struct paravirt_patch_site *site, void *fn,
 		      const u8 *orig, u8 *out)
 {
-	struct patch_op op = paravirt_patch_op(site->type);
+	struct op_template op = paravirt_op_template(site->slot);
 	u32 target;
-	enum patch_kind kind = choose_kind(site->type, fn, &target);
+	enum patch_kind kind = choose_kind(site->slot, fn, &target);
 	enum patch_result result = patch_compute_site(&env, site, &op, kind,
 						      target, orig, out);
 
@@ -239,12 +253,12 @@ static void switch_site(const struct paravirt_patch_site *site,
 	const u8 *cur = (const u8 *)site->instr;
 
 	if (!valid_length(site) ||
-	    patch_original(&env, site, templates[site->type].jump, orig) != site->len)
+	    patch_original(&env, site, templates[site->slot].jump, orig) != site->len)
 		return;
-	if (!bytes_for(site, paravirt_installed_op(site->type), orig, now) ||
+	if (!bytes_for(site, paravirt_installed_op(site->slot), orig, now) ||
 	    (memcmp(cur, now, site->len) && memcmp(cur, orig, site->len)))
 		return;
-	if (!bytes_for(site, slot_function(to, site->type), orig, next))
+	if (!bytes_for(site, slot_function(to, site->slot), orig, next))
 		return;
 	if (memcmp(cur, next, site->len))
 		kernel_text_poke((u8 *)site->instr, next, site->len);
@@ -275,7 +289,7 @@ void paravirt_patch_switch(const struct paravirt_ops *to)
 
 static const char *const kind_names[] = {	/* by enum patch_kind */
 	[PATCH_INLINE] = "inline", [PATCH_NOPS] = "nops",
-	[PATCH_DIRECT] = "direct", [PATCH_NULL] = "null",
+	[PATCH_DIRECT] = "direct", [PATCH_EMPTY] = "empty",
 };
 
 const struct paravirt_patch_stats *paravirt_patch_stats(void)
@@ -308,12 +322,12 @@ static void log_site(const struct paravirt_patch_site *site)
 	u32 offset = 0;
 
 	if (result == PATCH_ALREADY_DONE)
-		patch_original(&env, site, templates[site->type].jump, before);
+		patch_original(&env, site, templates[site->slot].jump, before);
 	else
 		memcpy(before, (const u8 *)site->instr, site->len);
 	fn = ksym_lookup(site->instr, &offset);
 	printk("patch: %08x %-19s %s+0x%x:", site->instr,
-	       paravirt_op_name(site->type), fn ? fn : "?", offset);
+	       paravirt_op_name(site->slot), fn ? fn : "?", offset);
 	print_bytes(before, site->len);
 	printk(" ->");
 	print_bytes((const u8 *)site->instr, site->len);
@@ -323,7 +337,7 @@ static void log_site(const struct paravirt_patch_site *site)
 }
 
 /*
- * What a site is now - "inline", "direct", "nops", "null", "indirect",
+ * What a site is now - "inline", "direct", "nops", "empty", "indirect",
  * "fenced" or "refused" - for `sites`; orig receives the bytes the build
  * put there (site->len of them, at most PATCH_MAX_SITE_LEN).
  */
@@ -335,7 +349,7 @@ const char *paravirt_site_state(const struct paravirt_patch_site *site, u8 *orig
 
 	if (!valid_length(site))
 		return "refused";	/* orig is left as it was */
-	if (patch_original(&env, site, templates[site->type].jump, orig) != site->len)
+	if (patch_original(&env, site, templates[site->slot].jump, orig) != site->len)
 		return "refused";
 	if (!memcmp(orig, (const u8 *)site->instr, site->len))
 		return paravirt_site_fenced(site) ? "fenced" : "indirect";
@@ -363,9 +377,9 @@ void paravirt_patch_report(void)
 	if (stats.fenced)
 		printk("paravirt: %u sites in the code writer stay indirect (fenced)\n",
 		       stats.fenced);
-	if (stats.nops || stats.null)
+	if (stats.nops || stats.empty)
 		printk("paravirt: %u sites became NOPs, %u call the empty-op stub\n",
-		       stats.nops, stats.null);
+		       stats.nops, stats.empty);
 	printk("paravirt: %s NOPs%s\n", env.nops == p6_nops ? "P6 (0f 1f)" : "generic",
 	       pvdebug ? ", clobbered registers poisoned (pvdebug)" : "");
 }

@@ -5,7 +5,7 @@
  *
  * The ROM's iret and sysexit are the kernel's own file,
  * arch/x86/paravirt/backends/native_entry.S, assembled into the ROM: its iret's fixup,
- * iret_fault, is defined by rom/rom.ld as PVROM_FIXUP_USER_RETURN, which
+ * iret_fault, is defined by rom/rom.ld as ROM_FIXUP_USER_RETURN, which
  * the glue turns into the kernel's handler.
  */
 

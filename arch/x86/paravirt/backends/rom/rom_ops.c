@@ -5,7 +5,7 @@
  * This is not kernel code.  It is compiled position-independent into a
  * binary of its own (rom/rom.ld, build/pvrom.bin) that the kernel finds
  * among its Multiboot modules and reaches only through the header below
- * (the ABI: asm/pvrom.h).  The instructions are the native backend's
+ * (the ABI: asm/rom.h).  The instructions are the native backend's
  * (asm/native.h), taken by address so each is emitted out of line here;
  * their exception-table entries land in the ROM's fixup table
  * (rom/rom.ld), as offsets; iret and sysexit are the kernel's
@@ -16,16 +16,16 @@
 #define PV386_NATIVE_BACKEND
 /* The kernel's native_sync_core returns through an iret to an absolute
  * address, which would not survive the copy: the ROM's own, under that
- * name, is in rom_entry.S (tools/pvrom-seal caught this one). */
+ * name, is in rom_entry.S (tools/rom-seal caught this one). */
 #define native_sync_core native_sync_core_absolute
 #include <asm/native.h>
 #undef native_sync_core
-#include <asm/pvrom.h>
+#include <asm/rom.h>
 
 void native_iret(void);			/* arch/x86/paravirt/backends/native_entry.S */
 void native_irq_enable_sysexit(void);
 void native_sync_core(void);		/* rom_entry.S */
-extern const char __pvrom_end[], __pvrom_fixups[], __pvrom_fixups_end[];
+extern const char __rom_end[], __rom_fixups[], __rom_fixups_end[];
 
 static void rom_load_tr(u16 selector)
 {
@@ -44,26 +44,26 @@ static void rom_load_esp0(void *tss, u32 esp0)
 }
 
 /* Linked at address 0, every address below is an offset in the image,
- * as the ABI wants; tools/pvrom-seal fills in the checksum. */
+ * as the ABI wants; tools/rom-seal fills in the checksum. */
 #define ENTRY(nr, op)	[nr] = (u32)native_##op,
 #define OWN_ENTRY(nr, op)	[nr] = (u32)rom_##op,
 
 static const struct {
-	struct pvrom_header h;
-	u32 entry[PVROM_NR_OPS];
-} rom __used __section(".pvrom.header") = {
+	struct rom_header h;
+	u32 entry[ROM_NR_OPS];
+} rom __used __section(".rom.header") = {
 	.h = {
-		.magic		= PVROM_MAGIC,
-		.abi_major	= PVROM_ABI_MAJOR,
-		.abi_minor	= PVROM_ABI_MINOR,
-		.size		= (u32)__pvrom_end,
-		.fixups_start	= (u32)__pvrom_fixups,
-		.fixups_end	= (u32)__pvrom_fixups_end,
+		.magic		= ROM_MAGIC,
+		.abi_major	= ROM_ABI_MAJOR,
+		.abi_minor	= ROM_ABI_MINOR,
+		.size		= (u32)__rom_end,
+		.fixups_start	= (u32)__rom_fixups,
+		.fixups_end	= (u32)__rom_fixups_end,
 		.vendor		= "pv386 native",
-		.nr_entries	= PVROM_NR_OPS,
+		.nr_entries	= ROM_NR_OPS,
 	},
 	.entry = {
-		PVROM_TABLE_OPS(ENTRY)
-		PVROM_OWN_OPS(OWN_ENTRY)
+		ROM_TABLE_OPS(ENTRY)
+		ROM_OWN_OPS(OWN_ENTRY)
 	},
 };

@@ -5,7 +5,7 @@
  */
 #include "../runner/runner.h"
 
-#define PVROM_TESTS(X)							\
+#define ROM_TESTS(X)							\
 	X(good) X(good_newer_minor) X(real_rom) X(crc32_check_value)	\
 	X(magic_found) X(truncated) X(bad_magic) X(bad_major)		\
 	X(bad_size) X(size_past_module) X(bad_checksum)			\
@@ -14,8 +14,8 @@
 
 #define DECLARE(name)	void test_##name(void);
 #define ROW(name)	HOST_TEST(name),
-PVROM_TESTS(DECLARE)
-static const struct host_test tests[] = { PVROM_TESTS(ROW) };
+ROM_TESTS(DECLARE)
+static const struct host_test tests[] = { ROM_TESTS(ROW) };
 
 int main(void)
 {

@@ -5,24 +5,24 @@
 #include <string.h>
 #include "rom_builder.h"
 
-struct pvrom_fixup *rom_fixups(struct test_rom *r)
+struct rom_fixup *rom_fixups(struct test_rom *r)
 {
-	return (struct pvrom_fixup *)(r->bytes + r->h.fixups_start);
+	return (struct rom_fixup *)(r->bytes + r->h.fixups_start);
 }
 
 void rom_seal(struct test_rom *r)
 {
-	r->h.checksum = pvrom_crc32(r->bytes, r->h.size);
+	r->h.checksum = rom_crc32(r->bytes, r->h.size);
 }
 
 void rom_build(struct test_rom *r, u32 nr_entries, u16 minor)
 {
-	u32 tables_end = sizeof(struct pvrom_header) + 4 * nr_entries;
-	u32 code = tables_end + ROM_NR_FIXUPS * sizeof(struct pvrom_fixup), i;
+	u32 tables_end = sizeof(struct rom_header) + 4 * nr_entries;
+	u32 code = tables_end + ROM_NR_FIXUPS * sizeof(struct rom_fixup), i;
 
 	memset(r, 0, sizeof(*r));
-	r->h.magic = PVROM_MAGIC;
-	r->h.abi_major = PVROM_ABI_MAJOR;
+	r->h.magic = ROM_MAGIC;
+	r->h.abi_major = ROM_ABI_MAJOR;
 	r->h.abi_minor = minor;
 	r->h.size = code + ROM_CODE_BYTES;
 	r->h.fixups_start = tables_end;
@@ -31,8 +31,8 @@ void rom_build(struct test_rom *r, u32 nr_entries, u16 minor)
 	r->h.nr_entries = nr_entries;
 	for (i = 0; i < nr_entries; i++)
 		r->h.entry[i] = code + i % ROM_CODE_BYTES;
-	rom_fixups(r)[0] = (struct pvrom_fixup){ code, code + 1 };
-	rom_fixups(r)[1] = (struct pvrom_fixup){ code + 2, PVROM_FIXUP_USER_RETURN };
+	rom_fixups(r)[0] = (struct rom_fixup){ code, code + 1 };
+	rom_fixups(r)[1] = (struct rom_fixup){ code + 2, ROM_FIXUP_USER_RETURN };
 	memset(r->bytes + code, 0xc3, ROM_CODE_BYTES);	/* ret */
 	r->len = r->h.size;
 	rom_seal(r);
@@ -40,5 +40,5 @@ void rom_build(struct test_rom *r, u32 nr_entries, u16 minor)
 
 void rom_build_good(struct test_rom *r)
 {
-	rom_build(r, PVROM_NR_OPS, PVROM_ABI_MINOR);
+	rom_build(r, ROM_NR_OPS, ROM_ABI_MINOR);
 }

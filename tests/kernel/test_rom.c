@@ -1,5 +1,5 @@
 /*
- * test_pvrom.c - the rom backend, checked on the running kernel when it
+ * test_rom.c - the rom backend, checked on the running kernel when it
  * was booted with pv=rom and a good ROM (tests/run does that): the
  * table points into the ROM, the sites call it directly, the ROM's page
  * is read-only and its fixups are in the exception table; booted native
@@ -16,7 +16,7 @@
 #include <asm/paravirt.h>
 #include <asm/privileged.h>
 #include <asm/processor-flags.h>
-#include <asm/pvrom.h>
+#include <asm/rom.h>
 
 #define SKIP_UNLESS_ROM()						\
 	do {								\
@@ -31,7 +31,7 @@ static bool adapted(unsigned int slot)
 	       slot == PARAVIRT_SLOT(load_tls) || slot == PARAVIRT_SLOT(load_esp0);
 }
 
-KTEST(pvrom_table_points_into_rom)
+KTEST(rom_table_points_into_rom)
 {
 	unsigned int slot, outside = 0;
 
@@ -63,7 +63,7 @@ static bool site_reaches(const struct paravirt_patch_site *s, unsigned long targ
 	return false;
 }
 
-KTEST(pvrom_sites_call_rom_directly)
+KTEST(rom_sites_call_rom_directly)
 {
 	const struct paravirt_patch_site *s;
 	unsigned int bad = 0;
@@ -74,29 +74,29 @@ KTEST(pvrom_sites_call_rom_directly)
 	KT_EXPECT_EQ(paravirt_patch_stats()->direct, paravirt_patch_stats()->total);
 	for_each_patch_site(s)
 		if (!paravirt_site_fenced(s) &&
-		    !site_reaches(s, (unsigned long)paravirt_installed_op(s->type))) {
+		    !site_reaches(s, (unsigned long)paravirt_installed_op(s->slot))) {
 			printk("ktest:   site %08x (%s) does not call the ROM\n",
-			       s->instr, paravirt_op_name(s->type));
+			       s->instr, paravirt_op_name(s->slot));
 			bad++;
 		}
 	KT_EXPECT_EQ(bad, 0);
 }
 
-KTEST(pvrom_runs_read_only)
+KTEST(rom_runs_read_only)
 {
-	const struct pvrom_header *h;
+	const struct rom_header *h;
 
 	SKIP_UNLESS_ROM();
 	h = paravirt_rom_header();
 	KT_EXPECT(kernel_text_contains((u32)h));
 	KT_EXPECT(kernel_text_contains((u32)h + h->size - 1));
-	KT_EXPECT_EQ(h->checksum, pvrom_crc32(h, h->size));
+	KT_EXPECT_EQ(h->checksum, rom_crc32(h, h->size));
 }
 
-KTEST(pvrom_fixups_in_exception_table)
+KTEST(rom_fixups_in_exception_table)
 {
-	const struct pvrom_header *h;
-	const struct pvrom_fixup *f, *end;
+	const struct rom_header *h;
+	const struct rom_fixup *f, *end;
 	unsigned int missing = 0;
 
 	SKIP_UNLESS_ROM();
@@ -108,7 +108,7 @@ KTEST(pvrom_fixups_in_exception_table)
 		const struct exception_table_entry *e =
 			search_exception_tables((unsigned long)h + f->insn);
 
-		missing += !e || (f->fixup != PVROM_FIXUP_USER_RETURN &&
+		missing += !e || (f->fixup != ROM_FIXUP_USER_RETURN &&
 				  e->fixup != (unsigned long)h + f->fixup);
 	}
 	KT_EXPECT_EQ(missing, 0);
@@ -116,7 +116,7 @@ KTEST(pvrom_fixups_in_exception_table)
 
 /* Prepared late, the ROM is copied into its read-only room by the code
  * writer, and its ops give what the running backend's give. */
-KTEST(pvrom_installs_after_boot)
+KTEST(rom_installs_after_boot)
 {
 	const struct paravirt_backend *b = paravirt_find_backend("rom");
 	const struct paravirt_ops *ops;

@@ -1,5 +1,5 @@
 /*
- * test_paravirt_commands.c - the shell commands pvops, sites and pv
+ * test_shell_pv.c - the shell commands pvops, sites and pv
  * (kernel/shell/pv.c), found in .shell_commands the way the
  * shell finds them and run on a line of words, their output captured.
  */

@@ -1,5 +1,5 @@
 /*
- * fuzz_pvrom.c - a libFuzzer target for the ops ROM validator
+ * fuzz_rom.c - a libFuzzer target for the ops ROM validator
  * (arch/x86/paravirt/backends/rom_check.c).
  *
  * The input is a module's bytes, copied into a buffer of exactly its
@@ -12,7 +12,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <asm/pvrom.h>
+#include <asm/rom.h>
 
 static u32 get32(const u8 *p)
 {
@@ -24,17 +24,17 @@ static u32 get32(const u8 *p)
 
 static void check_good(const u8 *rom, u32 len)
 {
-	u32 size = get32(rom + offsetof(struct pvrom_header, size));
-	u32 nr = get32(rom + offsetof(struct pvrom_header, nr_entries));
-	u32 code = get32(rom + offsetof(struct pvrom_header, fixups_end));
-	u32 fix = get32(rom + offsetof(struct pvrom_header, fixups_start));
+	u32 size = get32(rom + offsetof(struct rom_header, size));
+	u32 nr = get32(rom + offsetof(struct rom_header, nr_entries));
+	u32 code = get32(rom + offsetof(struct rom_header, fixups_end));
+	u32 fix = get32(rom + offsetof(struct rom_header, fixups_start));
 	u32 i;
 
-	if (size > len || size > PVROM_MAX_SIZE || nr < PVROM_NR_OPS || code >= size ||
-	    fix > code || (code - fix) / 8 > PVROM_MAX_FIXUPS)
+	if (size > len || size > ROM_MAX_SIZE || nr < ROM_NR_OPS || code >= size ||
+	    fix > code || (code - fix) / 8 > ROM_MAX_FIXUPS)
 		abort();
-	for (i = 0; i < PVROM_NR_OPS; i++) {
-		u32 e = get32(rom + sizeof(struct pvrom_header) + 4 * i);
+	for (i = 0; i < ROM_NR_OPS; i++) {
+		u32 e = get32(rom + sizeof(struct rom_header) + 4 * i);
 
 		if (e < code || e >= size)
 			abort();
@@ -46,26 +46,26 @@ static void check_good(const u8 *rom, u32 len)
 
 static void judge(const u8 *rom, u32 len)
 {
-	struct pvrom_check a = pvrom_validate(rom, len);
-	struct pvrom_check b = pvrom_validate(rom, len);
+	struct rom_check a = rom_validate(rom, len);
+	struct rom_check b = rom_validate(rom, len);
 
 	if (a.verdict != b.verdict || a.index != b.index)
 		abort();
-	if (a.verdict == PVROM_OK)
+	if (a.verdict == ROM_OK)
 		check_good(rom, len);
 }
 
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 {
 	u8 *rom = malloc(size ? size : 1);
-	u32 len = size, at = offsetof(struct pvrom_header, checksum);
+	u32 len = size, at = offsetof(struct rom_header, checksum);
 	u32 claimed, crc;
 
 	memcpy(rom, data, size);
 	judge(rom, len);
-	if (len >= sizeof(struct pvrom_header)) {
-		claimed = get32(rom + offsetof(struct pvrom_header, size));
-		crc = pvrom_crc32(rom, claimed < len ? claimed : len);
+	if (len >= sizeof(struct rom_header)) {
+		claimed = get32(rom + offsetof(struct rom_header, size));
+		crc = rom_crc32(rom, claimed < len ? claimed : len);
 		memcpy(rom + at, &crc, 4);
 		judge(rom, len);
 	}

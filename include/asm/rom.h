@@ -1,5 +1,5 @@
 /*
- * asm/pvrom.h - the ops ROM's binary interface: a VMI-style "hypervisor
+ * asm/rom.h - the ops ROM's binary interface: a VMI-style "hypervisor
  * ROM" that a boot loader hands pv386 as a Multiboot module, and that
  * the rom backend (arch/x86/paravirt/backends/rom.c) installs into paravirt_ops.
  *
@@ -7,18 +7,18 @@
  * added, removed or reordered in any commit, because every backend is
  * compiled with the kernel.  A ROM is built apart and may be older or
  * newer than the kernel that loads it, so it is reached through this
- * fixed ABI instead: ops are numbered once and for all (PVROM_OPS), and
+ * fixed ABI instead: ops are numbered once and for all (ROM_OPS), and
  * the glue maps each number to whatever slot the table has today.
  *
  * The image, in this order, all offsets from its first byte:
  *
- *   struct pvrom_header      magic, ABI version, size, checksum ...
+ *   struct rom_header      magic, ABI version, size, checksum ...
  *   u32 entry[nr_entries]    the code of op n at entry[n]
- *   struct pvrom_fixup[]     [fixups_start, fixups_end): where a
+ *   struct rom_fixup[]     [fixups_start, fixups_end): where a
  *                            faulting instruction continues
  *   code                     position-independent, up to size
  *
- * Versions: a ROM whose ABI major is not PVROM_ABI_MAJOR is refused.  A
+ * Versions: a ROM whose ABI major is not ROM_ABI_MAJOR is refused.  A
  * minor version adds ops at the end of the numbering and nothing else,
  * so a newer minor is accepted (the entries this kernel does not know
  * are ignored) and every op of minor 0 is required of every ROM.
@@ -36,17 +36,17 @@
  * (arch/x86/paravirt/backends/rom/), the validator (arch/x86/paravirt/backends/rom_check.c) and its host
  * tests: it uses nothing but types.h.
  */
-#ifndef ASM_PVROM_H
-#define ASM_PVROM_H
+#ifndef ASM_ROM_H
+#define ASM_ROM_H
 
-#define PVROM_MAGIC		0x4d4f5250	/* "PROM" in memory order */
-#define PVROM_ABI_MAJOR		1
-#define PVROM_ABI_MINOR		0
-#define PVROM_MAX_SIZE		(16 * 1024)	/* the room the kernel keeps */
-#define PVROM_MAX_FIXUPS	32
+#define ROM_MAGIC		0x4d4f5250	/* "PROM" in memory order */
+#define ROM_ABI_MAJOR		1
+#define ROM_ABI_MINOR		0
+#define ROM_MAX_SIZE		(16 * 1024)	/* the room the kernel keeps */
+#define ROM_MAX_FIXUPS	32
 /* A fixup target that is no ROM offset: the kernel's own handler of a
  * return to user mode that faults (a bad user frame). */
-#define PVROM_FIXUP_USER_RETURN	0xffffffffu
+#define ROM_FIXUP_USER_RETURN	0xffffffffu
 
 /*
  * The stable op numbers of ABI 1.0, as X(number, name).  The first group
@@ -55,7 +55,7 @@
  * a kernel selector the ROM cannot know: the glue adapts those.
  * load_tls has no entry: the glue builds it from write_gdt_entry.
  */
-#define PVROM_TABLE_OPS(X)						\
+#define ROM_TABLE_OPS(X)						\
 	X(0, irq_disable)	X(1, irq_enable)	X(2, save_fl)		\
 	X(3, restore_fl)	X(4, save_fl_irq_disable)			\
 	X(5, safe_halt)		X(6, halt)		X(7, iret)		\
@@ -73,22 +73,22 @@
 
 /* void load_tr(u16 selector), void load_ldt(u16 selector),
  * void load_esp0(void *tss, u32 esp0): the TSS is the CPU's format. */
-#define PVROM_OWN_OPS(X)						\
+#define ROM_OWN_OPS(X)						\
 	X(37, load_tr)		X(38, load_ldt)		X(39, load_esp0)
 
-#define PVROM_OPS(X)	PVROM_TABLE_OPS(X) PVROM_OWN_OPS(X)
-#define PVROM_NR_OPS	40	/* in ABI 1.0: each one required */
+#define ROM_OPS(X)	ROM_TABLE_OPS(X) ROM_OWN_OPS(X)
+#define ROM_NR_OPS	40	/* in ABI 1.0: each one required */
 
 #ifndef __ASSEMBLER__
 
 #include <types.h>
 
-#define PVROM_OP_NUMBER(nr, op)	PVROM_OP_##op = nr,
-enum pvrom_op { PVROM_OPS(PVROM_OP_NUMBER) };
+#define ROM_OP_NUMBER(nr, op)	ROM_OP_##op = nr,
+enum rom_op { ROM_OPS(ROM_OP_NUMBER) };
 
-struct pvrom_header {
-	u32 magic;		/* PVROM_MAGIC */
-	u16 abi_major;		/* PVROM_ABI_MAJOR, or refused */
+struct rom_header {
+	u32 magic;		/* ROM_MAGIC */
+	u16 abi_major;		/* ROM_ABI_MAJOR, or refused */
 	u16 abi_minor;		/* any: see above */
 	u32 size;		/* bytes of the image, header included */
 	u32 checksum;		/* CRC-32 of the image, this field zero */
@@ -100,45 +100,45 @@ struct pvrom_header {
 };
 
 /* If the instruction at insn faults, continue at fixup (offsets). */
-struct pvrom_fixup {
+struct rom_fixup {
 	u32 insn, fixup;
 };
 
-/* What the validator found: PVROM_OK, or the first thing wrong. */
-enum pvrom_verdict {
-	PVROM_OK,
-	PVROM_TRUNCATED,	/* shorter than its header and entry table */
-	PVROM_BAD_MAGIC,
-	PVROM_BAD_MAJOR,
-	PVROM_BAD_SIZE,		/* size field: below its tables or too big */
-	PVROM_SIZE_PAST_MODULE,	/* size field larger than the module */
-	PVROM_BAD_CHECKSUM,
-	PVROM_MISSING_ENTRY,	/* an op of ABI 1.0 without code */
-	PVROM_ENTRY_OUT_OF_BOUNDS,
-	PVROM_BAD_FIXUPS,	/* the fixup table misplaced or misshapen */
-	PVROM_FIXUP_OUT_OF_BOUNDS,
+/* What the validator found: ROM_OK, or the first thing wrong. */
+enum rom_verdict {
+	ROM_OK,
+	ROM_TRUNCATED,	/* shorter than its header and entry table */
+	ROM_BAD_MAGIC,
+	ROM_BAD_MAJOR,
+	ROM_BAD_SIZE,		/* size field: below its tables or too big */
+	ROM_SIZE_PAST_MODULE,	/* size field larger than the module */
+	ROM_BAD_CHECKSUM,
+	ROM_MISSING_ENTRY,	/* an op of ABI 1.0 without code */
+	ROM_ENTRY_OUT_OF_BOUNDS,
+	ROM_BAD_FIXUPS,	/* the fixup table misplaced or misshapen */
+	ROM_FIXUP_OUT_OF_BOUNDS,
 };
 
-struct pvrom_check {
-	enum pvrom_verdict verdict;
+struct rom_check {
+	enum rom_verdict verdict;
 	u32 index;		/* the entry or fixup at fault */
 };
 
 /*
  * Is rom[0, len) a ROM this kernel can install?  Pure C over the buffer,
  * reading nothing outside it: the kernel, the host tests and the fuzzer
- * run the same file.  On PVROM_OK the header's size, entries and fixups
+ * run the same file.  On ROM_OK the header's size, entries and fixups
  * are all within the image.
  */
-struct pvrom_check pvrom_validate(const void *rom, u32 len);
-bool pvrom_has_magic(const void *rom, u32 len);	/* a ROM, good or bad */
-const char *pvrom_verdict_text(enum pvrom_verdict v);
-const char *pvrom_op_name(u32 nr);		/* "?" beyond ABI 1.0 */
-u32 pvrom_crc32(const void *rom, u32 len);	/* checksum field as zero */
+struct rom_check rom_validate(const void *rom, u32 len);
+bool rom_has_magic(const void *rom, u32 len);	/* a ROM, good or bad */
+const char *rom_verdict_text(enum rom_verdict v);
+const char *rom_op_name(u32 nr);		/* "?" beyond ABI 1.0 */
+u32 rom_crc32(const void *rom, u32 len);	/* checksum field as zero */
 
 /* The kernel's rom backend (arch/x86/paravirt/backends/rom.c): the installed
  * ROM's header, NULL if none is; whether addr is in its code's room. */
-const struct pvrom_header *paravirt_rom_header(void);
+const struct rom_header *paravirt_rom_header(void);
 bool paravirt_rom_contains(unsigned long addr);
 
 #endif /* __ASSEMBLER__ */
