@@ -2,9 +2,9 @@
  * test_patch.c - the boot-time patcher, checked on the running kernel.
  *
  * Whatever the boot options, every recorded site must hold exactly what
- * its mode promises: the template and the fewest NOPs (patched), the
- * template, poison and NOPs (pvdebug), or the untouched indirect call
- * (nopatch).  The engine is also run on call sites built in a buffer and
+ * its mode promises: the template and one padding instruction (patched),
+ * the template, poison and padding (pvdebug), or the untouched indirect
+ * call (nopatch).  The engine is also run on call sites built in a buffer and
  * then executed, which shows that a direct call's rel32 really reaches
  * its target.
  */
@@ -44,20 +44,21 @@ static int poison_length(const u8 *p, unsigned int room, u8 regs)
 	return n;
 }
 
-/* The padding must be the fewest NOPs of the table the patcher chose:
- * full-length ones, then one for the remainder. */
-static bool is_fewest_nops(const u8 *p, unsigned int len)
+/* The padding must be one instruction: the NOP of its length from the
+ * table the patcher chose or, longer than its longest, a jmp over int3
+ * filler. */
+static bool is_one_padding(const u8 *p, unsigned int len)
 {
 	const struct patch_env *env = paravirt_patch_env();
+	unsigned int i;
 
-	while (len) {
-		unsigned int n = len < env->max_nop ? len : env->max_nop;
-
-		if (memcmp(p, env->nops[n], n))
+	if (len <= env->max_nop)
+		return !len || !memcmp(p, env->nops[len], len);
+	if (p[0] != 0xeb || p[1] != len - 2)	/* jmp rel8 to the site's end */
+		return false;
+	for (i = 2; i < len; i++)
+		if (p[i] != PATCH_FILLER)
 			return false;
-		p += n;
-		len -= n;
-	}
 	return true;
 }
 
@@ -76,7 +77,7 @@ static bool site_is_template_and_nops(const struct paravirt_patch_site *s)
 			return false;
 		n += poison;
 	}
-	return is_fewest_nops(p + n, s->len - n);
+	return is_one_padding(p + n, s->len - n);
 }
 
 /* Only the native backend's functions have templates to inline; another
@@ -102,8 +103,8 @@ KTEST(patch_native_boot_inlines_every_site)
 static bool site_is_original(const struct paravirt_patch_site *s)
 {
 	u8 orig[PATCH_MAX_SITE_LEN];
-	int n = patch_original(paravirt_patch_env(), s,
-			       paravirt_patch_op(s->type).jump, orig);
+	struct patch_op op = paravirt_patch_op(s->type);
+	int n = patch_original(paravirt_patch_env(), s, &op, orig);
 
 	return n == s->len && !memcmp(orig, site_bytes(s), n);
 }
@@ -126,7 +127,7 @@ KTEST(patch_fenced_sites_stay_indirect)
 	KT_EXPECT_EQ(bad, 0);
 }
 
-KTEST(patch_sites_hold_template_and_nops)
+KTEST(patch_sites_hold_template_and_padding)
 {
 	const struct paravirt_patch_site *s;
 	unsigned int bad = 0;
@@ -138,7 +139,7 @@ KTEST(patch_sites_hold_template_and_nops)
 	poisoned_sites = 0;
 	for_each_patch_site(s)
 		if (!paravirt_site_fenced(s) && !site_is_template_and_nops(s)) {
-			printk("ktest:   site %08x (%s) is not template + NOPs\n",
+			printk("ktest:   site %08x (%s) is not template + padding\n",
 			       s->instr, paravirt_op_name(s->type));
 			bad++;
 		}
@@ -220,8 +221,9 @@ static struct paravirt_patch_site make_call_site(unsigned int slot)
 		.instr = (u32)site_buffer, .type = slot, .len = 10,
 		.clobbers = CLBR_EAX,
 	};
+	struct patch_op op = paravirt_patch_op(slot);
 
-	patch_original(paravirt_patch_env(), &s, false, site_buffer);
+	patch_original(paravirt_patch_env(), &s, &op, site_buffer);
 	site_buffer[s.len] = 0xc3;		/* ret */
 	return s;
 }
