@@ -12,9 +12,11 @@
 #include <kernel.h>
 #include <ktest.h>
 #include <string.h>
+#include <asm/desc.h>
 #include <asm/paravirt.h>
 #include <asm/patch.h>
 #include <asm/privileged.h>
+#include <asm/processor.h>
 
 static const u8 *site_bytes(const struct paravirt_patch_site *s)
 {
@@ -213,7 +215,7 @@ KTEST(patch_every_patchable_op_has_sites)
 /* ---- the engine on sites built in memory, then run ---- */
 
 /* A call site of `slot` saving ECX and EDX, followed by a ret: callable. */
-static u8 site_buffer[16] __attribute__((aligned(16)));
+static u8 site_buffer[PATCH_MAX_SITE_LEN + 1] __attribute__((aligned(16)));
 
 static struct paravirt_patch_site make_call_site(unsigned int slot)
 {
@@ -296,5 +298,81 @@ KTEST(patch_refuses_changed_bytes)
 	site_buffer[4] ^= 0x40;			/* the table address, mangled */
 	KT_EXPECT_EQ(patch_buffer(&s, PATCH_INLINE, NULL), PATCH_REFUSED_BYTES);
 	KT_EXPECT_EQ(site_buffer[0], 0x51);	/* push %ecx, untouched */
+}
+/* ---- a sized site with a prologue, built in memory, then run ---- */
+
+/* load_tls's site as the build emits it: t in EBX, moved to EAX by the
+ * call's prologue, the call padded to the template's 53 bytes. */
+static struct paravirt_patch_site make_tls_site(void)
+{
+	struct paravirt_patch_site s = {
+		.instr = (u32)site_buffer, .type = PARAVIRT_SLOT(load_tls),
+		.len = PATCH_SITE_LEN_load_tls, .clobbers = CLBR_ANY,
+	};
+	struct patch_op op = paravirt_patch_op(s.type);
+
+	if (patch_original(paravirt_patch_env(), &s, &op, site_buffer) != s.len)
+		s.len = 0;			/* no site to run: the test says so */
+	site_buffer[PATCH_SITE_LEN_load_tls] = 0xc3;	/* ret */
+	return s;
+}
+
+static void run_tls_site(const struct thread_struct *t)
+{
+	unsigned long cpu = 0;
+
+	asm volatile("call *%[site]" : "+d" (cpu)
+		     : [site] "r" (site_buffer), "b" (t) : "eax", "ecx", "memory", "cc");
+}
+
+static const struct thread_struct *fake_tls_thread;
+static unsigned int fake_tls_cpu = ~0u;
+
+static void fake_load_tls(const struct thread_struct *t, unsigned int cpu)
+{
+	fake_tls_thread = t;
+	fake_tls_cpu = cpu;
+}
+
+/* Run the site for a thread of made-up descriptors: the GDT's TLS
+ * slots must hold them after; the slots are put back. */
+static bool tls_site_fills_gdt(void)
+{
+	struct thread_struct t = { .esp0 = 0 };
+	u64 saved[GDT_ENTRY_TLS_ENTRIES];
+	unsigned long flags = raw_local_irq_save();
+	bool ok;
+	int i;
+
+	for (i = 0; i < GDT_ENTRY_TLS_ENTRIES; i++)
+		t.tls_array[i] = 0x00cff2000000ffffull + ((u64)(i + 1) << 16);
+	memcpy(saved, &gdt_table[GDT_ENTRY_TLS_MIN], sizeof(saved));
+	run_tls_site(&t);
+	ok = !memcmp(&gdt_table[GDT_ENTRY_TLS_MIN], t.tls_array, sizeof(saved));
+	memcpy(&gdt_table[GDT_ENTRY_TLS_MIN], saved, sizeof(saved));
+	raw_local_irq_restore(flags);
+	return ok;
+}
+
+/* As built (the call through the table), inlined (the template reads
+ * EBX), and as a direct call (the prologue hands t over in EAX). */
+KTEST(patch_sized_site_runs)
+{
+	struct paravirt_patch_site s = make_tls_site();
+	struct thread_struct t = { .esp0 = 0 };
+
+	KT_EXPECT_EQ(s.len, PATCH_SITE_LEN_load_tls);
+	if (!s.len)
+		return;
+	KT_EXPECT_EQ(site_buffer[0], 0x89);		/* mov %ebx,%eax */
+	KT_EXPECT(tls_site_fills_gdt());
+	KT_EXPECT_EQ(patch_buffer(&s, PATCH_INLINE, NULL), PATCH_NEEDS_WRITE);
+	KT_EXPECT_EQ(site_buffer[0], 0x8b);		/* mov (%ebx),%edx */
+	KT_EXPECT(tls_site_fills_gdt());
+	s = make_tls_site();
+	KT_EXPECT_EQ(patch_buffer(&s, PATCH_DIRECT, fake_load_tls), PATCH_NEEDS_WRITE);
+	run_tls_site(&t);
+	KT_EXPECT(fake_tls_thread == &t);
+	KT_EXPECT_EQ(fake_tls_cpu, 0);
 }
 #endif
