@@ -367,10 +367,12 @@ FUZZ_TIME    ?= 600
 
 host-tests: $(HOST_TEST) $(MB_TEST) $(MB_FUZZ)
 
+# The templates of load_tls and load_esp0 use the kernel's structure
+# offsets: the same generated asm-offsets.h.
 $(HOST_TEST): $(HOST_SRCS) tests/host/check.h tests/host/runner/runner.h \
-	      include/asm/patch.h include/types.h | build-deps
+	      include/asm/patch.h include/types.h $(OFFSETS) | build-deps
 	@mkdir -p $(dir $@)
-	$(HOST_CC) $(HOST_CFLAGS) -o $@ $(HOST_SRCS)
+	$(HOST_CC) $(HOST_CFLAGS) -I$(BUILD)/include -o $@ $(HOST_SRCS)
 
 $(MB_TEST): $(MB_TEST_SRCS) tests/host/multiboot/check.h tests/host/runner/runner.h \
 	      $(MB_HEADERS) | build-deps

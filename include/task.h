@@ -30,6 +30,10 @@ enum task_state {
 };
 
 struct task {
+	/* First, so that &task->thread is the task's own address: the
+	 * context switch hands it to load_esp0 and load_tls (patch sites that
+	 * take it in a register) without computing it. */
+	struct thread_struct thread;
 	int pid;
 	char name[TASK_NAME_LEN];
 	enum task_state state;
@@ -51,7 +55,6 @@ struct task {
 	unsigned long switches;	/* times it was switched in */
 	bool kill_requested;	/* kill: ends on its way back to user mode */
 	void (*thread_fn)(void);	/* a kernel thread's work */
-	struct thread_struct thread;
 };
 
 /* The exit status of a task the kernel killed (uapi/syscalls.h). */

@@ -116,15 +116,18 @@ def section_bytes(elf, name):
 
 def image_bytes(elf, addr, length):
     """length bytes of the linked image from address addr (objdump -s),
-    or fewer where no section holds them."""
+    or fewer where no section holds them.  The dump starts at the 16-byte
+    line holding addr: from elsewhere, objdump groups the first line's
+    bytes by their address, not in the columns DUMP_LINE reads."""
+    start = addr & ~0xf
     data = bytearray()
-    listing = objdump(["-s", f"--start-address={addr:#x}",
+    listing = objdump(["-s", f"--start-address={start:#x}",
                        f"--stop-address={addr + length:#x}", elf])
     for line in listing.splitlines():
         match = DUMP_LINE.match(line)
-        if match and int(match.group(1), 16) == addr + len(data):
+        if match and int(match.group(1), 16) == start + len(data):
             data += bytes.fromhex(match.group(2).replace(" ", ""))
-    return bytes(data[:length])
+    return bytes(data[addr - start:addr - start + length])
 
 
 class Symbol(NamedTuple):

@@ -5,7 +5,8 @@
  * A backend (arch/x86/paravirt/backends/: native for bare hardware, trace
  * to count every call, rom from a loaded ops ROM) fills the table; the
  * rest of the kernel calls only the wrappers in asm/privileged.h and the
- * entry-code macros, which go through it.  The member list starts from the 2006 paravirt_ops patch.  Only the
+ * entry-code macros, which go through it.  The member list starts from
+ * the 2006 paravirt_ops patch.  Only the
  * PARAVIRT=y kernel has this table: with PARAVIRT=n the same wrappers
  * compile to inline instructions and no paravirt_ops symbol exists.
  *
@@ -14,9 +15,11 @@
  * 64 bits): the convention the 2006 patch called "fastcall".
  *
  * Calls to the hot ops (those with a template in PATCH_TEMPLATES: the
- * interrupt flag, control registers, rdtsc, iret, sysexit ...) are
- * emitted as *patch sites* (asm/patch.h): the boot-time patcher turns
- * them into the native instructions when the native backend runs.  The pv_* functions and entry macros below emit them.
+ * interrupt flag, control registers, rdtsc, iret, sysexit, and the
+ * context switch's load_tls and load_esp0) are emitted as *patch sites*
+ * (asm/patch.h): the boot-time patcher turns them into the native
+ * instructions when the native backend runs.  The pv_* functions and
+ * entry macros below emit them.
  */
 #ifndef ASM_PARAVIRT_H
 #define ASM_PARAVIRT_H
@@ -213,7 +216,9 @@ bool paravirt_coverage_report(void);	/* prints; all ops the CPU has reached? */
  * The asm statement must supply the operands of PV_SITE_ARGS.
  */
 #define PARAVIRT_SITE(insns)					\
-	"771:\n\t" insns "\n772:\n\t"				\
+	"771:\n\t" insns "\n772:\n\t" PARAVIRT_SITE_RECORD
+
+#define PARAVIRT_SITE_RECORD					\
 	".pushsection .parainstructions, \"a\"\n\t"		\
 	".balign 4\n\t"						\
 	".long 771b\n\t"					\
@@ -222,10 +227,31 @@ bool paravirt_coverage_report(void);	/* prints; all ops the CPU has reached? */
 	".short %c[pv_clbr]\n\t"					\
 	".popsection"
 
+/*
+ * PARAVIRT_SIZED_SITE(insns): the same, padded to %c[pv_len] bytes, the
+ * length of the op's template (asm/patch.h), so that inlined the
+ * template fills the site.  The padding never runs as NOPs: one byte is
+ * a nop, more are a jmp over int3 filler (the engine's
+ * patch_original() spells the same bytes).  PV_SIZED_SITE_ARGS supplies
+ * the operands.
+ */
+#define PARAVIRT_SIZED_SITE(insns)				\
+	"771:\n\t" insns "\n773:\n\t"				\
+	".if %c[pv_len] - (773b - 771b) == 1\n\t"		\
+	".byte 0x90\n\t"					\
+	".elseif %c[pv_len] - (773b - 771b) > 1\n\t"		\
+	".byte 0xeb, %c[pv_len] - (773b - 771b) - 2\n\t"	\
+	".fill %c[pv_len] - (773b - 771b) - 2, 1, 0xcc\n\t"	\
+	".endif\n"						\
+	"772:\n\t" PARAVIRT_SITE_RECORD
+
 #define PV_SITE_ARGS(op, clobbers)				\
 	[pv_op] "i" (&paravirt_ops.op),				\
 	[pv_type] "i" (PARAVIRT_SLOT(op)),			\
 	[pv_clbr] "i" (clobbers)
+
+#define PV_SIZED_SITE_ARGS(op, clobbers)			\
+	PV_SITE_ARGS(op, clobbers), [pv_len] "i" (PATCH_SITE_LEN_##op)
 
 /* The ops are C functions that may change EAX, ECX and EDX.  A site saves
  * the ones its caller does not expect to lose, so that once patched into
@@ -308,6 +334,35 @@ static inline u64 pv_read_tsc(void)
 		     : "=A" (v) : PV_SITE_ARGS(read_tsc, CLBR_EAX | CLBR_EDX)
 		     : "memory", "cc");
 	return v;
+}
+
+/*
+ * The context switch's two ops, whose native code is a few movs: their
+ * sites are as long as their templates (PATCH_SITE_LEN_<op>), so that
+ * inlined they cost what the PARAVIRT=n kernel's own movs cost, and are
+ * called as any C function is (they may lose EAX, ECX and EDX: no saves).
+ * load_esp0 takes its arguments as its function does, in EAX and EDX.
+ */
+static inline void pv_load_esp0(struct tss *tss, const struct thread_struct *t)
+{
+	unsigned long eax = (unsigned long)tss, edx = (unsigned long)t, ecx;
+
+	asm volatile(PARAVIRT_SIZED_SITE("call *%c[pv_op]")
+		     : "+a" (eax), "+d" (edx), "=c" (ecx)
+		     : PV_SIZED_SITE_ARGS(load_esp0, CLBR_ANY) : "memory", "cc");
+}
+
+/* load_tls's site takes t in EBX, which the switch keeps the next task
+ * in anyway: its template reads t there, and only the call form moves it
+ * to EAX first (its prologue, asm/patch.h). */
+static inline void pv_load_tls(const struct thread_struct *t, unsigned int cpu)
+{
+	unsigned long eax, ecx, edx = cpu;
+
+	asm volatile(PARAVIRT_SIZED_SITE("movl %%ebx, %%eax\n\tcall *%c[pv_op]")
+		     : "=a" (eax), "=c" (ecx), "+d" (edx)
+		     : "b" (t), PV_SIZED_SITE_ARGS(load_tls, CLBR_ANY)
+		     : "memory", "cc");
 }
 
 #else /* __ASSEMBLER__ */

@@ -8,8 +8,24 @@
  * bytes are what the build put there before it touches them:
  *
  *   call site:  push each of EAX, ECX, EDX the site must preserve,
+ *               the op's prologue if it has one (PATCH_PROLOGUES),
  *               call *paravirt_ops+4*slot, then pop them again;
  *   jump site:  jmp *%cs:paravirt_ops+4*slot     (iret, sysexit)
+ *
+ * A prologue moves an argument the site takes in a register the C
+ * convention keeps (EBX) to the one the op's function wants: its caller
+ * may hold the value there already, and inlined, the template reads it
+ * there, so nothing moves at all.
+ *
+ * Sites are sized per op: where an op's native template is longer than
+ * its call (load_tls), the build pads the call to the template's length
+ * (PATCH_SITE_LEN_<op>), so that inlined, the template fills the site and
+ * no padding runs at all.  The build's padding is one nop for one byte,
+ * else a jmp over int3 filler (patch_original() rebuilds it).
+ *
+ * Whatever a site becomes, its padding is at most one instruction: one
+ * NOP of the CPU's table, or a jmp over the rest when longer than the
+ * longest NOP (patch_fill_padding()).
  *
  * The engine (arch/x86/paravirt/patch/engine.c) only computes bytes: it works on
  * buffers, so host-side tests can run it (tests/host/).  The boot-time
@@ -25,8 +41,18 @@
 #define CLBR_EDX	4
 #define CLBR_ANY	7
 
-#define PATCH_MAX_SITE_LEN	16	/* longer sites are left alone */
+#define PATCH_MAX_SITE_LEN	64	/* longer sites are left alone; a
+					   jmp rel8 can skip the rest of any */
+#define PATCH_FILLER		0xcc	/* int3: skipped bytes trap if ever run */
 #define PATCH_POISON		0xf00dbad0	/* pvdebug's value for clobbered registers */
+
+/*
+ * The lengths of the sites sized to their op's template (see above): the
+ * template's length, checked by templates.S against the bytes the
+ * assembler makes.  Other ops' sites are as long as their call.
+ */
+#define PATCH_SITE_LEN_load_tls		53	/* six movs of 2 to 6 bytes */
+#define PATCH_SITE_LEN_load_esp0	6	/* two 3-byte movs: the call's length */
 
 #ifndef __ASSEMBLER__
 
@@ -54,8 +80,11 @@ struct op_template {
 	const char *name;
 	const u8 *tpl;		/* native instructions, or NULL if none */
 	u8 tpl_len;
-	u8 writes;		/* CLBR_* registers the template writes (results) */
+	u8 writes;		/* CLBR_* registers the template writes (its
+				   result, or a scratch register) */
 	bool jump;		/* reached by a jump (iret, sysexit), not a call */
+	const u8 *prologue;	/* the call form's moves before its call */
+	u8 prologue_len;	/* (0: none) */
 };
 
 /* What the patcher decided a site should become. */
@@ -88,8 +117,9 @@ struct patch_env {
  * The ops arch/x86/paravirt/patch/templates.S has a native template for: one
  * list, so the patcher and the host tests cannot disagree on it.
  * PATCH_TEMPLATES(X) expands X(op, writes, jump) for each op, where
- * writes are the registers the template leaves its result in and jump
- * says the op is jumped to (iret, sysexit) rather than called.
+ * writes are the registers the template changes (its result, or scratch:
+ * load_tls and load_esp0 copy memory through a register) and jump says
+ * the op is jumped to (iret, sysexit) rather than called.
  */
 #define PATCH_TEMPLATES(X)					\
 	X(irq_disable,		0,			false)	\
@@ -107,12 +137,26 @@ struct patch_env {
 	X(read_cr3,		CLBR_EAX,		false)	\
 	X(write_cr3,		0,			false)	\
 	X(clts,			0,			false)	\
-	X(read_tsc,		CLBR_EAX | CLBR_EDX,	false)
+	X(read_tsc,		CLBR_EAX | CLBR_EDX,	false)	\
+	X(load_tls,		CLBR_EDX,		false)	\
+	X(load_esp0,		CLBR_ECX,		false)
 
 /* tpl_<op> .. tpl_<op>_end: the template's bytes. */
 #define DECLARE_PATCH_TEMPLATE(op, writes, jump) \
 	extern const u8 tpl_##op[], tpl_##op##_end[];
 PATCH_TEMPLATES(DECLARE_PATCH_TEMPLATE)
+
+/*
+ * The ops whose call sites start with a prologue (templates.S):
+ * PATCH_PROLOGUES(X) expands X(op); pro_<op> .. pro_<op>_end are its
+ * bytes.  load_tls: its sites take t in EBX, where the context switch
+ * keeps the next task.
+ */
+#define PATCH_PROLOGUES(X)	X(load_tls)
+#define PATCH_MAX_PROLOGUE	8	/* longer: no site is the op's */
+
+#define DECLARE_PATCH_PROLOGUE(op)	extern const u8 pro_##op[], pro_##op##_end[];
+PATCH_PROLOGUES(DECLARE_PATCH_PROLOGUE)
 
 /* NOP tables, from arch/x86/paravirt/patch/templates.S. */
 #define GENERIC_MAX_NOP	9	/* 386 and later */
@@ -121,8 +165,9 @@ extern const u8 *const generic_nops[GENERIC_MAX_NOP + 1];
 extern const u8 *const p6_nops[P6_MAX_NOP + 1];
 
 int patch_original(const struct patch_env *env,
-		   const struct paravirt_patch_site *site, bool jump, u8 *out);
-void patch_fill_nops(const struct patch_env *env, u8 *out, unsigned int len);
+		   const struct paravirt_patch_site *site, const struct op_template *op,
+		   u8 *out);
+void patch_fill_padding(const struct patch_env *env, u8 *out, unsigned int len);
 enum patch_result patch_compute_site(const struct patch_env *env,
 				     const struct paravirt_patch_site *site,
 				     const struct op_template *op, enum patch_kind kind,

@@ -101,12 +101,12 @@ static inline void load_ldt_desc(void)			{ PVOP(load_ldt_desc)(); }
 
 static inline void load_TLS(const struct thread_struct *t, unsigned int cpu)
 {
-	PVOP(load_tls)(t, cpu);
+	PVHOT(load_tls)(t, cpu);
 }
 
 static inline void load_esp0(struct tss *tss, const struct thread_struct *t)
 {
-	PVOP(load_esp0)(tss, t);
+	PVHOT(load_esp0)(tss, t);
 }
 
 static inline void write_gdt_entry(void *dt, int n, u64 d) { PVOP(write_gdt_entry)(dt, n, d); }

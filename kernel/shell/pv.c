@@ -44,10 +44,16 @@ static void print_symbol(u32 addr, unsigned int width)
 		printk(" ");
 }
 
+/* 16 bytes a line: a site sized to a long template (load_tls) goes on
+ * under the first line's bytes. */
+#define BYTES_PER_LINE	16
+
 static void print_bytes(const u8 *p, unsigned int len)
 {
-	while (len--)
-		printk(" %02x", *p++);
+	unsigned int i;
+
+	for (i = 0; i < len; i++)
+		printk("%s %02x", i && i % BYTES_PER_LINE == 0 ? "\n          " : "", p[i]);
 }
 
 /* ---- pvops ---- */

@@ -9,6 +9,9 @@ the verdict we know is right:
   cold       a call through slot 10, which no record names         -> 0
   wrongtype  `jmp *%cs:paravirt_ops+24` in a site recorded as 5    -> 1
   norecords  calls through the table, no .parainstructions at all  -> 2
+  sized      a site padded to its template's length (prologue, call,
+             jmp over int3 filler), the call inside                -> 0
+  pastsized  a hot call right after such a site's filler           -> 1
 plus look-alikes that must not count as uses: an immediate
 ($paravirt_ops+20) and an indexed load (paravirt_ops(,%eax,4)).
 """
@@ -42,6 +45,29 @@ def site(slot, insns):
     .popsection
 """
 
+
+def sized_site(slot, insns, length):
+    """A site padded to length bytes as PARAVIRT_SIZED_SITE pads it."""
+    return f"""771: {insns}
+773:
+    .byte 0xeb, {length} - (773b - 771b) - 2
+    .fill {length} - (773b - 771b) - 2, 1, 0xcc
+772:
+    .pushsection .parainstructions, "a"
+    .balign 4
+    .long 771b
+    .byte {slot}
+    .byte 772b - 771b
+    .short 7
+    .popsection
+"""
+
+
+SIZED_BODY = f"""
+    .globl sized_function
+sized_function:
+{sized_site(5, 'movl %ebx, %eax; call *paravirt_ops+20', 53)}
+"""
 
 # The code every case but norecords starts with: hot slots 5 and 6 used
 # properly, in both site shapes, and uses that are not fixed-slot memory.
@@ -81,6 +107,14 @@ wrongtype_function:
 {site(5, 'jmp *%cs:paravirt_ops+24')}
 """, 1, "wrongtype: slot 6 in a site recorded as slot 5 is caught",
      r"wrongtype_function\+0x0 .* -- uses hot op slot 6 outside a patch site"),
+    ("sized", TABLE + GOOD_BODY + SIZED_BODY, 0, "sized: a padded site holds its call",
+     r"0 violations \(3 sites, 2 hot slots, 3 table references inside sites\)"),
+    ("pastsized", TABLE + GOOD_BODY + SIZED_BODY + """
+    call *paravirt_ops+20
+    ret
+""", 1, "pastsized: a call after the filler is outside the site",
+     r"sized_function\+0x35 \(0x[0-9a-f]+\): call \*0x[0-9a-f]+ -- uses hot op slot 5 "
+     r"outside a patch site"),
     # No records: nothing to check against, so not a pass.
     ("norecords", TABLE + """
     .globl good_function

@@ -27,6 +27,7 @@ bool check_bytes_at(const char *file, int line, const u8 *got, const u8 *want,
 /* ---- the tests, in the order main() runs them ---- */
 
 void test_original_bytes(void);		/* test_templates.c */
+void test_original_mismatch(void);
 void test_template_bytes(void);
 void test_inline_sites(void);
 void test_kernel_op_list(void);
@@ -49,6 +50,8 @@ extern unsigned long long fuzz_seed;
 /* ---- helpers (helpers.c) ---- */
 
 #define TEST_TABLE	0x0010a2c0u	/* a paravirt_ops address, as linked */
+#define TEST_GDT	0x0010b400	/* gdt_table's, for load_tls's template
+					   (helpers.c defines the symbol) */
 
 extern const struct patch_env env_generic, env_p6;
 
@@ -57,8 +60,17 @@ extern const u8 want_generic_nop[GENERIC_MAX_NOP + 1][GENERIC_MAX_NOP];
 extern const u8 want_p6_nop[P6_MAX_NOP + 1][P6_MAX_NOP];
 const u8 *want_nop(const struct patch_env *env, unsigned int len);
 
-/* Sites shaped as the kernel's macros emit them. */
+/* The padding the engine must leave in len spare bytes, from the tables
+ * above: the NOP of that length, or a jmp rel8 over int3 filler.  And
+ * whether p[0..len) is that padding. */
+void want_padding(const struct patch_env *env, u8 *out, unsigned int len);
+bool is_padding(const struct patch_env *env, const u8 *p, unsigned int len);
+
+/* Sites shaped as the kernel's macros emit them: a call site as long as
+ * its call (with a prologue of pro_len bytes), a jump site. */
 struct paravirt_patch_site call_site(u32 instr, u8 slot, u16 clobbers);
+struct paravirt_patch_site prologue_site(u32 instr, u8 slot, u16 clobbers,
+					 unsigned int pro_len);
 struct paravirt_patch_site jump_site(u32 instr, u8 slot);
 
 /* Length of the NOP instruction at p (at most avail bytes), or 0 if p
@@ -83,12 +95,18 @@ extern const unsigned long guarded_size;
 struct native_op {
 	const char *name;
 	const u8 *start, *end;	/* the template, from paravirt/patch/templates.S */
-	u8 want[4];		/* its bytes, as the instruction set defines them */
+	u8 want[PATCH_MAX_SITE_LEN];	/* its bytes, as the instruction set
+					   defines them */
 	u8 want_len;
 	u8 writes;		/* as arch/x86/paravirt/patch/patch.c declares the op */
 	bool jump;
 	u8 slot;		/* any number will do: the engine only adds it */
 	u16 clobbers;		/* of the site the kernel's macros emit for it */
+	u8 site_len;		/* of its sites when sized to the template
+				   (PATCH_SITE_LEN_<op>), else 0 */
+	const u8 *pro_start, *pro_end;	/* its call's prologue, or NULL */
+	u8 want_pro[4];		/* the prologue's bytes, by the instruction set */
+	u8 want_pro_len;
 };
 
 extern const struct native_op native_ops[];
@@ -96,7 +114,10 @@ extern const unsigned int nr_native_ops;
 
 const struct native_op *native_op(const char *name);
 struct op_template op_of(const struct native_op *n);
-/* The site the kernel emits for the op (a call or jump site). */
+/* The site the kernel emits for the op (a call or jump site), and one
+ * like it saving other registers. */
 struct paravirt_patch_site site_of(const struct native_op *n, u32 instr);
+struct paravirt_patch_site site_clobbering(const struct native_op *n, u32 instr,
+					   u16 clobbers);
 
 #endif

@@ -21,8 +21,9 @@
 #include "check.h"
 
 #define DEFAULT_ITERS	1000000
-#define MAX_LEN		20	/* past PATCH_MAX_SITE_LEN on purpose */
-#define MAX_TPL		12
+#define MAX_LEN		(PATCH_MAX_SITE_LEN + 8)	/* past it on purpose */
+#define MAX_TPL		(PATCH_MAX_SITE_LEN + 4)
+#define MAX_PRO		(PATCH_MAX_PROLOGUE + 2)	/* past it on purpose */
 #define GUARD_LEN	16
 
 enum page { CUR_PAGE, OUT_PAGE, TPL_PAGE };
@@ -79,11 +80,12 @@ struct fuzz_case {
 	struct paravirt_patch_site site;
 	struct op_template op;
 	u8 tpl[MAX_TPL];
+	u8 pro[MAX_PRO];
 	enum patch_kind kind;
 	u32 target;
 	enum cur_shape shape;
 	u8 cur[MAX_LEN];
-	u8 orig[PATCH_MAX_SITE_LEN];	/* canonical original ... */
+	u8 orig[MAX_LEN];		/* canonical original ... */
 	int orig_len;			/* ... and its length */
 };
 
@@ -96,15 +98,21 @@ static void random_env(struct fuzz_case *c)
 	c->env.poison = one_in(3);
 }
 
+/* Short templates mostly, as most ops have; now and then a prologue. */
 static void random_op(struct fuzz_case *c)
 {
+	bool prologue = one_in(4);
+
 	random_bytes(c->tpl, MAX_TPL);
+	random_bytes(c->pro, MAX_PRO);
 	c->op = (struct op_template){
 		.name = "fuzz",
 		.tpl = one_in(8) ? NULL : c->tpl,
-		.tpl_len = below(MAX_TPL + 1),
+		.tpl_len = one_in(4) ? below(MAX_TPL + 1) : below(13),
 		.writes = one_in(16) ? (u8)rnd() : below(8),
 		.jump = one_in(4),
+		.prologue = prologue ? c->pro : NULL,
+		.prologue_len = prologue ? below(MAX_PRO + 1) : 0,
 	};
 }
 
@@ -127,8 +135,9 @@ static void random_cur(struct fuzz_case *c)
 
 	c->shape = below(NR_CUR_SHAPES);
 	random_bytes(c->cur, MAX_LEN);
-	len = patch_original(&c->env, &c->site, c->op.jump, c->orig);
-	if (c->shape == CUR_RANDOM)
+	len = patch_original(&c->env, &c->site, &c->op, c->orig);
+	if (c->shape == CUR_RANDOM || len == 0)	/* 0: no original (a prologue
+						   past PATCH_MAX_PROLOGUE) */
 		return;
 	if (c->shape != CUR_WRONG_LEN)
 		c->site.len = len;
@@ -150,7 +159,7 @@ static void random_case(struct fuzz_case *c)
 	c->kind = below(4);
 	c->target = random_addr();
 	random_cur(c);
-	c->orig_len = patch_original(&c->env, &c->site, c->op.jump, c->orig);
+	c->orig_len = patch_original(&c->env, &c->site, &c->op, c->orig);
 }
 
 static bool cur_is_original(const struct fuzz_case *c)
@@ -161,15 +170,15 @@ static bool cur_is_original(const struct fuzz_case *c)
 /* Enough to rebuild the case by hand from a failure message. */
 static const char *describe(const struct fuzz_case *c)
 {
-	static char buf[640];
+	static char buf[1024];
 
 	snprintf(buf, sizeof(buf),
 		 "seed %#llx: site instr=%08x slot=%u len=%u clobbers=%#x; "
-		 "op tpl=%s [%s] writes=%#x jump=%d; kind %d target %08x; "
+		 "op tpl=%s [%s] pro [%s] writes=%#x jump=%d; kind %d target %08x; "
 		 "env table=%08x %s poison=%d; cur (%s) [%s]",
 		 fuzz_seed, c->site.instr, c->site.slot, c->site.len, c->site.clobbers,
-		 c->op.tpl ? "set" : "NULL", hex(c->tpl, c->op.tpl_len), c->op.writes,
-		 c->op.jump, c->kind, c->target, c->env.table,
+		 c->op.tpl ? "set" : "NULL", hex(c->tpl, c->op.tpl_len),
+		 hex(c->pro, c->op.prologue_len), c->op.writes, c->op.jump, c->kind, c->target, c->env.table,
 		 c->env.nops == p6_nops ? "p6" : "generic", c->env.poison,
 		 shape_names[c->shape], hex(c->cur, c->site.len));
 	return buf;
@@ -290,6 +299,16 @@ static void check_result(const struct fuzz_case *c, enum patch_result r,
 		check_second_run(c, b->out);
 }
 
+/* The registers a call site saves: those it may not clobber. */
+static unsigned int saved_count(u16 clobbers)
+{
+	unsigned int r, n = 0;
+
+	for (r = 0; r < 3; r++)
+		n += !(clobbers & (1 << r));
+	return n;
+}
+
 /* A few things a PATCH_NEEDS_WRITE site must visibly be, per kind. */
 static void check_done_shape(const struct fuzz_case *c, const u8 *out)
 {
@@ -305,10 +324,10 @@ static void check_done_shape(const struct fuzz_case *c, const u8 *out)
 			CHECK(out[0] == 0xe9 && get32(out + 1) == c->target - (at + 5),
 			      "bad jmp rel32 [%s]; %s", hex(out, c->site.len), describe(c));
 		} else {
-			unsigned int pushes = (c->site.len - 6) / 2;
+			unsigned int call = saved_count(c->site.clobbers) + c->op.prologue_len;
 
-			CHECK(out[pushes] == 0xe8 &&
-			      get32(out + pushes + 1) == c->target - (at + pushes + 5),
+			CHECK(out[call] == 0xe8 &&
+			      get32(out + call + 1) == c->target - (at + call + 5),
 			      "bad call rel32 [%s]; %s", hex(out, c->site.len), describe(c));
 		}
 		break;

@@ -1,7 +1,8 @@
 /*
  * helpers.c - what several host tests need: the two patch environments,
- * the NOPs we expect, site records shaped like the kernel's, a decoder
- * that recognises do-nothing instructions, hex printing and guarded pages.
+ * the NOPs and padding we expect, site records shaped like the kernel's,
+ * a decoder that recognises do-nothing instructions, hex printing and
+ * guarded pages; and the address load_tls's template writes to.
  *
  * The expected bytes here are written from the instruction set, on
  * purpose independently of paravirt/patch/templates.S and paravirt/patch/engine.c: a test
@@ -9,9 +10,17 @@
  * whatever that code does.
  */
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 #include "check.h"
+
+/* templates.S's load_tls writes to gdt_table: here, an absolute symbol
+ * at TEST_GDT, so that its bytes are known in advance. */
+#define STRINGIFY(x)	#x
+#define ABSOLUTE_SYMBOL(name, value) \
+	asm(".globl " #name "\n.set " #name ", " STRINGIFY(value))
+ABSOLUTE_SYMBOL(gdt_table, TEST_GDT);
 
 const struct patch_env env_generic = {
 	.table = TEST_TABLE, .nops = generic_nops, .max_nop = GENERIC_MAX_NOP,
@@ -54,6 +63,27 @@ const u8 *want_nop(const struct patch_env *env, unsigned int len)
 	return env->nops == p6_nops ? want_p6_nop[len] : want_generic_nop[len];
 }
 
+/* Spare bytes are one instruction: past the longest NOP, eb rel8 jumps
+ * to the site's end over int3 (cc) bytes. */
+void want_padding(const struct patch_env *env, u8 *out, unsigned int len)
+{
+	if (len > env->max_nop) {
+		out[0] = 0xeb;
+		out[1] = len - 2;
+		memset(out + 2, 0xcc, len - 2);
+	} else if (len) {
+		memcpy(out, want_nop(env, len), len);
+	}
+}
+
+bool is_padding(const struct patch_env *env, const u8 *p, unsigned int len)
+{
+	u8 want[PATCH_MAX_SITE_LEN];
+
+	want_padding(env, want, len);
+	return !memcmp(p, want, len);
+}
+
 /* ---- sites ---- */
 
 /* A call site pushes and pops each of EAX, ECX, EDX it must preserve
@@ -69,6 +99,16 @@ struct paravirt_patch_site call_site(u32 instr, u8 slot, u16 clobbers)
 		.instr = instr, .slot = slot, .len = 6 + 2 * saved,
 		.clobbers = clobbers,
 	};
+}
+
+/* The same with a prologue of pro_len bytes before the call. */
+struct paravirt_patch_site prologue_site(u32 instr, u8 slot, u16 clobbers,
+					 unsigned int pro_len)
+{
+	struct paravirt_patch_site site = call_site(instr, slot, clobbers);
+
+	site.len += pro_len;
+	return site;
 }
 
 /* A jump site is `jmp *%cs:abs32`, 7 bytes; it may clobber anything. */

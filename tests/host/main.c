@@ -24,8 +24,8 @@ bool check_bytes_at(const char *file, int line, const u8 *got, const u8 *want,
 }
 
 static const struct host_test tests[] = {
-	HOST_TEST(original_bytes), HOST_TEST(template_bytes), HOST_TEST(inline_sites),
-	HOST_TEST(kernel_op_list), HOST_TEST(nop_tables), HOST_TEST(nop_padding),
+	HOST_TEST(original_bytes), HOST_TEST(original_mismatch), HOST_TEST(template_bytes),
+	HOST_TEST(inline_sites), HOST_TEST(kernel_op_list), HOST_TEST(nop_tables), HOST_TEST(nop_padding),
 	HOST_TEST(refuse_bytes), HOST_TEST(refuse_fit), HOST_TEST(refuse_writes),
 	HOST_TEST(direct), HOST_TEST(nops_kind), HOST_TEST(empty_kind),
 	HOST_TEST(poison), HOST_TEST(idempotent), HOST_TEST(guard_pages),

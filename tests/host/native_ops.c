@@ -1,8 +1,8 @@
 /*
  * native_ops.c - the ops the kernel patches inline, as the host tests see
- * them: each template from paravirt/patch/templates.S next to the bytes the
- * instruction set says it must be, and the site the kernel's macros
- * (asm/paravirt.h, asm/privileged.h) emit for it.
+ * them: each template (and call prologue) from paravirt/patch/templates.S
+ * next to the bytes the instruction set says it must be, and the site the
+ * kernel's macros (asm/paravirt.h, asm/privileged.h) emit for it.
  *
  * writes and jump are this file's own expectations; test_kernel_op_list
  * checks that the kernel's PATCH_TEMPLATES agrees.  The slot numbers are
@@ -11,21 +11,37 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <generated/asm-offsets.h>
 #include "check.h"
 
+#define OP(op, writes_, jump_, slot_, clobbers_, ...)			\
+	.name = #op, .start = tpl_##op, .end = tpl_##op##_end,		\
+	.want = { __VA_ARGS__ }, .want_len = sizeof((u8[]){ __VA_ARGS__ }), \
+	.writes = writes_, .jump = jump_, .slot = slot_, .clobbers = clobbers_
+
 /* A void op or one returning in EAX: the C sites save ECX and EDX. */
-#define CALL_OP(op, writes, slot, ...)					\
-	{ #op, tpl_##op, tpl_##op##_end, { __VA_ARGS__ },		\
-	  sizeof((u8[]){ __VA_ARGS__ }), writes, false, slot, CLBR_EAX }
+#define CALL_OP(op, writes, slot, ...)	{ OP(op, writes, false, slot, CLBR_EAX, __VA_ARGS__) }
 
 /* An op taking its argument in EAX: its C sites keep all three. */
-#define WRITE_OP(op, slot, ...)						\
-	{ #op, tpl_##op, tpl_##op##_end, { __VA_ARGS__ },		\
-	  sizeof((u8[]){ __VA_ARGS__ }), 0, false, slot, CLBR_NONE }
+#define WRITE_OP(op, slot, ...)		{ OP(op, 0, false, slot, CLBR_NONE, __VA_ARGS__) }
 
-#define JUMP_OP(op, slot, ...)						\
-	{ #op, tpl_##op, tpl_##op##_end, { __VA_ARGS__ },		\
-	  sizeof((u8[]){ __VA_ARGS__ }), 0, true, slot, CLBR_ANY }
+#define JUMP_OP(op, slot, ...)		{ OP(op, 0, true, slot, CLBR_ANY, __VA_ARGS__) }
+
+/*
+ * load_tls and load_esp0: called as C functions (CLBR_ANY), their sites
+ * as long as their templates.  The templates' operands are the kernel's
+ * offsets (asm-offsets) and TEST_GDT, all of them small enough for the
+ * short forms spelled here.
+ */
+_Static_assert(THREAD_tls_array == 0 && THREAD_esp0 < 128 && TSS_esp0 < 128,
+	       "the encodings below assume these offsets");
+
+#define LE32(a)		(u8)(a), (u8)((a) >> 8), (u8)((a) >> 16), (u8)((a) >> 24)
+#define TLS_WORD(i)	LE32(TEST_GDT + 8 * 7 + 4 * (i))	/* GDT_ENTRY_TLS_MIN 7 */
+/* mov 4i(%ebx),%edx (8b 13 for i = 0, else 8b 53 disp8); mov %edx,abs32 */
+#define TLS_COPY(i)	0x8b, 0x53, 4 * (i), 0x89, 0x15, TLS_WORD(i)
+#define LOAD_TLS_BYTES	0x8b, 0x13, 0x89, 0x15, TLS_WORD(0), TLS_COPY(1), TLS_COPY(2), \
+			TLS_COPY(3), TLS_COPY(4), TLS_COPY(5)
 
 const struct native_op native_ops[] = {
 	CALL_OP(irq_disable,		0,	  19, 0xfa),		/* cli */
@@ -44,8 +60,15 @@ const struct native_op native_ops[] = {
 	WRITE_OP(write_cr3,			  12, 0x0f, 0x22, 0xd8), /* mov %eax,%cr3 */
 	CALL_OP(clts,			0,	   6, 0x0f, 0x06),
 	/* u64 in EDX:EAX: its site saves only ECX. */
-	{ "read_tsc", tpl_read_tsc, tpl_read_tsc_end, { 0x0f, 0x31 }, 2,
-	  CLBR_EAX | CLBR_EDX, false, 26, CLBR_EAX | CLBR_EDX },
+	{ OP(read_tsc, CLBR_EAX | CLBR_EDX, false, 26, CLBR_EAX | CLBR_EDX, 0x0f, 0x31) },
+	/* t in EBX, copied through EDX; the call moves t to EAX (89 d8). */
+	{ OP(load_tls, CLBR_EDX, false, 35, CLBR_ANY, LOAD_TLS_BYTES),
+	  .site_len = PATCH_SITE_LEN_load_tls, .pro_start = pro_load_tls,
+	  .pro_end = pro_load_tls_end, .want_pro = { 0x89, 0xd8 }, .want_pro_len = 2 },
+	/* mov THREAD_esp0(%edx),%ecx; mov %ecx,TSS_esp0(%eax) */
+	{ OP(load_esp0, CLBR_ECX, false, 36, CLBR_ANY,
+	     0x8b, 0x4a, THREAD_esp0, 0x89, 0x48, TSS_esp0),
+	  .site_len = PATCH_SITE_LEN_load_esp0 },
 };
 
 const unsigned int nr_native_ops = sizeof(native_ops) / sizeof(native_ops[0]);
@@ -55,13 +78,26 @@ struct op_template op_of(const struct native_op *n)
 	return (struct op_template){
 		.name = n->name, .tpl = n->start, .tpl_len = n->end - n->start,
 		.writes = n->writes, .jump = n->jump,
+		.prologue = n->pro_start, .prologue_len = n->pro_end - n->pro_start,
 	};
+}
+
+/* A site of the op saving what clobbers says: its call or jump, or as
+ * long as its template when that is longer. */
+struct paravirt_patch_site site_clobbering(const struct native_op *n, u32 instr,
+					   u16 clobbers)
+{
+	struct paravirt_patch_site site = n->jump ? jump_site(instr, n->slot) :
+		prologue_site(instr, n->slot, clobbers, n->want_pro_len);
+
+	if (n->site_len > site.len)
+		site.len = n->site_len;
+	return site;
 }
 
 struct paravirt_patch_site site_of(const struct native_op *n, u32 instr)
 {
-	return n->jump ? jump_site(instr, n->slot)
-		       : call_site(instr, n->slot, n->clobbers);
+	return site_clobbering(n, instr, n->clobbers);
 }
 
 const struct native_op *native_op(const char *name)

@@ -13,7 +13,7 @@
 #include <string.h>
 #include "check.h"
 
-enum { CUR_PAGE, OUT_PAGE, TPL_PAGE };
+enum { CUR_PAGE, OUT_PAGE, TPL_PAGE, PRO_PAGE };
 
 static const enum patch_kind kinds[] = { PATCH_INLINE, PATCH_NOPS, PATCH_DIRECT, PATCH_EMPTY };
 
@@ -33,13 +33,17 @@ static void patch_at_edges(const struct patch_env *env, const struct native_op *
 	u8 *cur = at_edge(CUR_PAGE, site.len, cur_at_end);
 	u8 *out = at_edge(OUT_PAGE, site.len, !cur_at_end);
 	u8 *tpl = at_edge(TPL_PAGE, op.tpl_len, true);
+	u8 *pro = at_edge(PRO_PAGE, op.prologue_len, true);
 	enum patch_result want_r, r;
 
-	patch_original(env, &site, n->jump, orig);
+	patch_original(env, &site, &op, orig);
 	want_r = patch_compute_site(env, &site, &op, kind, 0x00104000, orig, want);
 	memcpy(cur, orig, site.len);
 	memcpy(tpl, op.tpl, op.tpl_len);	/* a read past it crashes too */
 	op.tpl = tpl;
+	if (op.prologue_len)			/* and past the prologue */
+		memcpy(pro, op.prologue, op.prologue_len);
+	op.prologue = pro;
 	r = patch_compute_site(env, &site, &op, kind, 0x00104000, cur, out);
 	CHECK(r == want_r, "%s kind %d: %d at the edge, %d elsewhere", n->name, kind, r, want_r);
 	CHECK_BYTES(out, want, site.len, n->name);
@@ -55,21 +59,22 @@ static void patch_at_edges(const struct patch_env *env, const struct native_op *
 static void original_at_edge(const struct native_op *n)
 {
 	struct paravirt_patch_site site = site_of(n, 0x00101234);
+	struct op_template op = op_of(n);
 	u8 want[PATCH_MAX_SITE_LEN];
 	u8 *out = at_edge(OUT_PAGE, site.len, true);
-	int len = patch_original(&env_generic, &site, n->jump, want);
+	int len = patch_original(&env_generic, &site, &op, want);
 
 	CHECK(len == site.len, "%s: original of %d bytes", n->name, len);
-	patch_original(&env_generic, &site, n->jump, out);
+	patch_original(&env_generic, &site, &op, out);
 	CHECK_BYTES(out, want, site.len, n->name);
 }
 
-static void nops_at_edge(const struct patch_env *env)
+static void padding_at_edge(const struct patch_env *env)
 {
 	unsigned int len;
 
-	for (len = 1; len <= 24; len++)
-		patch_fill_nops(env, at_edge(OUT_PAGE, len, true), len);
+	for (len = 1; len <= PATCH_MAX_SITE_LEN; len++)
+		patch_fill_padding(env, at_edge(OUT_PAGE, len, true), len);
 }
 
 void test_guard_pages(void)
@@ -89,6 +94,6 @@ void test_guard_pages(void)
 			}
 		}
 	}
-	nops_at_edge(&env_generic);
-	nops_at_edge(&env_p6);
+	padding_at_edge(&env_generic);
+	padding_at_edge(&env_p6);
 }

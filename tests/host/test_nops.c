@@ -1,11 +1,12 @@
 /*
- * test_nops.c - the NOPs that pad a patched site, per CPU family.
+ * test_nops.c - the NOPs and jumps that pad a patched site, per CPU family.
  *
  * Why: spare bytes are executed, so they must be instructions that do
- * nothing, as few as possible (each is decoded and retired), and on a
+ * nothing, one of them at most (each is decoded and retired): the NOP of
+ * their length, or past the longest NOP a jmp over the rest; and on a
  * pre-P6 CPU never the 0f 1f "long NOP", which raises #UD there.  The
  * expected bytes come from helpers.c, written from the manuals; a small
- * decoder (nop_insn_len) checks independently that each one is a single
+ * decoder (nop_insn_len) checks independently that each NOP is a single
  * do-nothing instruction of the claimed length.
  */
 #include <string.h>
@@ -72,34 +73,32 @@ void test_nop_tables(void)
 	check_table(&env_p6);
 }
 
-/* Walk the padding as the CPU would: each instruction a table entry. */
+/* Walk the padding as the CPU would: one instruction, a table NOP that
+ * ends the site, or a jmp rel8 to its end over int3 filler. */
 static void check_padding(const struct patch_env *env, unsigned int len)
 {
-	u8 buf[40];
+	u8 buf[8 + PATCH_MAX_SITE_LEN + 8];
 	u8 *out = buf + 8;
-	unsigned int at = 0, insns = 0, k;
+	unsigned int n, k;
 
 	memset(buf, GUARD, sizeof(buf));
-	patch_fill_nops(env, out, len);
+	patch_fill_padding(env, out, len);
 	for (k = 0; k < 8; k++)
 		CHECK(buf[k] == GUARD && out[len + k] == GUARD,
 		      "%s %u: wrote outside the %u bytes", env_name(env), len, len);
-	while (at < len) {
-		unsigned int n = nop_insn_len(out + at, len - at);
-
-		if (!n || n > env->max_nop || memcmp(out + at, want_nop(env, n), n)) {
-			CHECK(0, "%s %u: at %u, [%s] is not a table NOP",
-			      env_name(env), len, at, hex(out + at, len - at));
-			return;
-		}
-		CHECK(env != &env_generic || !starts_long_nop(out + at, n),
-		      "generic %u: long NOP at %u", len, at);
-		at += n;
-		insns++;
+	if (len > env->max_nop) {
+		CHECK(out[0] == 0xeb && out[1] == len - 2, "%s %u: [%s] is no jmp to the end",
+		      env_name(env), len, hex(out, len));
+		for (k = 2; k < len; k++)
+			CHECK(out[k] == 0xcc, "%s %u: filler %02x at %u", env_name(env), len,
+			      out[k], k);
+		return;
 	}
-	CHECK(insns == (len + env->max_nop - 1) / env->max_nop,
-	      "%s %u: %u instructions, want %u", env_name(env), len, insns,
-	      (len + env->max_nop - 1) / env->max_nop);
+	n = nop_insn_len(out, len);
+	CHECK(n == len && !memcmp(out, want_nop(env, n), n),
+	      "%s %u: [%s] is not the table's NOP of that length", env_name(env), len,
+	      hex(out, len));
+	CHECK(env != &env_generic || !starts_long_nop(out, len), "generic %u: long NOP", len);
 }
 
 struct padding_case {
@@ -111,9 +110,11 @@ struct padding_case {
 static const struct padding_case exact[] = {
 	{ &env_generic, 5, { 0x3e, 0x8d, 0x74, 0x26, 0x00 } },
 	{ &env_p6, 5, { 0x0f, 0x1f, 0x44, 0x00, 0x00 } },
-	{ &env_generic, 10, { 0x3e, 0x66, 0x8d, 0xb4, 0x26, 0, 0, 0, 0, 0x90 } },
-	{ &env_p6, 12, { 0x66, 0x66, 0x2e, 0x0f, 0x1f, 0x84, 0, 0, 0, 0, 0, 0x90 } },
-	{ &env_generic, 11, { 0x3e, 0x66, 0x8d, 0xb4, 0x26, 0, 0, 0, 0, 0x89, 0xf6 } },
+	{ &env_generic, 9, { 0x3e, 0x66, 0x8d, 0xb4, 0x26, 0, 0, 0, 0 } },
+	{ &env_generic, 10, { 0xeb, 0x08, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc } },
+	{ &env_p6, 11, { 0x66, 0x66, 0x2e, 0x0f, 0x1f, 0x84, 0, 0, 0, 0, 0 } },
+	{ &env_p6, 12, { 0xeb, 0x0a, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc,
+			 0xcc, 0xcc } },
 };
 
 void test_nop_padding(void)
@@ -121,7 +122,7 @@ void test_nop_padding(void)
 	unsigned int len, i;
 	u8 out[24];
 
-	for (len = 1; len <= 24; len++) {
+	for (len = 1; len <= PATCH_MAX_SITE_LEN; len++) {
 		check_padding(&env_generic, len);
 		check_padding(&env_p6, len);
 	}
@@ -129,10 +130,10 @@ void test_nop_padding(void)
 		char what[32];
 
 		snprintf(what, sizeof(what), "%s %u", env_name(exact[i].env), exact[i].len);
-		patch_fill_nops(exact[i].env, out, exact[i].len);
+		patch_fill_padding(exact[i].env, out, exact[i].len);
 		CHECK_BYTES(out, exact[i].bytes, exact[i].len, what);
 	}
 	out[0] = GUARD;
-	patch_fill_nops(&env_p6, out, 0);
+	patch_fill_padding(&env_p6, out, 0);
 	CHECK(out[0] == GUARD, "length 0 wrote a byte");
 }

@@ -39,7 +39,7 @@ static void mutate_each_byte(const struct native_op *n, enum patch_kind kind)
 	u8 orig[PATCH_MAX_SITE_LEN], cur[PATCH_MAX_SITE_LEN], done[PATCH_MAX_SITE_LEN];
 	unsigned int at, v;
 
-	patch_original(&env_generic, &site, n->jump, orig);
+	patch_original(&env_generic, &site, &op, orig);
 	if (patch_compute_site(&env_generic, &site, &op, kind, 0x00104000, orig, done) !=
 	    PATCH_NEEDS_WRITE)
 		memcpy(done, orig, site.len);	/* no replacement to stumble on */
@@ -66,7 +66,7 @@ static void mismatched_records(const struct native_op *n, enum patch_kind kind)
 	static const s32 table_moves[] = { 4, -4, 0x1000, -0x100000 };
 	unsigned int i;
 
-	patch_original(&env_generic, &site, n->jump, cur);
+	patch_original(&env_generic, &site, &op, cur);
 	for (i = 0; i < sizeof(table_moves) / sizeof(table_moves[0]); i++) {
 		env.table = TEST_TABLE + table_moves[i];
 		expect_refusal(&env, &site, &op, kind, cur, PATCH_REFUSED_BYTES,
@@ -95,7 +95,7 @@ static void swapped_saves(void)
 	u8 cur[PATCH_MAX_SITE_LEN];
 
 	CHECK(saves_ecx.len == saves_eax.len, "8-byte sites differ in length");
-	patch_original(&env_generic, &saves_eax, false, cur);
+	patch_original(&env_generic, &saves_eax, &op, cur);
 	expect_refusal(&env_generic, &saves_ecx, &op, PATCH_INLINE, cur,
 		       PATCH_REFUSED_BYTES, "other register saved");
 }
@@ -129,7 +129,7 @@ static void template_too_long(void)
 	u8 cur[PATCH_MAX_SITE_LEN], out[PATCH_MAX_SITE_LEN];
 
 	CHECK(site.len == 6, "bare call site of %u bytes", site.len);
-	patch_original(&env_generic, &site, false, cur);
+	patch_original(&env_generic, &site, &fits, cur);
 	expect_refusal(&env_generic, &site, &too_long, PATCH_INLINE, cur,
 		       PATCH_REFUSED_FIT, "7-byte template, 6-byte site");
 	CHECK(patch_compute_site(&env_generic, &site, &fits, PATCH_INLINE, 0, cur, out) ==
@@ -165,11 +165,11 @@ static void empty_stub_too_long(void)
 	struct op_template op = op_of(native_op("irq_disable"));
 	u8 cur[PATCH_MAX_SITE_LEN];
 
-	patch_original(&env_generic, &site, false, cur);
+	patch_original(&env_generic, &site, &op, cur);
 	expect_refusal(&env_generic, &site, &op, PATCH_EMPTY, cur,
 		       PATCH_REFUSED_FIT, "empty-op stub, 6-byte site");
 	site = call_site(SITE_ADDR, 128, CLBR_EAX);
-	patch_original(&env_generic, &site, false, cur);
+	patch_original(&env_generic, &site, &op, cur);
 	expect_refusal(&env_generic, &site, &op, PATCH_EMPTY, cur,
 		       PATCH_REFUSED_FIT, "empty-op stub, slot 128");
 }
@@ -177,7 +177,7 @@ static void empty_stub_too_long(void)
 /* Lengths the engine rejects before reading anything: out untouched. */
 static void impossible_lengths(void)
 {
-	static const u8 len[] = { 0, PATCH_MAX_SITE_LEN + 1, 20, 255 };
+	static const u8 len[] = { 0, PATCH_MAX_SITE_LEN + 1, 100, 255 };
 	struct op_template op = op_of(native_op("irq_disable"));
 	u8 cur[256], out[256], untouched[256];
 	unsigned int i;
@@ -206,7 +206,7 @@ static void direct_always_fits(void)
 	for (clobbers = 0; clobbers <= CLBR_ANY; clobbers++) {
 		struct paravirt_patch_site site = call_site(SITE_ADDR, 19, clobbers);
 
-		patch_original(&env_generic, &site, false, cur);
+		patch_original(&env_generic, &site, &op, cur);
 		CHECK(patch_compute_site(&env_generic, &site, &op, PATCH_DIRECT, 0, cur, out) ==
 		      PATCH_NEEDS_WRITE,
 		      "direct call refused, clobbers %u", clobbers);
@@ -231,10 +231,10 @@ static void real_ops_at_saving_sites(void)
 	struct op_template read_tsc = op_of(native_op("read_tsc"));
 	u8 cur[PATCH_MAX_SITE_LEN];
 
-	patch_original(&env_generic, &asm_site, false, cur);
+	patch_original(&env_generic, &asm_site, &save_fl, cur);
 	expect_refusal(&env_generic, &asm_site, &save_fl, PATCH_INLINE, cur,
 		       PATCH_REFUSED_FIT, "save_fl where EAX is kept");
-	patch_original(&env_generic, &c_site, false, cur);
+	patch_original(&env_generic, &c_site, &read_tsc, cur);
 	expect_refusal(&env_generic, &c_site, &read_tsc, PATCH_INLINE, cur,
 		       PATCH_REFUSED_FIT, "rdtsc where EDX is kept");
 }
@@ -253,7 +253,7 @@ void test_refuse_writes(void)
 			enum patch_result r;
 
 			op.writes = writes;
-			patch_original(&env_generic, &site, false, cur);
+			patch_original(&env_generic, &site, &op, cur);
 			if (writes & ~clobbers) {
 				expect_refusal(&env_generic, &site, &op, PATCH_INLINE, cur,
 					       PATCH_REFUSED_FIT, "writes a saved register");

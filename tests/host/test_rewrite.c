@@ -24,22 +24,17 @@ static enum patch_result patch_fresh(const struct patch_env *env,
 {
 	u8 cur[PATCH_MAX_SITE_LEN];
 
-	patch_original(env, site, op->jump, cur);
+	patch_original(env, site, op, cur);
 	return patch_compute_site(env, site, op, kind, target, cur, out);
 }
 
-/* Expected bytes = prefix, then NOPs from the expected tables to len. */
-static void want_then_nops(const struct patch_env *env, u8 *want,
-			   const u8 *prefix, unsigned int n, unsigned int len)
+/* Expected bytes = prefix, then the padding to len (helpers.c). */
+static void want_then_padding(const struct patch_env *env, u8 *want,
+			      const u8 *prefix, unsigned int n, unsigned int len)
 {
 	if (n)
 		memcpy(want, prefix, n);
-	while (n < len) {
-		unsigned int k = len - n < env->max_nop ? len - n : env->max_nop;
-
-		memcpy(want + n, want_nop(env, k), k);
-		n += k;
-	}
+	want_padding(env, want + n, len - n);
 }
 
 /* ---- PATCH_DIRECT ---- */
@@ -58,7 +53,7 @@ static void check_direct_call(u32 instr, u32 target, u16 clobbers)
 
 	/* The saves stay, since the function called is C; the call is one
 	 * byte shorter than ff 15 abs32, so one NOP ends the site. */
-	patch_original(&env_generic, &site, false, orig);
+	patch_original(&env_generic, &site, &op, orig);
 	memcpy(want, orig, pushes);
 	want[pushes] = 0xe8;
 	memcpy(want + pushes + 1, (u8[]){ PUT32(rel) }, 4);
@@ -81,7 +76,7 @@ static void check_direct_jump(const struct patch_env *env, u32 instr, u32 target
 	enum patch_result r = patch_fresh(env, &site, &op, PATCH_DIRECT, target, out);
 	char what[64];
 
-	want_then_nops(env, want, jmp, 5, site.len);
+	want_then_padding(env, want, jmp, 5, site.len);
 	snprintf(what, sizeof(what), "jmp at %08x to %08x", instr, target);
 	CHECK(r == PATCH_NEEDS_WRITE, "%s: result %d", what, r);
 	CHECK_BYTES(out, want, site.len, what);
@@ -136,9 +131,29 @@ static void check_direct_known_bytes(void)
 	}
 }
 
+/* A site sized to its template keeps its prologue before the direct
+ * call, and jumps over the rest: load_tls's 53 bytes, written out. */
+static void check_direct_sized(void)
+{
+	const struct native_op *n = native_op("load_tls");
+	struct paravirt_patch_site site = site_of(n, 0x00101234);
+	struct op_template op = op_of(n);
+	u8 out[PATCH_MAX_SITE_LEN], want[PATCH_MAX_SITE_LEN];
+	/* 0x104000 - (0x101234 + 2 + 5) = 0x2dc5 */
+	static const u8 call[] = { 0x89, 0xd8, 0xe8, 0xc5, 0x2d, 0x00, 0x00, 0xeb, 53 - 9 };
+	enum patch_result r = patch_fresh(&env_p6, &site, &op, PATCH_DIRECT, 0x00104000, out);
+
+	memcpy(want, call, sizeof(call));
+	memset(want + sizeof(call), 0xcc, site.len - sizeof(call));
+	CHECK(site.len == 53, "load_tls site of %u bytes", site.len);
+	CHECK(r == PATCH_NEEDS_WRITE, "load_tls direct: result %d", r);
+	CHECK_BYTES(out, want, site.len, "load_tls direct");
+}
+
 void test_direct(void)
 {
 	check_direct_known_bytes();
+	check_direct_sized();
 	/* Near 0, mid-space, and sites that end at or wrap past 4 GiB. */
 	static const u32 addrs[] = { 0x00000000, 0x00000010, 0x00101234, 0x7ffffff8,
 				     0x80000000, 0xfffffff0, 0xfffffff6, 0xfffffffe };
@@ -171,7 +186,7 @@ static void check_all_nops(const struct patch_env *env, u16 clobbers)
 	u8 out[PATCH_MAX_SITE_LEN], want[PATCH_MAX_SITE_LEN];
 	enum patch_result r = patch_fresh(env, &site, &op, PATCH_NOPS, 0, out);
 
-	want_then_nops(env, want, NULL, 0, site.len);
+	want_then_padding(env, want, NULL, 0, site.len);
 	CHECK(r == PATCH_NEEDS_WRITE, "clobbers %u: result %d", clobbers, r);
 	CHECK_BYTES(out, want, site.len, "all NOPs");
 }
@@ -185,7 +200,7 @@ static void check_nops_refused(const char *name)
 	u8 cur[PATCH_MAX_SITE_LEN], out[PATCH_MAX_SITE_LEN];
 	enum patch_result r;
 
-	patch_original(&env_generic, &site, n->jump, cur);
+	patch_original(&env_generic, &site, &op, cur);
 	r = patch_compute_site(&env_generic, &site, &op, PATCH_NOPS, 0, cur, out);
 	CHECK(r == PATCH_REFUSED_FIT, "%s as NOPs: result %d", name, r);
 	CHECK_BYTES(out, cur, site.len, name);
@@ -193,7 +208,8 @@ static void check_nops_refused(const char *name)
 
 void test_nops_kind(void)
 {
-	static const u8 generic_10[] = { 0x3e, 0x66, 0x8d, 0xb4, 0x26, 0, 0, 0, 0, 0x90 };
+	static const u8 generic_10[] = { 0xeb, 0x08, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc,
+					 0xcc, 0xcc };
 	static const u8 p6_10[] = { 0x66, 0x2e, 0x0f, 0x1f, 0x84, 0, 0, 0, 0, 0 };
 	struct paravirt_patch_site site = call_site(0x00101234, 19, CLBR_EAX);
 	struct op_template op = op_of(native_op("irq_disable"));
@@ -225,7 +241,7 @@ static void check_empty(const struct patch_env *env, const struct paravirt_patch
 	enum patch_result r = patch_fresh(env, site, &op, PATCH_EMPTY, stub, out);
 	char what[64];
 
-	want_then_nops(env, want, call, 7, site->len);
+	want_then_padding(env, want, call, 7, site->len);
 	snprintf(what, sizeof(what), "slot %u at %08x, %u bytes", site->slot,
 		 site->instr, site->len);
 	CHECK(r == PATCH_NEEDS_WRITE, "%s: result %d", what, r);
@@ -290,17 +306,17 @@ static const struct poison_case poison_cases[] = {
 	  { MOV_POISON(0), 0x3e, 0x8d, 0x74, 0x26, 0x00 } },
 	{ "irq_disable", PATCH_NOPS, CLBR_ANY, 6,
 	  { MOV_POISON(0), 0x90 } },
-	{ "irq_disable", PATCH_NOPS, CLBR_NONE, 12,
-	  { 0x3e, 0x66, 0x8d, 0xb4, 0x26, 0, 0, 0, 0, 0x8d, 0x76, 0x00 } },
+	{ "irq_disable", PATCH_NOPS, CLBR_NONE, 12,	/* a jmp past 9 bytes */
+	  { 0xeb, 0x0a, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc } },
 	{ "irq_disable", PATCH_DIRECT, CLBR_EAX, 10,	/* the callee may clobber */
 	  { 0x51, 0x52, 0xe8, PUT32(0x00104000 - 0x00101234 - 7), 0x5a, 0x59, 0x90 } },
 };
 
 /* After the template: a poisoning mov for each clobbered-but-not-written
- * register, in order, while one fits; then only NOPs. */
+ * register, in order, while one fits; then the padding. */
 static void check_poison_shape(const struct native_op *n, u16 clobbers)
 {
-	struct paravirt_patch_site site = call_site(0x00101234, n->slot, clobbers);
+	struct paravirt_patch_site site = site_clobbering(n, 0x00101234, clobbers);
 	struct op_template op = op_of(n);
 	struct patch_env env = env_generic;
 	u8 out[PATCH_MAX_SITE_LEN];
@@ -317,13 +333,8 @@ static void check_poison_shape(const struct native_op *n, u16 clobbers)
 		      clobbers, r, at, hex(out, site.len));
 		at += 5;
 	}
-	while (at < site.len) {
-		unsigned int k = nop_insn_len(out + at, site.len - at);
-
-		CHECK(k, "%s clobbers %u: not a NOP at %u: [%s]", n->name, clobbers,
-		      at, hex(out, site.len));
-		at += k ? k : site.len;
-	}
+	CHECK(is_padding(&env, out + at, site.len - at), "%s clobbers %u: no padding at %u: [%s]",
+	      n->name, clobbers, at, hex(out, site.len));
 }
 
 void test_poison(void)
@@ -388,9 +399,8 @@ void test_idempotent(void)
 			env.poison = e >= 2;
 			for (k = 0; k < 4; k++)
 				for (clobbers = 0; clobbers <= CLBR_ANY; clobbers++) {
-					struct paravirt_patch_site site = n->jump ?
-						jump_site(0x00101234, n->slot) :
-						call_site(0x00101234, n->slot, clobbers);
+					struct paravirt_patch_site site =
+						site_clobbering(n, 0x00101234, clobbers);
 
 					check_twice(&env, &site, &op, kinds[k], &done);
 				}

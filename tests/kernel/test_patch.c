@@ -2,9 +2,9 @@
  * test_patch.c - the boot-time patcher, checked on the running kernel.
  *
  * Whatever the boot options, every recorded site must hold exactly what
- * its mode promises: the template and the fewest NOPs (patched), the
- * template, poison and NOPs (pvdebug), or the untouched indirect call
- * (nopatch).  The engine is also run on call sites built in a buffer and
+ * its mode promises: the template and one padding instruction (patched),
+ * the template, poison and padding (pvdebug), or the untouched indirect
+ * call (nopatch).  The engine is also run on call sites built in a buffer and
  * then executed, which shows that a direct call's rel32 really reaches
  * its target.
  */
@@ -12,9 +12,11 @@
 #include <kernel.h>
 #include <ktest.h>
 #include <string.h>
+#include <asm/desc.h>
 #include <asm/paravirt.h>
 #include <asm/patch.h>
 #include <asm/privileged.h>
+#include <asm/processor.h>
 
 static const u8 *site_bytes(const struct paravirt_patch_site *s)
 {
@@ -44,20 +46,21 @@ static int poison_length(const u8 *p, unsigned int room, u8 regs)
 	return n;
 }
 
-/* The padding must be the fewest NOPs of the table the patcher chose:
- * full-length ones, then one for the remainder. */
-static bool is_fewest_nops(const u8 *p, unsigned int len)
+/* The padding must be one instruction: the NOP of its length from the
+ * table the patcher chose or, longer than its longest, a jmp over int3
+ * filler. */
+static bool is_one_padding(const u8 *p, unsigned int len)
 {
 	const struct patch_env *env = paravirt_patch_env();
+	unsigned int i;
 
-	while (len) {
-		unsigned int n = len < env->max_nop ? len : env->max_nop;
-
-		if (memcmp(p, env->nops[n], n))
+	if (len <= env->max_nop)
+		return !len || !memcmp(p, env->nops[len], len);
+	if (p[0] != 0xeb || p[1] != len - 2)	/* jmp rel8 to the site's end */
+		return false;
+	for (i = 2; i < len; i++)
+		if (p[i] != PATCH_FILLER)
 			return false;
-		p += n;
-		len -= n;
-	}
 	return true;
 }
 
@@ -76,7 +79,7 @@ static bool site_is_template_and_nops(const struct paravirt_patch_site *s)
 			return false;
 		n += poison;
 	}
-	return is_fewest_nops(p + n, s->len - n);
+	return is_one_padding(p + n, s->len - n);
 }
 
 /* Only the native backend's functions have templates to inline; another
@@ -102,8 +105,8 @@ KTEST(patch_native_boot_inlines_every_site)
 static bool site_is_original(const struct paravirt_patch_site *s)
 {
 	u8 orig[PATCH_MAX_SITE_LEN];
-	int n = patch_original(paravirt_patch_env(), s,
-			       paravirt_op_template(s->slot).jump, orig);
+	struct op_template op = paravirt_op_template(s->slot);
+	int n = patch_original(paravirt_patch_env(), s, &op, orig);
 
 	return n == s->len && !memcmp(orig, site_bytes(s), n);
 }
@@ -126,7 +129,7 @@ KTEST(patch_fenced_sites_stay_indirect)
 	KT_EXPECT_EQ(bad, 0);
 }
 
-KTEST(patch_sites_hold_template_and_nops)
+KTEST(patch_sites_hold_template_and_padding)
 {
 	const struct paravirt_patch_site *s;
 	unsigned int bad = 0;
@@ -138,7 +141,7 @@ KTEST(patch_sites_hold_template_and_nops)
 	poisoned_sites = 0;
 	for_each_patch_site(s)
 		if (!paravirt_site_fenced(s) && !site_is_template_and_nops(s)) {
-			printk("ktest:   site %08x (%s) is not template + NOPs\n",
+			printk("ktest:   site %08x (%s) is not template + padding\n",
 			       s->instr, paravirt_op_name(s->slot));
 			bad++;
 		}
@@ -212,7 +215,7 @@ KTEST(patch_every_patchable_op_has_sites)
 /* ---- the engine on sites built in memory, then run ---- */
 
 /* A call site of `slot` saving ECX and EDX, followed by a ret: callable. */
-static u8 site_buffer[16] __attribute__((aligned(16)));
+static u8 site_buffer[PATCH_MAX_SITE_LEN + 1] __attribute__((aligned(16)));
 
 static struct paravirt_patch_site make_call_site(unsigned int slot)
 {
@@ -220,8 +223,9 @@ static struct paravirt_patch_site make_call_site(unsigned int slot)
 		.instr = (u32)site_buffer, .slot = slot, .len = 10,
 		.clobbers = CLBR_EAX,
 	};
+	struct op_template op = paravirt_op_template(slot);
 
-	patch_original(paravirt_patch_env(), &s, false, site_buffer);
+	patch_original(paravirt_patch_env(), &s, &op, site_buffer);
 	site_buffer[s.len] = 0xc3;		/* ret */
 	return s;
 }
@@ -294,5 +298,81 @@ KTEST(patch_refuses_changed_bytes)
 	site_buffer[4] ^= 0x40;			/* the table address, mangled */
 	KT_EXPECT_EQ(patch_buffer(&s, PATCH_INLINE, NULL), PATCH_REFUSED_BYTES);
 	KT_EXPECT_EQ(site_buffer[0], 0x51);	/* push %ecx, untouched */
+}
+/* ---- a sized site with a prologue, built in memory, then run ---- */
+
+/* load_tls's site as the build emits it: t in EBX, moved to EAX by the
+ * call's prologue, the call padded to the template's 53 bytes. */
+static struct paravirt_patch_site make_tls_site(void)
+{
+	struct paravirt_patch_site s = {
+		.instr = (u32)site_buffer, .slot = PARAVIRT_SLOT(load_tls),
+		.len = PATCH_SITE_LEN_load_tls, .clobbers = CLBR_ANY,
+	};
+	struct op_template op = paravirt_op_template(s.slot);
+
+	if (patch_original(paravirt_patch_env(), &s, &op, site_buffer) != s.len)
+		s.len = 0;			/* no site to run: the test says so */
+	site_buffer[PATCH_SITE_LEN_load_tls] = 0xc3;	/* ret */
+	return s;
+}
+
+static void run_tls_site(const struct thread_struct *t)
+{
+	unsigned long cpu = 0;
+
+	asm volatile("call *%[site]" : "+d" (cpu)
+		     : [site] "r" (site_buffer), "b" (t) : "eax", "ecx", "memory", "cc");
+}
+
+static const struct thread_struct *fake_tls_thread;
+static unsigned int fake_tls_cpu = ~0u;
+
+static void fake_load_tls(const struct thread_struct *t, unsigned int cpu)
+{
+	fake_tls_thread = t;
+	fake_tls_cpu = cpu;
+}
+
+/* Run the site for a thread of made-up descriptors: the GDT's TLS
+ * slots must hold them after; the slots are put back. */
+static bool tls_site_fills_gdt(void)
+{
+	struct thread_struct t = { .esp0 = 0 };
+	u64 saved[GDT_ENTRY_TLS_ENTRIES];
+	unsigned long flags = raw_local_irq_save();
+	bool ok;
+	int i;
+
+	for (i = 0; i < GDT_ENTRY_TLS_ENTRIES; i++)
+		t.tls_array[i] = 0x00cff2000000ffffull + ((u64)(i + 1) << 16);
+	memcpy(saved, &gdt_table[GDT_ENTRY_TLS_MIN], sizeof(saved));
+	run_tls_site(&t);
+	ok = !memcmp(&gdt_table[GDT_ENTRY_TLS_MIN], t.tls_array, sizeof(saved));
+	memcpy(&gdt_table[GDT_ENTRY_TLS_MIN], saved, sizeof(saved));
+	raw_local_irq_restore(flags);
+	return ok;
+}
+
+/* As built (the call through the table), inlined (the template reads
+ * EBX), and as a direct call (the prologue hands t over in EAX). */
+KTEST(patch_sized_site_runs)
+{
+	struct paravirt_patch_site s = make_tls_site();
+	struct thread_struct t = { .esp0 = 0 };
+
+	KT_EXPECT_EQ(s.len, PATCH_SITE_LEN_load_tls);
+	if (!s.len)
+		return;
+	KT_EXPECT_EQ(site_buffer[0], 0x89);		/* mov %ebx,%eax */
+	KT_EXPECT(tls_site_fills_gdt());
+	KT_EXPECT_EQ(patch_buffer(&s, PATCH_INLINE, NULL), PATCH_NEEDS_WRITE);
+	KT_EXPECT_EQ(site_buffer[0], 0x8b);		/* mov (%ebx),%edx */
+	KT_EXPECT(tls_site_fills_gdt());
+	s = make_tls_site();
+	KT_EXPECT_EQ(patch_buffer(&s, PATCH_DIRECT, fake_load_tls), PATCH_NEEDS_WRITE);
+	run_tls_site(&t);
+	KT_EXPECT(fake_tls_thread == &t);
+	KT_EXPECT_EQ(fake_tls_cpu, 0);
 }
 #endif

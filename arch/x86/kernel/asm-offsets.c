@@ -8,6 +8,7 @@
  */
 #include <stddef.h>
 #include <asm/desc_defs.h>
+#include <asm/processor.h>
 #ifdef CONFIG_PARAVIRT
 #include <asm/paravirt.h>
 #endif
@@ -21,6 +22,9 @@ void asm_offsets(void);
 void asm_offsets(void)
 {
 	OFFSET(TSS_esp0, tss, esp0);
+	/* for the load_tls and load_esp0 templates (paravirt/patch/templates.S) */
+	OFFSET(THREAD_tls_array, thread_struct, tls_array);
+	OFFSET(THREAD_esp0, thread_struct, esp0);
 #ifdef CONFIG_PARAVIRT
 	DEFINE(PARAVIRT_SLOTS, PARAVIRT_NR_SLOTS);
 	OFFSET(PV_irq_disable, paravirt_ops, irq_disable);

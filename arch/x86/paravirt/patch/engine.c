@@ -8,11 +8,13 @@
  *
  * The rules, for a site of len bytes (see asm/patch.h for its shapes):
  *   - the site's current bytes must be exactly the indirect call or jump
- *     the build emitted for it, or exactly the replacement already (a
- *     second run then changes nothing); anything else is left alone;
+ *     the build emitted for it, with the build's padding, or exactly the
+ *     replacement already (a second run then changes nothing); anything
+ *     else is left alone;
  *   - the replacement is built in a buffer that starts as a copy of the
  *     current bytes, and must fit in len bytes;
- *   - spare bytes become NOPs, as few instructions as the CPU allows.
+ *   - spare bytes are padding of one instruction: a NOP of the CPU's
+ *     table, or past its longest NOP a jmp over int3 filler.
  */
 #include <asm/patch.h>
 
@@ -26,6 +28,12 @@
 #define MODRM_CALL_ABS	0x15	/* mod 00, reg /2, r/m 101: [disp32] */
 #define MODRM_JMP_ABS	0x25	/* mod 00, reg /4, r/m 101: [disp32] */
 #define X86_MOV_IMM32	0xb8	/* + register number: mov $imm32, %reg */
+#define X86_JMP_REL8	0xeb
+#define X86_NOP		0x90
+#define JMP_REL8_LEN	2
+
+_Static_assert(PATCH_MAX_SITE_LEN - JMP_REL8_LEN <= 127,
+	       "a jmp rel8 skips the rest of any site");
 
 #define NR_CLOBBER_REGS	3	/* CLBR_EAX, CLBR_ECX, CLBR_EDX are bits 0..2 */
 
@@ -77,15 +85,34 @@ static unsigned int emit_pops(u8 *out, u8 regs)
 	return n;
 }
 
-/* Bytes of the call or jump the build put at the site; their number. */
-int patch_original(const struct patch_env *env,
-		   const struct paravirt_patch_site *site, bool jump, u8 *out)
+/* jmp rel8 over the rest of len bytes, which become int3 filler. */
+static void emit_jump_over(u8 *out, unsigned int len)
 {
-	u32 slot = env->table + 4 * site->slot;
-	u8 regs = saved_regs(site);
+	unsigned int i;
+
+	out[0] = X86_JMP_REL8;
+	out[1] = len - JMP_REL8_LEN;
+	for (i = JMP_REL8_LEN; i < len; i++)
+		out[i] = PATCH_FILLER;
+}
+
+/* The build's padding of a sized site (PARAVIRT_SIZED_SITE): it knows
+ * no CPU, so one byte is a nop and more are jumped over. */
+static void emit_build_padding(u8 *out, unsigned int len)
+{
+	if (len == 1)
+		out[0] = X86_NOP;
+	else if (len > 1)
+		emit_jump_over(out, len);
+}
+
+/* The call or jump alone, without padding; its length. */
+static unsigned int emit_call_or_jump(u32 slot, u8 regs, const struct op_template *op,
+				      u8 *out)
+{
 	unsigned int n = 0;
 
-	if (jump) {
+	if (op->jump) {
 		out[n++] = X86_CS_PREFIX;	/* %ds may be the user's by then */
 		out[n++] = X86_GROUP5;
 		out[n++] = MODRM_JMP_ABS;
@@ -93,6 +120,8 @@ int patch_original(const struct patch_env *env,
 		return n + 4;
 	}
 	n += emit_pushes(out + n, regs);
+	copy_bytes(out + n, op->prologue, op->prologue_len);
+	n += op->prologue_len;
 	out[n++] = X86_GROUP5;
 	out[n++] = MODRM_CALL_ABS;
 	put32(out + n, slot);
@@ -101,16 +130,37 @@ int patch_original(const struct patch_env *env,
 	return n;
 }
 
-/* Fill len bytes with the fewest NOP instructions the table offers. */
-void patch_fill_nops(const struct patch_env *env, u8 *out, unsigned int len)
+/*
+ * Bytes the build put at the site: the call (with op's prologue) or the
+ * jump, padded to the site's length when the record is longer (a site
+ * sized to its op's template).  Returns their number: site->len, unless
+ * the record is shorter than the call or longer than PATCH_MAX_SITE_LEN,
+ * or 0 (nothing written) for a prologue over PATCH_MAX_PROLOGUE.
+ */
+int patch_original(const struct patch_env *env,
+		   const struct paravirt_patch_site *site, const struct op_template *op,
+		   u8 *out)
 {
-	while (len) {
-		unsigned int n = len < env->max_nop ? len : env->max_nop;
+	unsigned int n;
 
-		copy_bytes(out, env->nops[n], n);
-		out += n;
-		len -= n;
+	if (op->prologue_len > PATCH_MAX_PROLOGUE)
+		return 0;
+	n = emit_call_or_jump(env->table + 4 * site->slot, saved_regs(site), op, out);
+	if (site->len > n && site->len <= PATCH_MAX_SITE_LEN) {
+		emit_build_padding(out + n, site->len - n);
+		n = site->len;
 	}
+	return n;
+}
+
+/* Pad len bytes with one instruction: the NOP of that length from the
+ * CPU's table or, longer than its longest, a jmp over the rest. */
+void patch_fill_padding(const struct patch_env *env, u8 *out, unsigned int len)
+{
+	if (len > env->max_nop)
+		emit_jump_over(out, len);
+	else if (len)
+		copy_bytes(out, env->nops[len], len);
 }
 
 /*
@@ -159,12 +209,13 @@ static int build_nops(const struct patch_env *env,
 	return env->poison ? emit_poison(out, site->len, site->clobbers) : 0;
 }
 
-/* rel32 operands count from the end of the instruction. */
+/* The call form's saves and prologue stay, since the function called is
+ * C.  rel32 operands count from the end of the instruction. */
 static int build_direct(const struct paravirt_patch_site *site,
 			const struct op_template *op, u32 target, u8 *out)
 {
 	u8 regs = saved_regs(site);
-	unsigned int n = 0;
+	unsigned int n = 0, pushes;
 
 	if (op->jump) {
 		if (site->len < 5)
@@ -173,9 +224,12 @@ static int build_direct(const struct paravirt_patch_site *site,
 		put32(out + 1, target - (site->instr + 5));
 		return 5;
 	}
-	n += emit_pushes(out, regs);
-	if (n + 5 + n > site->len)		/* as many pops as pushes */
+	pushes = emit_pushes(out, regs);
+	if (pushes + op->prologue_len + 5 + pushes > site->len)	/* as many pops */
 		return -1;
+	n = pushes;
+	copy_bytes(out + n, op->prologue, op->prologue_len);
+	n += op->prologue_len;
 	out[n] = X86_CALL_REL32;
 	put32(out + n + 1, target - (site->instr + n + 5));
 	n += 5;
@@ -210,7 +264,7 @@ static bool build_replacement(const struct patch_env *env,
 	}
 	if (n < 0)
 		return false;
-	patch_fill_nops(env, out + n, site->len - n);
+	patch_fill_padding(env, out + n, site->len - n);
 	return true;
 }
 
@@ -237,7 +291,7 @@ enum patch_result patch_compute_site(const struct patch_env *env,
 	fits = build_replacement(env, site, op, kind, target, want);
 	if (fits && same_bytes(cur, want, site->len))
 		return PATCH_ALREADY_DONE;
-	if (patch_original(env, site, op->jump, orig) != site->len ||
+	if (patch_original(env, site, op, orig) != site->len ||
 	    !same_bytes(cur, orig, site->len))
 		return PATCH_REFUSED_BYTES;
 	if (!fits)

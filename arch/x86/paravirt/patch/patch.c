@@ -56,12 +56,24 @@ static const struct template_extent templates[PARAVIRT_NR_SLOTS] = {
 	PATCH_TEMPLATES(TEMPLATE)
 };
 
+/* The call forms' prologues, by slot (paravirt/patch/templates.S). */
+struct op_prologue {
+	const u8 *start, *end;
+};
+
+#define PROLOGUE(op)	[PARAVIRT_SLOT(op)] = { pro_##op, pro_##op##_end },
+
+static const struct op_prologue prologues[PARAVIRT_NR_SLOTS] = {
+	PATCH_PROLOGUES(PROLOGUE)
+};
+
 /* Op `slot`'s template as the engine takes it (tpl NULL if it has none). */
 struct op_template paravirt_op_template(unsigned int slot)
 {
 	const struct template_extent *t = &templates[slot];
+	const struct op_prologue *p = &prologues[slot];
 	struct op_template op = { paravirt_op_name(slot), t->start, t->end - t->start,
-				  t->writes, t->jump };
+				  t->writes, t->jump, p->start, p->end - p->start };
 
 	return op;
 }
@@ -224,6 +236,15 @@ static bool valid_length(const struct paravirt_patch_site *site)
 	       site->slot < PARAVIRT_NR_SLOTS;
 }
 
+/* The bytes the build put at a valid site; their number (site->len if
+ * the record is the op's). */
+static int original_bytes(const struct paravirt_patch_site *site, u8 *out)
+{
+	struct op_template op = paravirt_op_template(site->slot);
+
+	return patch_original(&env, site, &op, out);
+}
+
 /* The bytes the site holds once patched for op function fn, computed
  * from its original bytes; false if it cannot say. */
 static bool bytes_for(const struct paravirt_patch_site *site, void *fn,
@@ -252,8 +273,7 @@ static void switch_site(const struct paravirt_patch_site *site,
 	u8 orig[PATCH_MAX_SITE_LEN], now[PATCH_MAX_SITE_LEN], next[PATCH_MAX_SITE_LEN];
 	const u8 *cur = (const u8 *)site->instr;
 
-	if (!valid_length(site) ||
-	    patch_original(&env, site, templates[site->slot].jump, orig) != site->len)
+	if (!valid_length(site) || original_bytes(site, orig) != site->len)
 		return;
 	if (!bytes_for(site, paravirt_installed_op(site->slot), orig, now) ||
 	    (memcmp(cur, now, site->len) && memcmp(cur, orig, site->len)))
@@ -322,7 +342,7 @@ static void log_site(const struct paravirt_patch_site *site)
 	u32 offset = 0;
 
 	if (result == PATCH_ALREADY_DONE)
-		patch_original(&env, site, templates[site->slot].jump, before);
+		original_bytes(site, before);
 	else
 		memcpy(before, (const u8 *)site->instr, site->len);
 	fn = ksym_lookup(site->instr, &offset);
@@ -349,7 +369,7 @@ const char *paravirt_site_state(const struct paravirt_patch_site *site, u8 *orig
 
 	if (!valid_length(site))
 		return "refused";	/* orig is left as it was */
-	if (patch_original(&env, site, templates[site->slot].jump, orig) != site->len)
+	if (original_bytes(site, orig) != site->len)
 		return "refused";
 	if (!memcmp(orig, (const u8 *)site->instr, site->len))
 		return paravirt_site_fenced(site) ? "fenced" : "indirect";

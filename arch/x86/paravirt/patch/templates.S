@@ -10,8 +10,11 @@
  *
  * The host-side tests (tests/host/) link this file into a 64-bit program:
  * .code32 keeps the encodings 32-bit there, and PTR is a host pointer.
+ * They give gdt_table an address of their own (an absolute symbol).
  */
 #include <asm/patch.h>
+#include <asm/segment.h>
+#include <generated/asm-offsets.h>
 
 #ifdef __x86_64__
 #define PTR .quad
@@ -26,6 +29,28 @@
 tpl_##name:						\
 	insns;						\
 tpl_##name##_end:
+
+/* A template whose sites are sized to it (asm/patch.h): its length must
+ * be the one the sites were built with, or it would not fit them, or
+ * leave padding where none was meant to run. */
+#define SIZED_TEMPLATE(name, insns...)			\
+	TEMPLATE(name, insns);				\
+	.if tpl_##name##_end - tpl_##name != PATCH_SITE_LEN_##name; \
+	.error "tpl_" #name " is not PATCH_SITE_LEN_" #name " bytes (asm/patch.h)"; \
+	.endif
+
+/* A call form's prologue (asm/patch.h, PATCH_PROLOGUES): the moves its
+ * sites make before the call, from where the site takes an argument to
+ * where the op's C convention wants it. */
+#define PROLOGUE(name, insns...)			\
+	.globl pro_##name, pro_##name##_end;		\
+pro_##name:						\
+	insns;						\
+pro_##name##_end:
+
+/* The 32-bit word i of the thread-local GDT slots, and of t's copy. */
+#define TLS_GDT(i)	gdt_table + 8 * GDT_ENTRY_TLS_MIN + 4 * (i)
+#define TLS_COPY(i)	movl THREAD_tls_array + 4 * (i)(%ebx), %edx; movl %edx, TLS_GDT(i)
 
 	.section .rodata.patch_templates, "a"
 
@@ -45,6 +70,15 @@ TEMPLATE(read_cr3,		movl %cr3, %eax)
 TEMPLATE(write_cr3,		movl %eax, %cr3)
 TEMPLATE(clts,			clts)
 TEMPLATE(read_tsc,		rdtsc)
+
+/* load_tls(t, cpu in EDX), its site taking t in EBX: the three
+ * descriptors, word by word, into the one GDT (cpu is always 0), as
+ * native_load_tls does.  The call form moves t to EAX first. */
+SIZED_TEMPLATE(load_tls,	TLS_COPY(0); TLS_COPY(1); TLS_COPY(2);
+				TLS_COPY(3); TLS_COPY(4); TLS_COPY(5))
+PROLOGUE(load_tls,		movl %ebx, %eax)
+/* load_esp0(tss in EAX, t in EDX): tss->esp0 = t->esp0. */
+SIZED_TEMPLATE(load_esp0,	movl THREAD_esp0(%edx), %ecx; movl %ecx, TSS_esp0(%eax))
 
 /*
  * NOPs of each length that are one instruction and change nothing.  They
