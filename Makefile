@@ -12,7 +12,7 @@
 #   make fuzz-pvrom       fuzz the ops ROM validator for FUZZ_TIME seconds (600)
 #   make fuzz-syscalls    user/sysfuzz in QEMU for FUZZ_TIME seconds (600), seed FUZZ_SEED (1)
 #   make bench            instructions per paravirt op: inline, indirect, patched
-#   make docs             the walkthrough and exercises with their figures: build/docs/
+#   make docs             docs/*.md filled in from this build: build/docs/
 #   make clean
 #
 # PARAVIRT=y (default) routes every privileged operation through
@@ -44,7 +44,7 @@ CFLAGS   := -m32 -march=i386 -std=gnu11 -O2 -g -ffreestanding -fno-pic -fno-pie 
 	    $(PVFLAGS) -DHZ=$(HZ) -MMD -MP
 ASFLAGS  := $(filter-out -std=gnu11,$(CFLAGS)) -Wa,--noexecstack
 
-# The kernel's rooms (README: Layout).  arch/x86/paravirt/backends/rom/
+# The kernel's rooms (README, "Layout").  arch/x86/paravirt/backends/rom/
 # is not among them: the ops ROM is a binary of its own (below).
 PARAVIRT_DIRS := arch/x86/paravirt arch/x86/paravirt/patch arch/x86/paravirt/backends
 KERNEL_DIRS   := boot arch/x86/entry arch/x86/kernel arch/x86/mm arch/x86/drivers \
@@ -462,9 +462,10 @@ bench:
 	$(MAKE) --no-print-directory PARAVIRT=n all
 	tools/bench
 
-# The course docs (docs/): the sources with what they quote filled in from
-# this build - patchlog lines, the op table, bench figures, a boot log,
-# shell sessions, the ops ROM's header (tools/docs-fill) - a diagram drawn by dot, the bench charts
+# The docs (docs/*.md): the sources with what they quote filled in from
+# this build - patchlog lines, the op table, the kernel's registries,
+# bench figures, a boot log, shell sessions, the ops ROM's header
+# (tools/docs-fill) - a diagram drawn by dot, the bench charts
 # (tools/docs-bench-chart) and a picture of the VGA screen after the
 # steps of docs/screen-session (tools/docs-boot).  Every output depends on
 # what it quotes, so a changed kernel redraws it; tests/run's docs test
@@ -472,7 +473,8 @@ bench:
 DOCS_OUT     := build/docs
 DOCS_LOGS    := $(DOCS_OUT)/logs
 DOCS_KERNELS := build/pv386.elf build/nopv/pv386.elf
-DOCS_FILES   := $(DOCS_OUT)/walkthrough.md $(DOCS_OUT)/exercises.md \
+# Every docs/*.md is a source (the chapters, the walkthrough, the exercises).
+DOCS_FILES   := $(patsubst docs/%.md,$(DOCS_OUT)/%.md,$(wildcard docs/*.md)) \
 		$(DOCS_OUT)/patching.svg $(DOCS_OUT)/bench-ops.svg \
 		$(DOCS_OUT)/bench-paths.svg $(DOCS_OUT)/screen.png
 DOCS_QUOTED  := $(DOCS_LOGS)/patchlog.log $(DOCS_LOGS)/patchlog-486.log \
@@ -518,8 +520,14 @@ $(DOCS_OUT)/screen.png $(DOCS_LOGS)/screen.log &: build/pv386.elf docs/screen-se
 $(DOCS_LOGS)/trace.log: build/pv386.elf docs/trace-session tools/docs-boot
 	tools/docs-boot --kernel $< --session docs/trace-session --serial $@
 
+# docs-fill also writes which files it read (build/docs/deps/NAME.md.d):
+# a chapter that quotes a header, the suite or a user program is made
+# again when that changes.
 $(DOCS_OUT)/%.md: docs/%.md $(DOCS_QUOTED)
-	tools/docs-fill $< > $@.tmp && mv $@.tmp $@
+	@mkdir -p $(DOCS_OUT)/deps
+	tools/docs-fill --deps $(DOCS_OUT)/deps/$*.md.d $@ $< > $@.tmp && mv $@.tmp $@
+
+-include $(wildcard $(DOCS_OUT)/deps/*.d)
 
 $(DOCS_OUT)/patching.svg: docs/patching.dot $(DOCS_QUOTED)
 	tools/docs-fill $< > $(DOCS_OUT)/patching.dot

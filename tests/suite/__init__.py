@@ -29,7 +29,7 @@ table.py lists them all in the order they are reported.
   loader         loader-*
   dosbox         dosbox-gaps-selftest, loader-dosbox-386-y (with
                  dosbox_gaps, where DOSBox is not a real CPU)
-  docs           docs-y
+  docs           docs-y, readme
   shell          shell-* (with shell_session, the COM1 conversation)
   trace          trace-*
   rom            host-rom*, ktest-*-rom*, rom-*, loader-*-rom*

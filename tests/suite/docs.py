@@ -1,9 +1,17 @@
-"""tests/suite/docs.py - the course docs `make docs` generates are complete and current.
+"""tests/suite/docs.py - the docs `make docs` generates are complete and
+current, and README keeps to its part.
 
   docs-y           `make docs` (which make test runs first) made every
-                   file of build/docs/ from the tree as it is: none
-                   missing or older than what it is made from, no
-                   directive left unfilled, each patchlog line the
+                   file of build/docs/ from the tree as it is, one for
+                   each docs/*.md: none missing or older than what it is
+                   made from (with every file tools/docs-fill recorded
+                   reading for it), no directive left unfilled in any;
+                   the boot options and shell commands tables of
+                   cmdline.md and shell.md exactly what the source
+                   declares with boot_option() and shell_command(), and
+                   each of those described in its chapter; the op-uses
+                   table of patching.md the ops of asm/paravirt.h, in
+                   slot order; each patchlog line the
                    walkthrough quotes one the kernel prints now (QEMU's
                    default CPU, a 486, or pv=rom with the ROM) with its
                    "before" bytes those of the ELF, each `sites` record
@@ -13,8 +21,15 @@
                    (one of each at least), the ROM header it quotes
                    build/pvrom.bin's size and checksum, the bench chart's
                    bars bench.json's figures, the screen picture a PNG.
+  readme           README is at most README_MAX_LINES lines; every
+                   `make TARGET` it names is a target of the Makefile,
+                   every path it names in the tree (docs/, tools/,
+                   tests/ ...) exists, and it types no figure that would
+                   drift (a count of sites, ops, tests or instructions):
+                   those live in build/docs/.
 """
 
+import glob
 import json
 import os
 import re
@@ -53,12 +68,17 @@ DOCS_INPUTS = {
                                 "tools/docs-boot"],
     f"{DOCS_LOGS}/trace.log": ["build/pv386.elf", "docs/trace-session",
                                "tools/docs-boot"],
-    f"{DOCS_DIR}/walkthrough.md": ["docs/walkthrough.md"] + DOCS_QUOTED,
-    f"{DOCS_DIR}/exercises.md": ["docs/exercises.md"] + DOCS_QUOTED,
+    # every docs/*.md (the chapters, the walkthrough, the exercises): see
+    # DOCS_SOURCES below; what each one read beyond these, docs-fill
+    # records in build/docs/deps/NAME.md.d.
     f"{DOCS_DIR}/patching.svg": ["docs/patching.dot"] + DOCS_QUOTED,
     f"{DOCS_DIR}/bench-ops.svg": ["build/bench.json", "tools/docs-bench-chart"],
     f"{DOCS_DIR}/bench-paths.svg": ["build/bench.json", "tools/docs-bench-chart"],
 }
+DOCS_SOURCES = sorted(os.path.basename(p) for p in glob.glob(os.path.join(ROOT, "docs/*.md")))
+DOCS_INPUTS.update({f"{DOCS_DIR}/{name}": [f"docs/{name}"] + DOCS_QUOTED
+                    for name in DOCS_SOURCES})
+DOCS_DEPS = f"{DOCS_DIR}/deps"
 DOCS_PATCH_LINE = re.compile(r"^patch: ([0-9a-f]{8}) .*?: ([0-9a-f ]+) -> ")
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
@@ -71,10 +91,33 @@ def docs_stale():
         if not os.path.isfile(output):
             problems.append(f"{output} is missing")
             continue
+        if output.endswith(".md"):
+            read = recorded_inputs(output)
+            if read is None:
+                problems.append(f"{output} has no record of what it read "
+                                f"({DOCS_DEPS}/{os.path.basename(output)}.d)")
+                continue
+            gone = [i for i in read if not os.path.exists(i)]
+            if gone:
+                problems.append(f"{output} read what is gone: {', '.join(gone)}")
+                continue
+            inputs = inputs + read
         newer = [i for i in inputs if os.path.getmtime(i) > os.path.getmtime(output)]
         if newer:
             problems.append(f"{output} is stale: older than {', '.join(newer)}")
     return problems
+
+
+def recorded_inputs(output):
+    """The files docs-fill recorded reading for output (make's form:
+    `output: file ...`), or None without a record."""
+    try:
+        with open(f"{DOCS_DEPS}/{os.path.basename(output)}.d") as f:
+            head = f.readline()
+    except FileNotFoundError:
+        return None
+    target, _, files = head.partition(":")
+    return files.split() if target.strip() == output else None
 
 
 def fresh_patchlog(log, build, cpu, rom=False):
@@ -218,6 +261,122 @@ def docs_figure_problems():
     return problems
 
 
+# --- the tables drawn from the kernel's registries --------------------------
+
+# Where the kernel's sources are (the Makefile's KERNEL_DIRS and
+# PARAVIRT_DIRS): what declares boot options and shell commands.
+KERNEL_SOURCES = ["boot", "arch/x86", "kernel", "tests/kernel"]
+C_STRINGS = r'((?:"(?:[^"\\]|\\.)*"\s*)+)'
+BOOT_OPTION_DECL = re.compile(r'\b(early_)?boot_option\(\s*"([^"]+)",\s*\w+,\s*' +
+                              C_STRINGS + r'\)')
+SHELL_COMMAND_DECL = re.compile(r'\bshell_command\(\s*"([^"]+)",\s*\w+,\s*' +
+                                C_STRINGS + r',\s*' + C_STRINGS + r'\)')
+TABLE_ROW = re.compile(r"^\| `([^`]+)` \|(.*)\|$")
+DESCRIBED = re.compile(r"^- `([a-z_0-9]+)")
+
+
+def c_string(literals):
+    """The value of adjacent C string literals, "a" "b" -> ab."""
+    return "".join(bytes(m, "utf-8").decode("unicode_escape")
+                   for m in re.findall(r'"((?:[^"\\]|\\.)*)"', literals))
+
+
+def kernel_sources():
+    """{path: text} of every .c file of the kernel, comments and all."""
+    texts = {}
+    for top in KERNEL_SOURCES:
+        for path in sorted(glob.glob(f"{top}/**/*.c", recursive=True)):
+            with open(path) as f:
+                texts[path] = f.read()
+    return texts
+
+
+def declared_boot_options():
+    """{name: (help, when, file)}, as the source declares them."""
+    return {m.group(2): (c_string(m.group(3)), "early" if m.group(1) else "with the others",
+                         path)
+            for path, text in kernel_sources().items()
+            for m in BOOT_OPTION_DECL.finditer(text)}
+
+
+def declared_shell_commands():
+    """{name: [(usage, help, file)]}: a command may be declared once per
+    build (kernel/shell/pv.c has a PARAVIRT=n twin of its three)."""
+    commands = {}
+    for path, text in kernel_sources().items():
+        for m in SHELL_COMMAND_DECL.finditer(text):
+            commands.setdefault(m.group(1), []).append(
+                (c_string(m.group(2)), c_string(m.group(3)), path))
+    return commands
+
+
+def table_rows(text):
+    """{first cell: [other cells]} of a markdown table's rows whose first
+    cell is `code`, cells split at unescaped bars."""
+    rows = {}
+    for line in text.splitlines():
+        m = TABLE_ROW.match(line)
+        if m:
+            cells = [c.strip().replace("\\|", "|") for c in re.split(r"(?<!\\)\|", m.group(2))]
+            rows[m.group(1)] = cells
+    return rows
+
+
+def described(text, heading):
+    """The names a chapter's list under heading describes: `- \`NAME`."""
+    section = text.split(heading, 1)[-1].split("\n## ", 1)[0] if heading in text else ""
+    return {m.group(1) for m in map(DESCRIBED.match, section.splitlines()) if m}
+
+
+def registry_problems(name, declared, rows, row_matches, descriptions):
+    """What is wrong with a chapter's table of a registry: a declaration
+    without a row, a row without a declaration or unlike it, one left
+    undescribed in the chapter's list, or a description of nothing."""
+    problems = [f"{name}: {item} is declared in the source but not in the table"
+                for item in sorted(set(declared) - set(rows))]
+    problems += [f"{name}: the table lists {item}, which the source does not declare"
+                 for item in sorted(set(rows) - set(declared))]
+    problems += [f"{name}: the table's row of {item} is not its declaration: {rows[item]}"
+                 for item in sorted(set(rows) & set(declared))
+                 if not row_matches(declared[item], rows[item])]
+    problems += [f"{name}: {item} is not described (a `- \\`{item}` item)"
+                 for item in sorted(set(declared) - descriptions)]
+    problems += [f"{name}: describes {item}, which the source does not declare"
+                 for item in sorted(descriptions - set(declared))]
+    return problems
+
+
+def read_doc(name):
+    with open(f"{DOCS_DIR}/{name}") as f:
+        return f.read()
+
+
+def docs_registry_problems():
+    """cmdline.md's and shell.md's tables are what the source declares,
+    and each option and command is described; patching.md's op-uses
+    table has every op of asm/paravirt.h, in slot order."""
+    cmdline, shell = read_doc("cmdline.md"), read_doc("shell.md")
+    problems = registry_problems(
+        "cmdline.md", declared_boot_options(), table_rows(cmdline),
+        lambda decl, cells: cells[:3] == [decl[1], decl[0], decl[2]],
+        described(cmdline, "## What each one does"))
+    problems += registry_problems(
+        "shell.md", declared_shell_commands(), table_rows(shell),
+        lambda decls, cells: any(cells == [f"`{u}`" if u else "", h, f]
+                                 for u, h, f in decls),
+        described(shell, "## What each one does"))
+    with open("include/asm/paravirt.h") as f:
+        text = f.read()
+    body = text[text.index("#define PARAVIRT_OPS(X)"):text.index("#define PARAVIRT_OP_MEMBER")]
+    ops = re.findall(r"\bX\((\w+),", body)
+    section = read_doc("patching.md").split("## Which feature uses which op", 1)[-1]
+    listed = re.findall(r"^\| \d+ \| `(\w+)` \|", section, re.M)
+    if listed != ops:
+        problems.append(f"patching.md: the op-uses table lists {listed}, "
+                        f"asm/paravirt.h's ops are {ops}")
+    return problems
+
+
 def check_docs(log, build):
     """`make docs` made every file, from the tree as it is now: none
     missing or stale, no directive left unfilled, the quoted patch
@@ -226,17 +385,78 @@ def check_docs(log, build):
     need_file(build.elf, build.make("all"))
     problems = docs_stale()
     if not problems:
-        for doc in ("walkthrough.md", "exercises.md"):
-            with open(f"{DOCS_DIR}/{doc}") as f:
-                if "<!-- docs:" in f.read():
-                    problems.append(f"{DOCS_DIR}/{doc} has an unfilled directive")
-        problems += (docs_site_problems(log, build) + docs_rom_problems() +
-                     docs_figure_problems())
+        for doc in DOCS_SOURCES:
+            if "<!-- docs:" in read_doc(doc):
+                problems.append(f"{DOCS_DIR}/{doc} has an unfilled directive")
+        problems += (docs_registry_problems() + docs_site_problems(log, build) +
+                     docs_rom_problems() + docs_figure_problems())
     with open(log, "w") as f:
         f.write("\n".join(problems or ["the docs are complete and current"]) + "\n")
     if problems:
         raise Failure(f"{problems[0]} (run `make docs`)", problems[1:])
 
 
+# --- README ------------------------------------------------------------------
+
+README_MAX_LINES = 250
+README_MAKE = re.compile(r"\bmake (?:PARAVIRT=[yn] )?([a-z][a-z0-9-]*)")
+README_PATH = re.compile(r"(?<![\w/.])((?:docs|tools|tests|include|boot|user|arch|kernel)"
+                         r"/[\w./-]*[\w/])")
+README_FIGURE = re.compile(r"\b\d[\d,.]*\s+(?:sites|ops|instructions|tests|checks)\b")
+MAKE_RULE = re.compile(r"^([a-z][\w.-]*(?:\s+[a-z][\w.-]*)*)\s*:(?!=)", re.M)
+
+
+def makefile_targets():
+    """The names of the Makefile's rules and phony targets."""
+    with open("Makefile") as f:
+        text = f.read()
+    targets = set()
+    for m in MAKE_RULE.finditer(text):
+        targets.update(m.group(1).split())
+    for m in re.finditer(r"^\.PHONY:(.*)$", text, re.M):
+        targets.update(m.group(1).split())
+    return targets
+
+
+def readme_problems(text):
+    """What is wrong with README's text: too long, a make target the
+    Makefile lacks, a path the tree lacks, a figure typed by hand."""
+    lines = text.splitlines()
+    problems = []
+    if len(lines) > README_MAX_LINES:
+        problems.append(f"README has {len(lines)} lines, more than {README_MAX_LINES}: "
+                        "move the rest to docs/")
+    targets = makefile_targets()
+    problems += [f"README names `make {t}`, which the Makefile has no target for"
+                 for t in sorted({m.group(1) for m in README_MAKE.finditer(text)} - targets)]
+    problems += [f"README names {path}, which is not in the tree"
+                 for path in sorted({m.group(1) for m in README_PATH.finditer(text)})
+                 if not os.path.exists(path)]
+    problems += [f"README types a figure that would drift: '{m.group(0)}' "
+                 "(quote it from build/docs/ instead)" for m in README_FIGURE.finditer(text)]
+    return problems
+
+
+def check_readme(log):
+    """README keeps to its length, its targets and paths exist, no
+    figure typed; and the check can fail: a README made wrong on purpose
+    must be refused on each count."""
+    with open("README") as f:
+        text = f.read()
+    problems = readme_problems(text)
+    spoiled = (text + "\n" * README_MAX_LINES +
+               "make no-such-target\ndocs/no-such-chapter.md\n289 sites\n")
+    caught = readme_problems(spoiled)
+    for what in ("lines, more than", "no-such-target", "no-such-chapter", "289 sites"):
+        if not any(what in p for p in caught):
+            problems.append(f"the readme check misses a README with '{what}': it cannot fail")
+    with open(log, "w") as f:
+        f.write("\n".join(problems or [f"README: {len(text.splitlines())} lines, its "
+                                        "targets and paths there, no figure typed"]) + "\n")
+    if problems:
+        raise Failure(problems[0], problems[1:])
+
+
 def tests():
-    return [Test("docs-y", check_docs, (Y,))]
+    return [Test("docs-y", check_docs, (Y,)),
+            Test("readme", check_readme)]

@@ -16,7 +16,8 @@ written down here, once, with what it breaks:
 unexplained() accepts a run whose failures are exactly these: every line of
 every failed test explained by a gap of this configuration, and every gap
 of this configuration seen (one that DOSBox no longer shows must go).
-README.md, "Emulator limits", lists the same gaps for people.
+docs/tests.md, "Emulator limits", lists the same gaps for people: `make
+docs` writes them there from GAPS and LEFT_OUT.
 """
 
 import re

@@ -10,8 +10,8 @@
  *
  * After each parse the results must obey what the kernel relies on
  * (check_result); any breach aborts, which libFuzzer reports as a crash.
- * Seeds: corpus/, made by make_seeds.py.  How to run it: README, "The
- * Multiboot parser".
+ * Seeds: corpus/, made by make_seeds.py.  How to run it: docs/boot.md,
+ * "The Multiboot parser".
  */
 #include <stdio.h>
 #include <stdlib.h>
