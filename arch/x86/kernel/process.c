@@ -37,6 +37,7 @@ struct switch_frame {
 	u32 ret;
 };
 
+/* Where a task's kernel stack starts: it grows down from its last page. */
 static u32 kstack_top(const struct task *t)
 {
 	return t->kstack + KSTACK_PAGES * PAGE_SIZE;
@@ -76,6 +77,8 @@ void arch_task_setup_boot(struct task *t)
 	current_task = t;
 }
 
+/* A kernel thread: a switch frame that "returns" to kernel_thread_start
+ * (entry code), which calls fn, handed over in EBX. */
 void arch_task_setup_kernel(struct task *t, void (*fn)(void))
 {
 	struct switch_frame *frame = (struct switch_frame *)kstack_top(t) - 1;
