@@ -32,18 +32,21 @@ paravirt_ops:
 """
 
 
-def site(slot, insns):
-    """A patch site recorded as slot (like PARAVIRT_ASM_SITE)."""
-    return f"""771: {insns}
-772:
-    .pushsection .parainstructions, "a"
+def record(slot, clobbers):
+    """The .parainstructions record of the site between 771 and 772."""
+    return f"""    .pushsection .parainstructions, "a"
     .balign 4
     .long 771b
     .byte {slot}
     .byte 772b - 771b
-    .short 1
+    .short {clobbers}
     .popsection
 """
+
+
+def site(slot, insns):
+    """A patch site recorded as slot (like PARAVIRT_ASM_SITE)."""
+    return f"771: {insns}\n772:\n" + record(slot, 1)
 
 
 def sized_site(slot, insns, length):
@@ -53,14 +56,7 @@ def sized_site(slot, insns, length):
     .byte 0xeb, {length} - (773b - 771b) - 2
     .fill {length} - (773b - 771b) - 2, 1, 0xcc
 772:
-    .pushsection .parainstructions, "a"
-    .balign 4
-    .long 771b
-    .byte {slot}
-    .byte 772b - 771b
-    .short 7
-    .popsection
-"""
+""" + record(slot, 7)
 
 
 SIZED_BODY = f"""
