@@ -48,7 +48,7 @@ ASFLAGS  := $(filter-out -std=gnu11,$(CFLAGS)) -Wa,--noexecstack
 # is not among them: the ops ROM is a binary of its own (below).
 PARAVIRT_DIRS := arch/x86/paravirt arch/x86/paravirt/patch arch/x86/paravirt/backends
 KERNEL_DIRS   := boot arch/x86/entry arch/x86/kernel arch/x86/mm arch/x86/drivers \
-		 kernel kernel/shell tests/kernel
+		 arch/x86/host kernel kernel/shell tests/kernel
 # Without the table there is nothing to fill, and no backend to fill it.
 ifeq ($(PARAVIRT),y)
 KERNEL_DIRS   += $(PARAVIRT_DIRS)

@@ -10,38 +10,23 @@
  */
 #include <kernel.h>
 #include <bootinfo.h>
+#include <elf.h>
 #include <exec.h>
 #include <string.h>
 #include <task.h>
 #include <asm/paging.h>
 #include <asm/privileged.h>
 #include <asm/process.h>
+#include <asm/host.h>
 #include <asm/rom.h>
 
-#define ELF_MAGIC	0x464c457f	/* "\x7fELF" */
-#define ELFCLASS32	1
-#define ET_EXEC		2
-#define EM_386		3
-#define PT_LOAD		1
-#define PF_W		2
-
-struct elf32_ehdr {
-	u32 magic;
-	u8 class, data, version, osabi, pad[8];
-	u16 type, machine;
-	u32 version2, entry, phoff, shoff, flags;
-	u16 ehsize, phentsize, phnum, shentsize, shnum, shstrndx;
-} __packed;
-
-struct elf32_phdr {
-	u32 type, offset, vaddr, paddr, filesz, memsz, flags, align;
-} __packed;
-
 /* A module is a program unless it is the ops ROM (asm/rom.h), which
- * the rom backend uses: a bad one too, so that it is not run either. */
+ * the rom backend uses (a bad one too, so that it is not run either), or
+ * a kernel, which only a host runs, as its guest (asm/host.h). */
 static bool module_is_program(const struct boot_module *m)
 {
-	return !rom_has_magic((const void *)m->start, m->end - m->start);
+	return !rom_has_magic((const void *)m->start, m->end - m->start) &&
+	       !module_is_kernel(m);
 }
 
 /* A program by name: packed into the kernel, or a Multiboot module. */
@@ -87,18 +72,6 @@ static bool in_user_space(u32 start, u32 size)
 	return start >= USER_BASE && start < USER_END && size <= USER_END - start;
 }
 
-static int check_header(const struct program *prog, const struct elf32_ehdr *h)
-{
-	u32 size = prog->image_end - prog->image;
-
-	if (size < sizeof(*h) || h->magic != ELF_MAGIC || h->class != ELFCLASS32 ||
-	    h->type != ET_EXEC || h->machine != EM_386 ||
-	    h->phentsize != sizeof(struct elf32_phdr) ||
-	    h->phoff > size || h->phnum > (size - h->phoff) / sizeof(struct elf32_phdr))
-		return -EINVAL;
-	return 0;
-}
-
 /* Copy len bytes to user address va of t, page by page, through the
  * kernel's 1:1 view of each frame (t's address space is not loaded). */
 static void copy_to_task(struct task *t, u32 va, const u8 *src, u32 len)
@@ -119,8 +92,7 @@ static int load_segment(struct task *t, const struct program *prog,
 	u32 size = prog->image_end - prog->image, va;
 	int err;
 
-	if (!in_user_space(ph->vaddr, ph->memsz) || ph->filesz > ph->memsz ||
-	    ph->offset > size || ph->filesz > size - ph->offset)
+	if (!in_user_space(ph->vaddr, ph->memsz) || !elf_segment_in_file(ph, size))
 		return -EINVAL;
 	for (va = ph->vaddr & PAGE_MASK; va < ph->vaddr + ph->memsz; va += PAGE_SIZE) {
 		err = map_user_page(t->pgd, va, ph->flags & PF_W);
@@ -152,7 +124,7 @@ static int load_segments(struct task *t, const struct program *prog,
 int exec_load(struct task *t, const struct program *prog, const char *arg)
 {
 	const struct elf32_ehdr *h = (const void *)prog->image;
-	int err = check_header(prog, h);
+	int err = elf_check_header(prog->image, prog->image_end - prog->image);
 
 	if (err)
 		return err;

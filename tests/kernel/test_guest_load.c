@@ -1,0 +1,189 @@
+/*
+ * test_guest_load.c - the host's first steps with a guest (issue 15):
+ * guest memory and its bounds, the guest kernel loader on images built
+ * here (a good one, and one per way of being bad), and the Multiboot
+ * block the guest will boot from, read back by the same parser the
+ * guest runs at boot.
+ */
+#include <kernel.h>
+#include <stddef.h>
+#include <ktest.h>
+#include <elf.h>
+#include <multiboot_parse.h>
+#include <page_alloc.h>
+#include <string.h>
+#include <asm/host.h>
+#include <asm/paging.h>
+
+#define TEXT_GPA	0x100000u
+#define DATA_GPA	0x101000u
+#define DATA_MEMSZ	0x2000u
+
+/* A two-segment kernel: text (entry at its start), then data and bss. */
+struct test_image {
+	struct elf32_ehdr h;
+	struct elf32_phdr ph[2];
+	u8 text[16];
+	u8 data[8];
+} __packed;
+
+static void build_image(struct test_image *img)
+{
+	u32 text_off = offsetof(struct test_image, text);
+	u32 data_off = offsetof(struct test_image, data);
+
+	memset(img, 0, sizeof(*img));
+	img->h = (struct elf32_ehdr){ .magic = ELF_MAGIC, .class = ELFCLASS32,
+		.type = ET_EXEC, .machine = EM_386, .entry = TEXT_GPA + 4,
+		.phoff = offsetof(struct test_image, ph),
+		.phentsize = sizeof(struct elf32_phdr), .phnum = 2 };
+	img->ph[0] = (struct elf32_phdr){ PT_LOAD, text_off, TEXT_GPA, TEXT_GPA,
+					  sizeof(img->text), sizeof(img->text), PF_X, 4096 };
+	img->ph[1] = (struct elf32_phdr){ PT_LOAD, data_off, DATA_GPA, DATA_GPA,
+					  sizeof(img->data), DATA_MEMSZ, PF_W, 4096 };
+	memset(img->text, 0x90, sizeof(img->text));
+	memset(img->data, 0x5a, sizeof(img->data));
+}
+
+static struct guest_memory test_memory(void)
+{
+	struct guest_memory m;
+
+	if (guest_memory_alloc(&m, GUESTMEM_MIN_MIB))
+		return (struct guest_memory){ 0, 0 };
+	memset((void *)m.base, 0xaa, m.size);	/* so the loader's zeroes show */
+	return m;
+}
+
+KTEST(guest_memory_bounds)
+{
+	struct guest_memory m;
+	unsigned long before = pages_free_count();
+
+	KT_EXPECT_EQ(guest_memory_alloc(&m, GUESTMEM_MIN_MIB - 1), -EINVAL);
+	KT_EXPECT_EQ(guest_memory_alloc(&m, GUESTMEM_MIN_MIB), 0);
+	KT_EXPECT_EQ(m.size, GUESTMEM_MIN_MIB * 0x100000u);
+	KT_EXPECT(guest_memory_ptr(&m, 0, m.size) == (void *)m.base);
+	KT_EXPECT(guest_memory_ptr(&m, m.size, 0) != NULL);
+	KT_EXPECT(guest_memory_ptr(&m, m.size - 1, 2) == NULL);
+	KT_EXPECT(guest_memory_ptr(&m, m.size, 1) == NULL);
+	KT_EXPECT(guest_memory_ptr(&m, 0xfffff000u, 0x2000) == NULL);	/* wraps */
+	KT_EXPECT(guest_memory_ptr(&m, 16, 0xfffffff8u) == NULL);		/* wraps */
+	guest_memory_free(&m);
+	KT_EXPECT_EQ(pages_free_count(), before);
+}
+
+KTEST(guest_load_good_image)
+{
+	struct test_image img;
+	struct guest_memory m = test_memory();
+	const u8 *data;
+	u32 entry = 0, i, nonzero = 0;
+
+	if (!m.size)
+		KT_SKIP("no room for guest memory");
+	build_image(&img);
+	KT_EXPECT_EQ(guest_load_kernel(&m, &img, sizeof(img), &entry), 0);
+	KT_EXPECT_EQ(entry, TEXT_GPA + 4);
+	KT_EXPECT(!memcmp(guest_memory_ptr(&m, TEXT_GPA, 16), img.text, 16));
+	data = guest_memory_ptr(&m, DATA_GPA, DATA_MEMSZ);
+	KT_EXPECT(!memcmp(data, img.data, sizeof(img.data)));
+	for (i = sizeof(img.data); i < DATA_MEMSZ; i++)
+		nonzero += data[i] != 0;
+	KT_EXPECT_EQ(nonzero, 0);	/* bss */
+	guest_memory_free(&m);
+}
+
+/* Each way an image is bad, made from a good one. */
+static void bad_magic(struct test_image *i)	{ i->h.magic ^= 1; }
+static void no_load(struct test_image *i)	{ i->ph[0].type = i->ph[1].type = 0; }
+static void below_1mib(struct test_image *i)	{ i->ph[1].paddr = 0x8000; }
+static void past_memory(struct test_image *i)	{ i->ph[1].memsz = GUESTMEM_MIN_MIB << 20; }
+static void wraps(struct test_image *i)		{ i->ph[1].paddr = 0xfffff000u; }
+static void file_past_end(struct test_image *i)	{ i->ph[1].filesz = i->ph[1].memsz = 4096; }
+static void file_over_mem(struct test_image *i)	{ i->ph[0].filesz = 32; }
+static void entry_in_data(struct test_image *i)	{ i->h.entry = DATA_GPA; }
+static void entry_outside(struct test_image *i)	{ i->h.entry = 0x300000; }
+static void phdrs_outside(struct test_image *i)	{ i->h.phnum = 200; }
+
+KTEST(guest_load_refuses_bad_images)
+{
+	static void (*const spoil[])(struct test_image *) = {
+		bad_magic, no_load, below_1mib, past_memory, wraps, file_past_end,
+		file_over_mem, entry_in_data, entry_outside, phdrs_outside,
+	};
+	struct guest_memory m = test_memory();
+	unsigned int i;
+
+	if (!m.size)
+		KT_SKIP("no room for guest memory");
+	for (i = 0; i < ARRAY_SIZE(spoil); i++) {
+		struct test_image img;
+		u32 entry = 0;
+		int err;
+
+		build_image(&img);
+		spoil[i](&img);
+		err = guest_load_kernel(&m, &img, sizeof(img), &entry);
+		if (err != -EINVAL)
+			printk("ktest:   bad image %u: %d\n", i, err);
+		KT_EXPECT_EQ(err, -EINVAL);
+	}
+	guest_memory_free(&m);
+}
+
+/* The parser's view of guest memory: guest-physical, bounds-checked. */
+struct guest_view {
+	struct mb_memory mem;
+	const struct guest_memory *m;
+};
+
+static bool read_guest(const struct mb_memory *mem, u64 addr, void *dst, u32 n)
+{
+	const struct guest_view *v = (const struct guest_view *)mem;
+	const void *src = addr >> 32 ? NULL : guest_memory_ptr(v->m, (u32)addr, n);
+
+	if (src)
+		memcpy(dst, src, n);
+	return src != NULL;
+}
+
+KTEST(guest_boot_info_parses_clean)
+{
+	static struct boot_info parsed;
+	static struct mb_notes notes;
+	static char too_long[300];
+	struct guest_memory m = test_memory();
+	struct guest_view view = { { read_guest }, &m };
+	struct mb_env env = { &view.mem, TEXT_GPA, DATA_GPA + DATA_MEMSZ, 0 };
+
+	if (!m.size)
+		KT_SKIP("no room for guest memory");
+	env.map_end = m.size;
+	KT_EXPECT_EQ(guest_write_boot_info(&m, "pv=guest ktest"), 0);
+	multiboot_parse_info(&env, GUEST_BOOT_INFO, &parsed, &notes);
+	KT_EXPECT_EQ(notes.nr, 0);
+	KT_EXPECT(!strcmp(parsed.cmdline, "pv=guest ktest"));
+	KT_EXPECT(!strcmp(parsed.loader, "pv386 host"));
+	KT_EXPECT_EQ(parsed.nr_regions, 2);
+	KT_EXPECT_EQ(parsed.regions[1].start, 0x100000);
+	KT_EXPECT_EQ(parsed.regions[1].end, m.size);
+	memset(too_long, 'x', sizeof(too_long) - 1);
+	KT_EXPECT_EQ(guest_write_boot_info(&m, too_long), -EINVAL);
+	guest_memory_free(&m);
+}
+
+KTEST(guest_kernel_is_told_from_programs)
+{
+	static u32 image[64];
+	struct boot_module mod = { (u32)image, (u32)(image + 64), "k" };
+
+	memset(image, 0, sizeof(image));
+	KT_EXPECT(!module_is_kernel(&mod));
+	image[3] = 0x1BADB002u;
+	image[4] = 0x00000003u;
+	image[5] = -(image[3] + image[4]);
+	KT_EXPECT(module_is_kernel(&mod));
+	image[5]++;			/* a bad checksum: no header */
+	KT_EXPECT(!module_is_kernel(&mod));
+}
