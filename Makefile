@@ -423,6 +423,28 @@ fuzz-pvrom: $(ROM_FUZZ) $(ROM_SEEDS)/pvrom.bin
 	$(ROM_FUZZ) -max_total_time=$(FUZZ_TIME) -max_len=16448 \
 	    -artifact_prefix=build/host/pvrom-crashes/ build/host/pvrom-corpus $(ROM_SEEDS)
 
+# The host's checks of what a guest hands it (arch/x86/host/check.c, the
+# same file as the kernel's): unit tests, and a libFuzzer target whose
+# every accepted request must be safe to load for a ring-1 guest.
+GUEST_CHECK      := arch/x86/host/check.c
+GUEST_HEADERS    := include/asm/host_check.h include/asm/host.h include/asm/segment.h \
+		    include/bootinfo.h include/types.h
+GUEST_TEST       := build/host/test_guest_check
+GUEST_TEST_SRCS  := $(wildcard tests/host/guest/*.c) tests/host/runner/runner.c $(GUEST_CHECK)
+GUEST_FUZZ       := build/host/fuzz_guest_check
+GUEST_FUZZ_SRCS  := tests/host/guest/fuzz/fuzz_guest_check.c $(GUEST_CHECK)
+
+host-tests: $(GUEST_TEST) $(GUEST_FUZZ)
+
+$(GUEST_TEST): $(GUEST_TEST_SRCS) tests/host/runner/runner.h $(GUEST_HEADERS) | build-deps
+	@mkdir -p $(dir $@)
+	$(HOST_CC) $(HOST_CFLAGS) -o $@ $(GUEST_TEST_SRCS)
+
+$(GUEST_FUZZ): $(GUEST_FUZZ_SRCS) $(GUEST_HEADERS) | build-deps
+	@tools/ensure-deps fuzz
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(GUEST_FUZZ_SRCS)
+
 # The system-call fuzzer (user/sysfuzz.c) for FUZZ_TIME seconds from
 # seed FUZZ_SEED, in QEMU, through its ktest (tests/kernel/test_sysfuzz.c):
 # the kernel reports on the serial console and leaves QEMU with 33 for

@@ -8,6 +8,10 @@
                    from a fixed seed, starting from its seed corpus: no
                    crash, no broken invariant.  `make fuzz-multiboot`
                    fuzzes longer.
+  host-guest-check The host's checks of what a guest hands it (GDT
+                   entries, IDT gates, the ring-1 stack; tests/host/guest/).
+  host-guest-check-fuzz  Their libFuzzer target the same way: whatever a
+                   check accepts must be safe to load for a ring-1 guest.
 
 The ops ROM validator's host tests use the same checks (rom.py).
 """
@@ -20,6 +24,7 @@ from .harness import LOG_DIR, Failure, Test, last_lines, need_file, run_command
 
 HOST_TEST = "build/host/test_patch"
 HOST_MULTIBOOT_TEST = "build/host/test_multiboot"
+HOST_GUEST_CHECK_TEST = "build/host/test_guest_check"
 HOST_SUMMARY = re.compile(r"^(\d+) passed, (\d+) failed$")
 
 
@@ -43,6 +48,10 @@ MULTIBOOT_FUZZER = "build/host/fuzz_multiboot"
 MULTIBOOT_SEEDS = "tests/host/multiboot/fuzz/corpus"
 MULTIBOOT_FUZZ_RUNS = 300000
 MULTIBOOT_FUZZ_SCRATCH = "build/host/fuzz-run"
+GUEST_CHECK_FUZZER = "build/host/fuzz_guest_check"
+GUEST_CHECK_SEEDS = "tests/host/guest/fuzz/corpus"
+GUEST_CHECK_FUZZ_RUNS = 500000
+GUEST_CHECK_FUZZ_SCRATCH = "build/host/guest-check-fuzz-run"
 FUZZ_DONE = re.compile(r"^Done (\d+) runs")
 
 
@@ -70,9 +79,16 @@ def check_multiboot_fuzz(log):
                MULTIBOOT_FUZZ_SCRATCH, 4096, "host-multiboot-fuzz")
 
 
+def check_guest_check_fuzz(log):
+    run_fuzzer(log, GUEST_CHECK_FUZZER, GUEST_CHECK_SEEDS, GUEST_CHECK_FUZZ_RUNS,
+               GUEST_CHECK_FUZZ_SCRATCH, 64, "host-guest-check-fuzz")
+
+
 def tests():
     return [
         Test("host-patch-engine", check_host_tests, (HOST_TEST,)),
         Test("host-multiboot", check_host_tests, (HOST_MULTIBOOT_TEST,)),
         Test("host-multiboot-fuzz", check_multiboot_fuzz),
+        Test("host-guest-check", check_host_tests, (HOST_GUEST_CHECK_TEST,)),
+        Test("host-guest-check-fuzz", check_guest_check_fuzz),
     ]

@@ -1,0 +1,128 @@
+/*
+ * check.c - the host's rules for what a guest hands it to load into the
+ * CPU (asm/host_check.h): GDT entries, IDT gates and the ring-1 stack.
+ *
+ * Descriptors are taken apart by their bits, as the CPU reads them
+ * (Intel SDM vol. 3, 3.4.5 and 6.11): a segment descriptor's access
+ * byte is bits 40-47 (accessed, type, S, DPL, present), a gate keeps its
+ * selector in bits 16-31 and its type in bits 40-43.
+ */
+#include <asm/host_check.h>
+#include <asm/host.h>
+#include <asm/segment.h>
+
+#define DESC_ACCESSED	(1ull << 40)
+#define DESC_S		(1ull << 44)	/* code or data, not system */
+#define DESC_DPL_SHIFT	45
+#define DESC_DPL	(3ull << DESC_DPL_SHIFT)
+#define DESC_PRESENT	(1ull << 47)
+
+#define GATE_TYPE_SHIFT	40
+#define GATE_TYPE_MASK	0xfull
+#define GATE_INTR32	0xeull
+#define GATE_TRAP32	0xfull
+#define GATE_RESERVED	(0xffull << 32)	/* bits 32-39: zero in a 32-bit gate */
+#define GATE_SEL_SHIFT	16
+
+#define SELECTOR_INDEX(s)	((s) >> 3)
+#define SELECTOR_TI		4	/* the LDT, not the GDT */
+
+static const char *const verdict_texts[GUEST_VERDICTS] = {
+	[GUEST_OK]		  = "accepted",
+	[GUEST_BAD_INDEX]	  = "a GDT entry the guest may not write",
+	[GUEST_SYSTEM_DESCRIPTOR] = "a system descriptor (gate, TSS or LDT)",
+	[GUEST_BAD_VECTOR]	  = "no such vector",
+	[GUEST_BAD_GATE_TYPE]	  = "not a 32-bit interrupt or trap gate",
+	[GUEST_BAD_SELECTOR]	  = "not the guest kernel's segment",
+	[GUEST_BAD_TARGET]	  = "outside the guest kernel",
+};
+
+const char *guest_verdict_text(enum guest_verdict v)
+{
+	return v < GUEST_VERDICTS ? verdict_texts[v] : "?";
+}
+
+/* Ring 0 becomes ring 1: the guest kernel's own level. */
+static u64 raise_dpl(u64 d)
+{
+	if ((d & DESC_DPL) == 0)
+		d |= (u64)GUEST_KERNEL_RPL << DESC_DPL_SHIFT;
+	return d;
+}
+
+/*
+ * The guest may write the segments of pv386's GDT layout (asm/segment.h)
+ * but the TSS, which is the host's, and the LDT's, which a guest does not
+ * get (an LDT could hold a call gate to ring 0).  The accessed bit is set
+ * so the CPU never writes to a GDT the guest cannot write either.
+ */
+enum guest_verdict guest_check_gdt_entry(unsigned int index, u64 desc, u64 *out)
+{
+	*out = 0;
+	if (index == 0 || index >= GDT_ENTRIES || index == GDT_ENTRY_TSS ||
+	    index == GDT_ENTRY_LDT)
+		return GUEST_BAD_INDEX;
+	if (!(desc & DESC_PRESENT))
+		return GUEST_OK;		/* an absent entry: all zero */
+	if (!(desc & DESC_S))
+		return GUEST_SYSTEM_DESCRIPTOR;
+	*out = raise_dpl(desc) | DESC_ACCESSED;
+	return GUEST_OK;
+}
+
+static u32 gate_offset(u64 g)
+{
+	return (u32)(g & 0xffff) | (u32)(g >> 48) << 16;
+}
+
+/* Whether addr lies in the guest kernel: linked at 1 MiB, mapped 1:1. */
+static bool in_guest_kernel(u32 addr, u32 mem_size)
+{
+	return addr >= GUEST_KERNEL_MIN && addr < mem_size;
+}
+
+/*
+ * A gate must be a 32-bit interrupt or trap gate into the guest kernel's
+ * code segment, at an address inside the guest's kernel; its selector is
+ * given the guest's RPL and a DPL of 0 becomes 1.  An absent gate is
+ * kept absent: a trap through it stops the guest.
+ */
+enum guest_verdict guest_check_idt_gate(unsigned int vector, u64 gate, u32 mem_size,
+					u64 *out)
+{
+	u64 type = (gate >> GATE_TYPE_SHIFT) & GATE_TYPE_MASK;
+	u32 sel = (u32)(gate >> GATE_SEL_SHIFT) & 0xffff;
+
+	*out = 0;
+	if (vector > 255)
+		return GUEST_BAD_VECTOR;
+	if (!(gate & DESC_PRESENT))
+		return GUEST_OK;
+	if ((gate & DESC_S) || (gate & GATE_RESERVED) ||
+	    (type != GATE_INTR32 && type != GATE_TRAP32))
+		return GUEST_BAD_GATE_TYPE;
+	if (SELECTOR_INDEX(sel) != GDT_ENTRY_KERNEL_CS || (sel & SELECTOR_TI))
+		return GUEST_BAD_SELECTOR;
+	if (!in_guest_kernel(gate_offset(gate), mem_size))
+		return GUEST_BAD_TARGET;
+	gate &= ~((u64)0xffff << GATE_SEL_SHIFT);
+	gate |= (u64)(__KERNEL_CS | GUEST_KERNEL_RPL) << GATE_SEL_SHIFT;
+	*out = raise_dpl(gate);
+	return GUEST_OK;
+}
+
+/*
+ * The stack is the guest kernel's data segment at RPL 1 (the CPU loads
+ * SS only at RPL = CPL) and an address in the guest kernel; esp is where
+ * the first push ends, so the top of guest memory itself is allowed.
+ */
+enum guest_verdict guest_check_stack(u32 ss, u32 esp, u32 mem_size, u32 *out_ss)
+{
+	*out_ss = 0;
+	if (SELECTOR_INDEX(ss) != GDT_ENTRY_KERNEL_DS || (ss & SELECTOR_TI))
+		return GUEST_BAD_SELECTOR;
+	if (esp <= GUEST_KERNEL_MIN || esp > mem_size)
+		return GUEST_BAD_TARGET;
+	*out_ss = __KERNEL_DS | GUEST_KERNEL_RPL;
+	return GUEST_OK;
+}

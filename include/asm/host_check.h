@@ -1,0 +1,48 @@
+/*
+ * asm/host_check.h - what a host accepts from its guest: the checks every
+ * hypercall argument that reaches the CPU goes through (issue 15).
+ *
+ * A guest kernel runs at ring 1 and asks the host, by hypercall, to put
+ * descriptors into the real GDT and IDT and a stack into the real TSS.
+ * Each is checked and, where the rule is "ring 1 instead of ring 0",
+ * fixed up, so that nothing a guest hands over can give it ring 0: no
+ * ring-0 segment, no system descriptor (gates, TSS, LDT), no gate into
+ * anything but its own kernel, no stack outside its memory.  Pages are
+ * checked where they are translated (guest_memory_ptr, asm/host.h).
+ *
+ * Plain C over values, with no kernel state, so the same file
+ * (arch/x86/host/check.c) builds into the kernel, the host tests and
+ * the fuzzer (tests/host/guest/).
+ */
+#ifndef ASM_HOST_CHECK_H
+#define ASM_HOST_CHECK_H
+
+#include <types.h>
+
+#define GUEST_KERNEL_RPL	1
+
+enum guest_verdict {
+	GUEST_OK,
+	GUEST_BAD_INDEX,	/* a GDT slot the guest may not write */
+	GUEST_SYSTEM_DESCRIPTOR,	/* a gate, TSS or LDT in the GDT */
+	GUEST_BAD_VECTOR,
+	GUEST_BAD_GATE_TYPE,	/* not a 32-bit interrupt or trap gate */
+	GUEST_BAD_SELECTOR,	/* not the guest kernel's code (or data) segment */
+	GUEST_BAD_TARGET,	/* a gate or stack outside the guest kernel */
+	GUEST_VERDICTS
+};
+
+const char *guest_verdict_text(enum guest_verdict v);
+
+/* GDT entry index as desc: *out is what the real GDT may hold. */
+enum guest_verdict guest_check_gdt_entry(unsigned int index, u64 desc, u64 *out);
+
+/* IDT gate for vector: *out is the gate the host may deliver through
+ * (a guest kernel of mem_size bytes, linked at 1 MiB, 1:1). */
+enum guest_verdict guest_check_idt_gate(unsigned int vector, u64 gate, u32 mem_size,
+					u64 *out);
+
+/* The stack ss:esp a trap from ring 3 switches to (the TSS's ss1:esp1). */
+enum guest_verdict guest_check_stack(u32 ss, u32 esp, u32 mem_size, u32 *out_ss);
+
+#endif

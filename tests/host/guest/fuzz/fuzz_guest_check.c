@@ -1,0 +1,79 @@
+/*
+ * fuzz_guest_check.c - a libFuzzer target for the host's checks of what
+ * a guest hands it (arch/x86/host/check.c).
+ *
+ * An input is one request: which check (GDT entry, IDT gate, stack), an
+ * index or vector, a descriptor or ss:esp, and the guest's memory size.
+ * Whatever the input, what a check accepts must be safe to load into
+ * the CPU for a ring-1 guest; any breach aborts.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <asm/host.h>
+#include <asm/host_check.h>
+#include <asm/segment.h>
+
+struct request {
+	u8 kind;
+	u32 index;
+	u64 value;
+	u32 mem_size;
+} __attribute__((packed));
+
+static unsigned int dpl(u64 d)	{ return (d >> 45) & 3; }
+
+/* A segment the real GDT may hold: present code or data, never ring 0,
+ * accessed; or the empty slot, in a slot the guest owns. */
+static void gdt_safe(const struct request *r, u64 out)
+{
+	if (r->index == 0 || r->index >= GDT_ENTRIES || r->index == GDT_ENTRY_TSS ||
+	    r->index == GDT_ENTRY_LDT)
+		abort();
+	if (out && (!(out & 1ull << 47) || !(out & 1ull << 44) || dpl(out) == 0 ||
+		    !(out & 1ull << 40)))
+		abort();
+}
+
+/* A gate into the guest kernel's code at ring 1, inside its memory. */
+static void gate_safe(const struct request *r, u64 out)
+{
+	u32 offset = (u32)(out & 0xffff) | (u32)(out >> 48) << 16;
+	unsigned int type = (out >> 40) & 0x1f;
+
+	if (!out)
+		return;
+	if ((type != 0xe && type != 0xf) || ((out >> 16) & 0xffff) != (__KERNEL_CS | 1) ||
+	    dpl(out) == 0 || offset < GUEST_KERNEL_MIN || offset >= r->mem_size ||
+	    (out & 0xffull << 32))
+		abort();
+}
+
+int LLVMFuzzerTestOneInput(const u8 *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
+{
+	struct request r;
+	u64 out;
+	u32 ss;
+
+	if (size < sizeof(r))
+		return 0;
+	memcpy(&r, data, sizeof(r));
+	switch (r.kind % 3) {
+	case 0:
+		if (guest_check_gdt_entry(r.index, r.value, &out) == GUEST_OK)
+			gdt_safe(&r, out);
+		break;
+	case 1:
+		if (guest_check_idt_gate(r.index, r.value, r.mem_size, &out) == GUEST_OK)
+			gate_safe(&r, out);
+		break;
+	case 2:
+		if (guest_check_stack((u32)r.value, (u32)(r.value >> 32), r.mem_size, &ss) ==
+		    GUEST_OK && (ss != (__KERNEL_DS | 1) || (u32)(r.value >> 32) > r.mem_size ||
+				 (u32)(r.value >> 32) <= GUEST_KERNEL_MIN))
+			abort();
+		break;
+	}
+	return 0;
+}

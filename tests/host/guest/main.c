@@ -1,0 +1,27 @@
+/*
+ * main.c - runs the host tests of the host's hypercall-argument checks
+ * (arch/x86/host/check.c): GDT entries, IDT gates and the ring-1 stack,
+ * each kind of bad one and the good ones pv386's own boot hands over.
+ */
+#include "../runner/runner.h"
+
+#define GUEST_CHECK_TESTS(X)						\
+	X(gdt_kernel_segments_become_ring_1) X(gdt_user_segments_kept)	\
+	X(gdt_absent_entry_is_empty) X(gdt_refuses_host_slots)		\
+	X(gdt_refuses_system_descriptors)				\
+	X(gate_into_kernel_becomes_ring_1) X(gate_dpl_3_kept)		\
+	X(gate_absent_kept_absent) X(gate_refuses_other_types)		\
+	X(gate_refuses_other_selectors) X(gate_refuses_targets_outside)	\
+	X(gate_refuses_bad_vector) X(stack_inside_accepted)		\
+	X(stack_refuses_other_selectors) X(stack_refuses_outside)	\
+	X(verdict_texts)
+
+#define DECLARE(name)	void test_##name(void);
+#define ROW(name)	HOST_TEST(name),
+GUEST_CHECK_TESTS(DECLARE)
+static const struct host_test tests[] = { GUEST_CHECK_TESTS(ROW) };
+
+int main(void)
+{
+	return run_host_tests(tests, sizeof(tests) / sizeof(tests[0]), 0);
+}

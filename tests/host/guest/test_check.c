@@ -1,0 +1,192 @@
+/*
+ * test_check.c - the host's checks of what a guest asks it to load
+ * (arch/x86/host/check.c), on descriptors built here bit by bit.
+ */
+#include <asm/host.h>
+#include <asm/host_check.h>
+#include <asm/segment.h>
+#include "../runner/runner.h"
+
+#define MEM	(16u << 20)	/* a 16 MiB guest */
+
+/* A flat 4 GiB segment: type (code 0xa, data 0x2), dpl, present. */
+static u64 flat(unsigned int type, unsigned int dpl)
+{
+	return 0xffffull | (u64)(0x10 | type | dpl << 5 | 0x80) << 40 | 0xcfull << 48;
+}
+
+/* A gate of type to offset through selector, at dpl, present. */
+static u64 gate(unsigned int type, u16 selector, u32 offset, unsigned int dpl)
+{
+	return (offset & 0xffff) | (u64)selector << 16 |
+	       (u64)(type | dpl << 5 | 0x80) << 40 | (u64)(offset >> 16) << 48;
+}
+
+static unsigned int dpl_of(u64 d)	{ return (d >> 45) & 3; }
+static u16 selector_of(u64 g)		{ return (g >> 16) & 0xffff; }
+
+void test_gdt_kernel_segments_become_ring_1(void)
+{
+	u64 out;
+
+	CHECK(guest_check_gdt_entry(GDT_ENTRY_KERNEL_CS, flat(0xa, 0), &out) == GUEST_OK, "cs");
+	CHECK(dpl_of(out) == 1 && (out & (1ull << 40)), "cs as %llx", (unsigned long long)out);
+	CHECK(guest_check_gdt_entry(GDT_ENTRY_KERNEL_DS, flat(0x2, 0), &out) == GUEST_OK, "ds");
+	CHECK(out == (flat(0x2, 1) | 1ull << 40), "ds as %llx", (unsigned long long)out);
+}
+
+void test_gdt_user_segments_kept(void)
+{
+	u64 out;
+
+	CHECK(guest_check_gdt_entry(GDT_ENTRY_USER_CS, flat(0xb, 3), &out) == GUEST_OK, "ucs");
+	CHECK(out == flat(0xb, 3), "user cs changed to %llx", (unsigned long long)out);
+	CHECK(guest_check_gdt_entry(GDT_ENTRY_TLS_MIN + 2, flat(0x3, 3), &out) == GUEST_OK, "tls");
+	CHECK(out == flat(0x3, 3), "tls changed");
+}
+
+void test_gdt_absent_entry_is_empty(void)
+{
+	u64 out = 1;
+
+	CHECK(guest_check_gdt_entry(GDT_ENTRY_TLS_MIN, flat(0xa, 0) & ~(1ull << 47), &out) ==
+	      GUEST_OK && out == 0, "an absent ring-0 code segment must become an empty slot");
+}
+
+void test_gdt_refuses_host_slots(void)
+{
+	static const unsigned int bad[] = { 0, GDT_ENTRY_TSS, GDT_ENTRY_LDT, GDT_ENTRIES, 8191 };
+	unsigned int i;
+	u64 out;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		CHECK(guest_check_gdt_entry(bad[i], flat(0x2, 3), &out) == GUEST_BAD_INDEX &&
+		      out == 0, "slot %u accepted", bad[i]);
+}
+
+void test_gdt_refuses_system_descriptors(void)
+{
+	u64 out, tss = flat(0x9, 0) & ~(1ull << 44);
+	u64 call_gate = gate(0xc, __KERNEL_CS, 0x100000, 3);
+
+	CHECK(guest_check_gdt_entry(GDT_ENTRY_USER_DS, tss, &out) == GUEST_SYSTEM_DESCRIPTOR,
+	      "a TSS descriptor accepted");
+	CHECK(guest_check_gdt_entry(GDT_ENTRY_USER_DS, call_gate, &out) == GUEST_SYSTEM_DESCRIPTOR,
+	      "a call gate accepted");
+	CHECK(out == 0, "out not cleared");
+}
+
+void test_gate_into_kernel_becomes_ring_1(void)
+{
+	u64 out;
+
+	CHECK(guest_check_idt_gate(14, gate(0xe, __KERNEL_CS, 0x101234, 0), MEM, &out) ==
+	      GUEST_OK, "a page-fault gate refused");
+	CHECK(selector_of(out) == (__KERNEL_CS | 1) && dpl_of(out) == 1, "gate %llx",
+	      (unsigned long long)out);
+	CHECK((out & 0xffff) == 0x1234 && (out >> 48) == 0x10, "offset changed");
+}
+
+void test_gate_dpl_3_kept(void)
+{
+	u64 out;
+
+	CHECK(guest_check_idt_gate(0x80, gate(0xf, __KERNEL_CS, 0x102000, 3), MEM, &out) ==
+	      GUEST_OK && dpl_of(out) == 3, "the system-call gate");
+}
+
+void test_gate_absent_kept_absent(void)
+{
+	u64 out = 1;
+
+	CHECK(guest_check_idt_gate(3, 0, MEM, &out) == GUEST_OK && out == 0, "absent gate");
+}
+
+void test_gate_refuses_other_types(void)
+{
+	static const unsigned int types[] = { 0x5, 0xc, 0x6, 0x7, 0x0 };
+	unsigned int i;
+	u64 out;
+
+	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		CHECK(guest_check_idt_gate(32, gate(types[i], __KERNEL_CS, 0x101000, 0), MEM, &out) ==
+		      GUEST_BAD_GATE_TYPE && out == 0, "gate type %#x accepted", types[i]);
+	CHECK(guest_check_idt_gate(32, gate(0xe, __KERNEL_CS, 0x101000, 0) | 1ull << 44, MEM,
+				   &out) == GUEST_BAD_GATE_TYPE, "a segment descriptor as a gate");
+	CHECK(guest_check_idt_gate(32, gate(0xe, __KERNEL_CS, 0x101000, 0) | 1ull << 37, MEM,
+				   &out) == GUEST_BAD_GATE_TYPE, "reserved bits set");
+}
+
+void test_gate_refuses_other_selectors(void)
+{
+	static const u16 bad[] = { __KERNEL_DS, __USER_CS, __TSS_SEL, 0, 0x48,
+				   __KERNEL_CS | 4 /* the LDT's */ };
+	unsigned int i;
+	u64 out;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		CHECK(guest_check_idt_gate(13, gate(0xe, bad[i], 0x101000, 0), MEM, &out) ==
+		      GUEST_BAD_SELECTOR, "selector %#x accepted", bad[i]);
+}
+
+void test_gate_refuses_targets_outside(void)
+{
+	static const u32 bad[] = { 0, 0xfff00, MEM, 0xffc00000u, 0xffffffffu };
+	unsigned int i;
+	u64 out;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		CHECK(guest_check_idt_gate(13, gate(0xe, __KERNEL_CS, bad[i], 0), MEM, &out) ==
+		      GUEST_BAD_TARGET, "target %#x accepted", bad[i]);
+	CHECK(guest_check_idt_gate(13, gate(0xe, __KERNEL_CS, MEM - 1, 0), MEM, &out) == GUEST_OK,
+	      "the last byte of guest memory refused");
+}
+
+void test_gate_refuses_bad_vector(void)
+{
+	u64 out;
+
+	CHECK(guest_check_idt_gate(256, gate(0xe, __KERNEL_CS, 0x101000, 0), MEM, &out) ==
+	      GUEST_BAD_VECTOR, "vector 256");
+}
+
+void test_stack_inside_accepted(void)
+{
+	u32 ss;
+
+	CHECK(guest_check_stack(__KERNEL_DS, 0x200000, MEM, &ss) == GUEST_OK &&
+	      ss == (__KERNEL_DS | 1), "a kernel stack");
+	CHECK(guest_check_stack(__KERNEL_DS | 1, MEM, MEM, &ss) == GUEST_OK,
+	      "a stack ending at the top of guest memory");
+}
+
+void test_stack_refuses_other_selectors(void)
+{
+	u32 ss = 1;
+
+	CHECK(guest_check_stack(__USER_DS, 0x200000, MEM, &ss) == GUEST_BAD_SELECTOR && ss == 0,
+	      "the user data segment");
+	CHECK(guest_check_stack(__KERNEL_DS | 4, 0x200000, MEM, &ss) == GUEST_BAD_SELECTOR,
+	      "an LDT selector");
+}
+
+void test_stack_refuses_outside(void)
+{
+	static const u32 bad[] = { 0, 0x100000, MEM + 4, 0xffc01000u };
+	unsigned int i;
+	u32 ss;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		CHECK(guest_check_stack(__KERNEL_DS, bad[i], MEM, &ss) == GUEST_BAD_TARGET,
+		      "esp %#x accepted", bad[i]);
+}
+
+void test_verdict_texts(void)
+{
+	unsigned int v;
+
+	for (v = 0; v < GUEST_VERDICTS; v++)
+		CHECK(guest_verdict_text(v) && guest_verdict_text(v)[0] != '?',
+		      "verdict %u has no text", v);
+	CHECK(guest_verdict_text(GUEST_VERDICTS)[0] == '?', "an unknown verdict");
+}
