@@ -8,7 +8,8 @@ Tiny ELF files whose right verdict is known:
               %db and %tr registers, sized and prefixed forms)   -> exit 1,
               each named by its function and mnemonic
   good.elf    privileged code only in native_good, plus a
-              .user.text section that runs `cli` in ring 3       -> exit 0
+              .user.text section that runs `cli` in ring 3 and a
+              .switcher section (the world switch) loading cr3  -> exit 0
   empty.elf   no privileged instruction anywhere                 -> non-zero
               (vacuous scan)
   a missing file                                                 -> exit 2
@@ -171,16 +172,31 @@ def every_plant_caught(test):
 
 
 def allowed_code_accepted(test):
-    """native_* functions and .user* sections may hold them."""
+    """native_* functions, .user* sections and the world switch may
+    hold them; the world switch's are counted, not skipped."""
     elf = test.assemble("good", NATIVE_GOOD + """
     .section .user.text, "ax"
     .globl user_probe
 user_probe:
     cli
     ret
+
+    .section .switcher, "ax"
+    .globl switch_to_guest
+switch_to_guest:
+    mov %eax, %cr3
+    lgdt (%eax)
+    ret
 """, "native_good")
-    if elf:
-        test.expect(elf, 0, "good.elf accepted (native_good allowed, .user.text skipped)")
+    if not elf:
+        return
+    test.expect(elf, 0, "good.elf accepted (native_good allowed, .user.text skipped, "
+                "the world switch admitted)")
+    status, output = test.run(elf)
+    if lines_matching(r"2 in the world switch \(\.switcher\)", output):
+        test.passed("the world switch's 2 privileged instructions counted in the summary")
+    else:
+        test.failed("good.elf: the summary does not count the world switch's 2:", output)
 
 
 def vacuous_scan_refused(test):

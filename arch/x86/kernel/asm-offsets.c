@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <asm/desc_defs.h>
 #include <asm/processor.h>
+#include <asm/switcher.h>
 #ifdef CONFIG_PARAVIRT
 #include <asm/paravirt.h>
 #endif
@@ -25,6 +26,16 @@ void asm_offsets(void)
 	/* for the load_tls and load_esp0 templates (paravirt/patch/templates.S) */
 	OFFSET(THREAD_tls_array, thread_struct, tls_array);
 	OFFSET(THREAD_esp0, thread_struct, esp0);
+	/* for the Switcher (arch/x86/host/world_switch.S) */
+	OFFSET(SWST_host_cr3, switcher_state, host_cr3);
+	OFFSET(SWST_host_esp, switcher_state, host_esp);
+	OFFSET(SWST_guest_cr3, switcher_state, guest_cr3);
+	OFFSET(SWST_host_gdt, switcher_state, host_gdt);
+	OFFSET(SWST_host_idt, switcher_state, host_idt);
+	OFFSET(SWST_guest_gdt, switcher_state, guest_gdt);
+	OFFSET(SWST_guest_idt, switcher_state, guest_idt);
+	OFFSET(SWST_guest_gdt_table, switcher_state, guest_gdt_table);
+	DEFINE(SWITCHER_REGS_SIZE, sizeof(struct pt_regs));
 #ifdef CONFIG_PARAVIRT
 	DEFINE(PARAVIRT_SLOTS, PARAVIRT_NR_SLOTS);
 	OFFSET(PV_irq_disable, paravirt_ops, irq_disable);

@@ -1,0 +1,183 @@
+/*
+ * switcher.c - the host's side of the world switch: mapping the
+ * Switcher's pages, setting up the tables the CPU uses while a guest
+ * runs, and running the guest until it traps (world_switch.S does the
+ * switch itself; asm/switcher.h has the layout).
+ *
+ * One guest runs at a time, so there is one regs page and one state
+ * page, mapped at SWITCHER_REGS_PAGE and SWITCHER_STATE_PAGE in the
+ * host's tables and in the guest's.
+ */
+#include <kernel.h>
+#include <page_alloc.h>
+#include <string.h>
+#include <asm/cpu.h>
+#include <asm/desc_defs.h>
+#include <asm/host.h>
+#include <asm/irq.h>
+#include <asm/paging.h>
+#include <asm/privileged.h>
+#include <asm/processor-flags.h>
+#include <asm/switcher.h>
+
+_Static_assert(sizeof(struct switcher_state) <= PAGE_SIZE, "the state is one page");
+
+static u32 host_switcher_table[PT_ENTRIES] __attribute__((aligned(PAGE_SIZE)));
+static u8 regs_page[PAGE_SIZE] __attribute__((aligned(PAGE_SIZE)));
+static u8 state_page[PAGE_SIZE] __attribute__((aligned(PAGE_SIZE)));
+
+#define SWITCHER_PDE	(SWITCHER_ADDR / PGDIR_SPAN)
+
+/* The Switcher's page table entries: code, then regs and state pages;
+ * writable says whether the state page is (the host's view) or not. */
+static void fill_switcher_table(u32 *table, bool host)
+{
+	unsigned int i;
+
+	for (i = 0; i < SWITCHER_CODE_PAGES; i++)
+		table[i] = ((u32)__switcher_start + i * PAGE_SIZE) | PTE_PRESENT;
+	table[SWITCHER_CODE_PAGES] = (u32)regs_page | PTE_PRESENT | PTE_WRITE;
+	table[SWITCHER_CODE_PAGES + 1] = (u32)state_page | PTE_PRESENT |
+					 (host ? PTE_WRITE : 0);
+}
+
+/* Map the Switcher into the host's kernel tables and the page directory
+ * running now (a task's copies only the kernel's first 256 entries). */
+static void map_switcher_in_host(void)
+{
+	u32 *pgd = (u32 *)read_cr3();
+	u32 pde = (u32)host_switcher_table | PTE_PRESENT | PTE_WRITE;
+
+	if (kernel_page_dir[SWITCHER_PDE] != pde) {
+		fill_switcher_table(host_switcher_table, true);
+		kernel_page_dir[SWITCHER_PDE] = pde;
+	}
+	if (pgd[SWITCHER_PDE] != pde) {
+		pgd[SWITCHER_PDE] = pde;
+		flush_tlb();
+	}
+}
+
+/* The guest's view of the Switcher: its state page read-only. */
+int switcher_map_in_guest(u32 *guest_pgd)
+{
+	u32 table = page_alloc();
+
+	if (!table)
+		return -ENOMEM;
+	fill_switcher_table((u32 *)table, false);
+	guest_pgd[SWITCHER_PDE] = table | PTE_PRESENT | PTE_WRITE;
+	return 0;
+}
+
+#define DESC_ACCESSED	0x01
+
+static u64 flat_segment(unsigned int dpl, u8 type)
+{
+	return pack_descriptor(0, 0xfffff, DESC_PRESENT | DESC_CODE_DATA | DESC_DPL(dpl) | type,
+			       DESC_FLAGS_4K32);
+}
+
+/* The Switcher's own entries in the guest's GDT: its ring-0 segments
+ * (accessed already: loading one would otherwise make the CPU write the
+ * bit into a GDT the guest's page tables map read-only) and the TSS
+ * whose esp0 is the top of the regs page. */
+static void setup_switcher_segments(struct switcher_state *s)
+{
+	struct switcher_state *va = SWITCHER_STATE;
+
+	s->guest_gdt_table[GDT_ENTRY_SWITCHER_CS] = flat_segment(0, DESC_CODE_R | DESC_ACCESSED);
+	s->guest_gdt_table[GDT_ENTRY_SWITCHER_DS] = flat_segment(0, DESC_DATA_W | DESC_ACCESSED);
+	s->guest_gdt_table[GDT_ENTRY_TSS] =
+		pack_descriptor((u32)&va->guest_tss, sizeof(s->guest_tss) - 1,
+				DESC_PRESENT | DESC_TSS32, 0);
+	s->guest_tss = (struct tss){ .esp0 = SWITCHER_REGS_PAGE + PAGE_SIZE,
+				     .ss0 = __SWITCHER_DS,
+				     .iomap_base = sizeof(struct tss) };
+	s->guest_gdt = (struct desc_ptr){ sizeof(s->guest_gdt_table) - 1,
+					  (u32)va->guest_gdt_table };
+	s->guest_idt = (struct desc_ptr){ sizeof(s->guest_idt_table) - 1,
+					  (u32)va->guest_idt_table };
+}
+
+/* Every vector leads back to the host; the hypercall's gate admits the
+ * guest kernel (ring 1), int3's and into's its programs too. */
+static void setup_switcher_gates(struct switcher_state *s)
+{
+	unsigned int v;
+
+	for (v = 0; v < 256; v++) {
+		unsigned int dpl = v == HYPERCALL_VECTOR ? 1 : v == 3 || v == 4 ? 3 : 0;
+
+		s->guest_idt_table[v] =
+			pack_gate(SWITCHER_VA(switcher_stubs) + v * SWITCHER_STUB_SIZE,
+				  __SWITCHER_CS, DESC_PRESENT | DESC_DPL(dpl) | DESC_INTR_GATE);
+	}
+}
+
+/*
+ * Map the Switcher and give the state page the Switcher's own parts;
+ * the caller adds the guest's segments and its page directory.  NULL on
+ * a 386: without CR0.WP, ring 1 writes read-only pages, and nothing
+ * would keep a guest from rewriting its GDT or IDT in the state page.
+ */
+struct switcher_state *switcher_setup(void)
+{
+	struct switcher_state *s = (struct switcher_state *)state_page;
+
+	if (!cpu_has_write_protect())
+		return NULL;
+	memset(state_page, 0, sizeof(state_page));
+	memset(regs_page, 0, sizeof(regs_page));
+	map_switcher_in_host();
+	setup_switcher_segments(s);
+	setup_switcher_gates(s);
+	return s;
+}
+
+/* The guest's registers, in the regs page (the host's view). */
+struct pt_regs *switcher_guest_regs(void)
+{
+	return (struct pt_regs *)(regs_page + PAGE_SIZE - sizeof(struct pt_regs));
+}
+
+/* A hardware interrupt that came while the guest ran is the host's: its
+ * handler runs as if it had interrupted the host's kernel here. */
+static void run_host_irq(unsigned int vector)
+{
+	struct pt_regs regs = { .vector = vector, .cs = __KERNEL_CS,
+				.eflags = X86_EFLAGS_FIXED };
+
+	irq_dispatch(&regs, vector - FIRST_EXTERNAL_VECTOR);
+}
+
+static bool hardware_vector(unsigned int v)
+{
+	return v >= FIRST_EXTERNAL_VECTOR && v < FIRST_EXTERNAL_VECTOR + NR_IRQS;
+}
+
+/*
+ * Run the guest until it traps for a reason of its own, and return the
+ * trap's vector (its registers: switcher_guest_regs()).  The host's
+ * interrupts that come meanwhile are handled on the way; a page fault's
+ * address is in *cr2, read before anything else can fault.
+ */
+unsigned int switcher_run(u32 *cr2)
+{
+	struct switcher_state *s = (struct switcher_state *)state_page;
+	struct pt_regs *regs = switcher_guest_regs();
+	unsigned long flags = raw_local_irq_save();
+
+	s->host_cr3 = read_cr3();
+	store_gdt(&s->host_gdt);
+	store_idt(&s->host_idt);
+	do {
+		regs->vector = GUEST_TRAP_NONE;
+		((void (*)(void))SWITCHER_VA(switch_to_guest))();
+		if (hardware_vector(regs->vector))
+			run_host_irq(regs->vector);
+	} while (hardware_vector(regs->vector));
+	*cr2 = regs->vector == X86_TRAP_PF ? read_cr2() : 0;
+	raw_local_irq_restore(flags);
+	return regs->vector;
+}

@@ -1,0 +1,115 @@
+/*
+ * world_switch.S - the world switch between a host and its guest, in the
+ * spirit of lguest's Switcher.
+ *
+ * This code runs at SWITCHER_ADDR (asm/switcher.h), where the host and
+ * every guest map it: it is the one piece of code that runs while the
+ * CPU changes from one world's GDT, IDT, TSS and page tables to the
+ * other's, when neither world's paravirt_ops table is usable (the
+ * guest's page tables do not map the host's kernel).  So it runs the
+ * privileged instructions itself, and tools/audit-privileged admits it
+ * by its section, .switcher.  It must stay position-independent: it is
+ * linked where the kernel image holds it, and run at SWITCHER_ADDR.
+ *
+ * Going in, switch_to_guest saves the host's registers on the host's
+ * stack, loads the guest's GDT, IDT, TSS and page tables, and returns
+ * into the guest from the registers in the regs page.  Coming out, each
+ * of the 256 IDT gates of the guest leads to a stub that notes its
+ * vector; trap_to_host saves the guest's registers in the regs page (the
+ * trap's stack), loads the host's tables back and returns to the C code
+ * that called switch_to_guest.  Interrupts are off on the host side
+ * throughout; the guest always runs with the real IF set.
+ */
+#include <asm/segment.h>
+#include <asm/switcher.h>
+#include <generated/asm-offsets.h>
+
+#define STATE(field)	(SWITCHER_STATE_PAGE + SWST_##field)
+#define REGS_TOP	(SWITCHER_REGS_PAGE + 4096)
+#define REGS_BOTTOM	(REGS_TOP - SWITCHER_REGS_SIZE)
+#define TSS_BUSY	2	/* in a TSS descriptor's type, byte 5 */
+
+	.section .switcher, "ax"
+
+/* Called near, interrupts off, the state page filled in (host/switcher.c). */
+	.globl switch_to_guest
+switch_to_guest:
+	pushl %ebp
+	pushl %ebx
+	pushl %esi
+	pushl %edi
+	pushl %ds
+	pushl %es
+	pushl %fs
+	pushl %gs
+	movl %esp, STATE(host_esp)
+	lgdt STATE(guest_gdt)
+	lidt STATE(guest_idt)
+	/* ltr marks the guest's TSS busy: a write to its GDT, which only
+	 * the host's page tables map writable, so before the cr3 load. */
+	movl $__TSS_SEL, %eax
+	ltr %ax
+	movl STATE(guest_cr3), %eax
+	movl %eax, %cr3
+	movl $REGS_BOTTOM, %esp		/* the regs page: mapped in both */
+	popal
+	popl %gs
+	popl %fs
+	popl %es
+	popl %ds
+	addl $8, %esp			/* vector, error code */
+	iret
+
+/* The way back: the CPU has pushed the guest's frame on the regs page
+ * (the guest TSS's esp0), the stub its vector. */
+trap_to_host:
+	pushl %ds
+	pushl %es
+	pushl %fs
+	pushl %gs
+	pushal
+	movl $__SWITCHER_DS, %eax
+	movl %eax, %ds
+	movl %eax, %es
+	movl STATE(host_cr3), %eax
+	movl %eax, %cr3
+	/* Neither TSS may stay busy, or the next ltr of it faults. */
+	andb $~TSS_BUSY, STATE(guest_gdt_table) + 8 * GDT_ENTRY_TSS + 5
+	movl STATE(host_gdt) + 2, %eax
+	andb $~TSS_BUSY, 8 * GDT_ENTRY_TSS + 5(%eax)
+	lgdt STATE(host_gdt)
+	lidt STATE(host_idt)
+	movl STATE(host_esp), %esp
+	movl $__TSS_SEL, %eax
+	ltr %ax
+	popl %gs
+	popl %fs
+	popl %es
+	popl %ds
+	popl %edi
+	popl %esi
+	popl %ebx
+	popl %ebp
+	/* The trap came in through the Switcher's own code segment, which
+	 * the host's GDT does not have: back to the host's by a far return
+	 * (EDX, like EAX and ECX, is the caller's to lose). */
+	popl %edx
+	pushl $__KERNEL_CS
+	pushl %edx
+	lret
+
+/* One stub per vector, SWITCHER_STUB_SIZE apart: the CPU pushes an error
+ * code for 8, 10-14 and 17; the others push a 0 in its place. */
+	.balign SWITCHER_STUB_SIZE
+	.globl switcher_stubs
+switcher_stubs:
+vector = 0
+	.rept 256
+	.balign SWITCHER_STUB_SIZE
+	.if !(vector == 8 || (vector >= 10 && vector <= 14) || vector == 17)
+	pushl $0
+	.endif
+	pushl $vector
+	jmp trap_to_host
+vector = vector + 1
+	.endr

@@ -1,0 +1,77 @@
+/*
+ * asm/switcher.h - the Switcher: the pages a host maps at the same
+ * address in its own page tables and in a guest's, through which the CPU
+ * passes from one world to the other (arch/x86/host/world_switch.S).
+ *
+ *   SWITCHER_ADDR + 0        its code, two pages (read-only to the guest)
+ *   SWITCHER_REGS_PAGE       the guest's registers: the stack every trap
+ *                            out of the guest lands on (read-write: they
+ *                            are only the guest's own registers)
+ *   SWITCHER_STATE_PAGE      struct switcher_state: the host's saved
+ *                            state and the guest's GDT, IDT and TSS as the
+ *                            CPU uses them (read-only to the guest)
+ *
+ * The top 4 MiB of the address space: pv386's layout leaves 3-4 GiB
+ * unused (asm/paging.h), in a host and in a guest.  Ring 1 is
+ * "supervisor" to the MMU, so only CR0.WP keeps a guest kernel from
+ * writing a read-only page: a host needs a 486 or later.
+ */
+#ifndef ASM_SWITCHER_H
+#define ASM_SWITCHER_H
+
+#include <asm/segment.h>
+
+#define SWITCHER_ADDR		0xffc00000
+#define SWITCHER_CODE_PAGES	2
+#define SWITCHER_REGS_PAGE	(SWITCHER_ADDR + SWITCHER_CODE_PAGES * 4096)
+#define SWITCHER_STATE_PAGE	(SWITCHER_REGS_PAGE + 4096)
+#define SWITCHER_STUB_SIZE	16	/* one trap stub per vector, this far apart */
+
+/* The guest's GDT is pv386's layout plus the Switcher's ring-0 code and
+ * data segments, which only the Switcher loads (its gates use them). */
+#define GDT_ENTRY_SWITCHER_CS	GDT_ENTRIES
+#define GDT_ENTRY_SWITCHER_DS	(GDT_ENTRIES + 1)
+#define GUEST_GDT_ENTRIES	(GDT_ENTRIES + 2)
+#define __SWITCHER_CS		(GDT_ENTRY_SWITCHER_CS * 8)
+#define __SWITCHER_DS		(GDT_ENTRY_SWITCHER_DS * 8)
+
+#define HYPERCALL_VECTOR	0x1f	/* as lguest: always the host's */
+#define GUEST_TRAP_NONE		256	/* no trap: the Switcher itself faulted */
+
+#ifndef __ASSEMBLER__
+
+#include <types.h>
+#include <asm/desc_defs.h>
+#include <asm/traps.h>
+
+struct switcher_state {
+	u32 host_cr3, host_esp;
+	u32 guest_cr3;			/* the guest's shadow page directory */
+	struct desc_ptr host_gdt, host_idt;
+	struct desc_ptr guest_gdt, guest_idt;
+	struct tss guest_tss;
+	u64 guest_gdt_table[GUEST_GDT_ENTRIES] __attribute__((aligned(8)));
+	u64 guest_idt_table[256] __attribute__((aligned(8)));
+};
+
+/* The guest's registers at the end of the regs page, as a trap leaves
+ * them: the same frame as the kernel's own traps, always from a lower
+ * ring (the guest never runs at ring 0), so esp and ss are there. */
+#define SWITCHER_GUEST_REGS \
+	((struct pt_regs *)(SWITCHER_REGS_PAGE + 4096 - sizeof(struct pt_regs)))
+#define SWITCHER_STATE	((struct switcher_state *)SWITCHER_STATE_PAGE)
+
+extern const char __switcher_start[], __switcher_end[];
+extern const char switch_to_guest[], switcher_stubs[];
+
+/* Where a Switcher label runs: its offset in the code pages. */
+#define SWITCHER_VA(label)	(SWITCHER_ADDR + (u32)((label) - __switcher_start))
+
+/* arch/x86/host/switcher.c */
+struct switcher_state *switcher_setup(void);
+int switcher_map_in_guest(u32 *guest_pgd);
+struct pt_regs *switcher_guest_regs(void);
+unsigned int switcher_run(u32 *cr2);	/* the trap's vector */
+
+#endif
+#endif

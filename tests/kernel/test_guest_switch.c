@@ -1,0 +1,169 @@
+/*
+ * test_guest_switch.c - the world switch (arch/x86/host/world_switch.S)
+ * with a guest of a few instructions at ring 1: hypercalls go out and
+ * come back with the host's answer, a privileged instruction and a page
+ * fault come back as #GP and #PF, and the guest cannot write the
+ * Switcher's state page (its GDT, IDT and TSS), nor reach memory that
+ * is not its own.  The guest's page tables here map its memory 1:1; the
+ * host's shadow paging comes later (issue 15).
+ */
+#include <kernel.h>
+#include <ktest.h>
+#include <page_alloc.h>
+#include <string.h>
+#include <asm/host.h>
+#include <asm/host_check.h>
+#include <asm/paging.h>
+#include <asm/processor-flags.h>
+#include <asm/switcher.h>
+#include <asm/traps.h>
+
+#define CODE_GPA	0x100000u
+#define STACK_GPA	0x3ff000u
+#define OUTSIDE_GPA	0x800000u	/* past a 4 MiB guest */
+
+/* The guest: two hypercalls, a cli, a read outside its memory, a write
+ * to the Switcher's state page. */
+static const u8 guest_code[] = {
+	0xbb, 0x34, 0x12, 0x00, 0x00,		/* mov $0x1234, %ebx */
+	0xb8, 0x07, 0x00, 0x00, 0x00,		/* mov $7, %eax */
+	0xcd, HYPERCALL_VECTOR,			/* int $0x1f */
+	0x40,					/* inc %eax */
+	0xcd, HYPERCALL_VECTOR,			/* int $0x1f */
+	0xfa,					/* cli */
+	0xa1, 0x00, 0x00, 0x80, 0x00,		/* mov OUTSIDE_GPA, %eax */
+	0xc7, 0x05, 0x00, 0x30, 0xc0, 0xff,	/* movl $0, SWITCHER_STATE_PAGE */
+	0x00, 0x00, 0x00, 0x00,
+};
+#define CLI_OFFSET	15
+#define READ_OFFSET	16
+#define WRITE_OFFSET	21
+
+/* Page tables mapping guest memory 1:1 (but page 0), and the Switcher. */
+static u32 *guest_page_dir(const struct guest_memory *m)
+{
+	u32 *pgd = (u32 *)page_alloc();
+	u32 va;
+
+	if (!pgd)
+		return NULL;
+	for (va = PGDIR_SPAN; va <= m->size; va += PGDIR_SPAN) {
+		u32 *table = (u32 *)page_alloc();
+		unsigned int i;
+
+		if (!table)
+			return NULL;
+		for (i = 0; i < PT_ENTRIES; i++)
+			table[i] = (m->base + va - PGDIR_SPAN + i * PAGE_SIZE) | PTE_PRESENT | PTE_WRITE;
+		if (va == PGDIR_SPAN)
+			table[0] = 0;
+		pgd[(va - PGDIR_SPAN) / PGDIR_SPAN] = (u32)table | PTE_PRESENT | PTE_WRITE;
+	}
+	return switcher_map_in_guest(pgd) ? NULL : pgd;
+}
+
+static void free_guest_page_dir(u32 *pgd)
+{
+	unsigned int d;
+
+	for (d = 0; d < PT_ENTRIES; d++)
+		if (pgd[d] & PTE_PRESENT)
+			page_free(pgd[d] & PAGE_MASK);
+	page_free((u32)pgd);
+}
+
+/* pv386's kernel and user segments, as a guest asks for them (ring 0
+ * for its kernel), through the host's checks. */
+static bool give_guest_segments(struct switcher_state *s)
+{
+	static const struct { unsigned int index, dpl; u8 type; } segs[] = {
+		{ GDT_ENTRY_KERNEL_CS, 0, DESC_CODE_R }, { GDT_ENTRY_KERNEL_DS, 0, DESC_DATA_W },
+		{ GDT_ENTRY_USER_CS, 3, DESC_CODE_R }, { GDT_ENTRY_USER_DS, 3, DESC_DATA_W },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(segs); i++) {
+		u64 d = pack_descriptor(0, 0xfffff, DESC_PRESENT | DESC_CODE_DATA |
+					DESC_DPL(segs[i].dpl) | segs[i].type, DESC_FLAGS_4K32);
+
+		if (guest_check_gdt_entry(segs[i].index, d, &s->guest_gdt_table[segs[i].index]))
+			return false;
+	}
+	return true;
+}
+
+/* The code segment the host runs in now. */
+static u32 current_cs(void)
+{
+	u32 cs;
+
+	asm("mov %%cs, %0" : "=r" (cs));
+	return cs & 0xffff;
+}
+
+static void first_registers(struct pt_regs *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->cs = __KERNEL_CS | GUEST_KERNEL_RPL;
+	r->ds = r->es = r->fs = r->gs = r->ss = __KERNEL_DS | GUEST_KERNEL_RPL;
+	r->eip = CODE_GPA;
+	r->esp = STACK_GPA;
+	r->eflags = X86_EFLAGS_IF | X86_EFLAGS_FIXED;
+}
+
+KTEST(guest_world_switch)
+{
+	unsigned long free_before = pages_free_count();
+	struct guest_memory m;
+	struct switcher_state *s;
+	struct pt_regs *r;
+	u32 *pgd, cr2;
+
+	if (guest_memory_alloc(&m, GUESTMEM_MIN_MIB))
+		KT_SKIP("no room for guest memory");
+	memcpy(guest_memory_ptr(&m, CODE_GPA, sizeof(guest_code)), guest_code, sizeof(guest_code));
+	s = switcher_setup();
+	if (!s) {
+		guest_memory_free(&m);
+		KT_SKIP("a 386 cannot host: no CR0.WP to keep ring 1 off the Switcher's pages");
+	}
+	pgd = guest_page_dir(&m);
+	KT_EXPECT(pgd != NULL && give_guest_segments(s));
+	if (!pgd) {
+		guest_memory_free(&m);
+		return;
+	}
+	s->guest_cr3 = (u32)pgd;
+	r = switcher_guest_regs();
+	first_registers(r);
+
+	KT_EXPECT_EQ(switcher_run(&cr2), HYPERCALL_VECTOR);
+	KT_EXPECT_EQ(r->eax, 7);
+	KT_EXPECT_EQ(r->ebx, 0x1234);
+	KT_EXPECT_EQ(r->eip, CODE_GPA + 12);
+	KT_EXPECT_EQ(r->cs, __KERNEL_CS | 1);
+	KT_EXPECT_EQ(r->esp, STACK_GPA);
+
+	r->eax = 41;			/* the host's answer */
+	KT_EXPECT_EQ(switcher_run(&cr2), HYPERCALL_VECTOR);
+	KT_EXPECT_EQ(r->eax, 42);
+
+	KT_EXPECT_EQ(switcher_run(&cr2), X86_TRAP_GP);	/* cli at ring 1 */
+	KT_EXPECT_EQ(r->eip, CODE_GPA + CLI_OFFSET);
+	KT_EXPECT_EQ(r->error_code, 0);
+
+	r->eip++;
+	KT_EXPECT_EQ(switcher_run(&cr2), X86_TRAP_PF);	/* not its memory */
+	KT_EXPECT_EQ(cr2, OUTSIDE_GPA);
+	KT_EXPECT_EQ(r->eip, CODE_GPA + READ_OFFSET);
+
+	r->eip = CODE_GPA + WRITE_OFFSET;
+	KT_EXPECT_EQ(switcher_run(&cr2), X86_TRAP_PF);	/* the state page */
+	KT_EXPECT_EQ(cr2, SWITCHER_STATE_PAGE);
+	KT_EXPECT_EQ(r->error_code & (PF_PROT | PF_WRITE), PF_PROT | PF_WRITE);
+	KT_EXPECT_EQ(current_cs(), __KERNEL_CS);	/* the host's, not the Switcher's */
+
+	free_guest_page_dir(pgd);
+	guest_memory_free(&m);
+	KT_EXPECT_EQ(pages_free_count(), free_before);
+}
