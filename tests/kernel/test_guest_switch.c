@@ -92,13 +92,21 @@ static bool give_guest_segments(struct switcher_state *s)
 	return true;
 }
 
-/* The code segment the host runs in now. */
+/* The code and stack segments the host runs in now. */
 static u32 current_cs(void)
 {
 	u32 cs;
 
 	asm("mov %%cs, %0" : "=r" (cs));
 	return cs & 0xffff;
+}
+
+static u32 current_ss(void)
+{
+	u32 ss;
+
+	asm("mov %%ss, %0" : "=r" (ss));
+	return ss & 0xffff;
 }
 
 static void first_registers(struct pt_regs *r)
@@ -162,6 +170,7 @@ KTEST(guest_world_switch)
 	KT_EXPECT_EQ(cr2, SWITCHER_STATE_PAGE);
 	KT_EXPECT_EQ(r->error_code & (PF_PROT | PF_WRITE), PF_PROT | PF_WRITE);
 	KT_EXPECT_EQ(current_cs(), __KERNEL_CS);	/* the host's, not the Switcher's */
+	KT_EXPECT_EQ(current_ss(), __KERNEL_DS);
 
 	free_guest_page_dir(pgd);
 	guest_memory_free(&m);

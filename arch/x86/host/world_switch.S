@@ -79,6 +79,11 @@ trap_to_host:
 	andb $~TSS_BUSY, 8 * GDT_ENTRY_TSS + 5(%eax)
 	lgdt STATE(host_gdt)
 	lidt STATE(host_idt)
+	/* The trap's stack segment was the Switcher's, which the host's GDT
+	 * lacks: the host's own, then its stack (mov to %ss holds off
+	 * interrupts until the next instruction has run). */
+	movl $__KERNEL_DS, %eax
+	movl %eax, %ss
 	movl STATE(host_esp), %esp
 	movl $__TSS_SEL, %eax
 	ltr %ax
