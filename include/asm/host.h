@@ -45,4 +45,24 @@ int guest_load_kernel(struct guest_memory *m, const void *image, u32 size, u32 *
 /* The Multiboot block for the guest at GUEST_BOOT_INFO: its RAM and cmdline. */
 int guest_write_boot_info(struct guest_memory *m, const char *cmdline);
 
+/* Shadow page tables (arch/x86/host/page_tables.c). */
+struct shadow {
+	u32 *pgd;			/* what the CPU uses: the host's frames */
+	const struct guest_memory *mem;
+	u32 guest_cr3;			/* the guest's page directory (gpa) */
+	unsigned long fills;		/* entries filled on demand */
+};
+
+enum shadow_result {
+	SHADOW_FILLED,			/* run the guest again */
+	SHADOW_GUEST_FAULT,		/* the guest's tables refuse: its fault */
+	SHADOW_BAD_TABLE,		/* they point outside guest memory */
+	SHADOW_NO_MEMORY,		/* the host is out of frames */
+};
+
+int shadow_init(struct shadow *sh, const struct guest_memory *m, u32 guest_cr3);
+void shadow_drop(struct shadow *sh);
+void shadow_free(struct shadow *sh);
+enum shadow_result shadow_fault(struct shadow *sh, u32 va, u32 error_code);
+
 #endif

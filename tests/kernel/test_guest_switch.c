@@ -1,11 +1,14 @@
 /*
  * test_guest_switch.c - the world switch (arch/x86/host/world_switch.S)
- * with a guest of a few instructions at ring 1: hypercalls go out and
- * come back with the host's answer, a privileged instruction and a page
- * fault come back as #GP and #PF, and the guest cannot write the
- * Switcher's state page (its GDT, IDT and TSS), nor reach memory that
- * is not its own.  The guest's page tables here map its memory 1:1; the
- * host's shadow paging comes later (issue 15).
+ * with guests of a few instructions at ring 1.  On fixed page tables
+ * that map its memory 1:1: hypercalls go out and come back with the
+ * host's answer, a privileged instruction and a page fault come back as
+ * #GP and #PF, the guest cannot write the Switcher's state page (its
+ * GDT, IDT and TSS), and the host is back on its own segments.  On
+ * shadow page tables (arch/x86/host/page_tables.c) built from the
+ * guest's own: pages fill on demand, faults the guest's tables explain
+ * are the guest's, a guest table naming a frame outside its memory is
+ * caught, and a dropped shadow fills again.
  */
 #include <kernel.h>
 #include <ktest.h>
@@ -173,6 +176,121 @@ KTEST(guest_world_switch)
 	KT_EXPECT_EQ(current_ss(), __KERNEL_DS);
 
 	free_guest_page_dir(pgd);
+	guest_memory_free(&m);
+	KT_EXPECT_EQ(pages_free_count(), free_before);
+}
+
+/* ---- shadow page tables (arch/x86/host/page_tables.c) ---- */
+
+#define GUEST_PD	0x20000u	/* the guest's own page directory */
+#define GUEST_PT0	0x21000u	/* its table for 0-4 MiB */
+#define GUEST_PT1	0x22000u	/* and for 4-8 MiB: one bad entry */
+#define PLANTED		0xfeedf00du
+
+/* Reads a page, copies it to another, writes a read-only page, reads an
+ * unmapped one, makes a hypercall, reads a page whose frame is not the
+ * guest's. */
+static const u8 shadowed_code[] = {
+	0xa1, 0x00, 0x10, 0x10, 0x00,		/* mov 0x101000, %eax */
+	0xa3, 0x00, 0x20, 0x10, 0x00,		/* mov %eax, 0x102000 */
+	0xa3, 0x00, 0x30, 0x10, 0x00,		/* mov %eax, 0x103000 (read-only) */
+	0xa1, 0x00, 0x00, 0x20, 0x00,		/* mov 0x200000, %eax (absent) */
+	0xcd, HYPERCALL_VECTOR,			/* int $0x1f */
+	0xa1, 0x00, 0x00, 0x40, 0x00,		/* mov 0x400000, %eax (bad frame) */
+};
+
+/* The guest's tables: 1-4 MiB 1:1, but 0x103000 read-only and 0x200000
+ * absent; 0x400000 maps a frame past the end of a 4 MiB guest. */
+static void write_guest_tables(struct guest_memory *m)
+{
+	u32 *pd = guest_memory_ptr(m, GUEST_PD, PAGE_SIZE);
+	u32 *pt0 = guest_memory_ptr(m, GUEST_PT0, PAGE_SIZE);
+	u32 *pt1 = guest_memory_ptr(m, GUEST_PT1, PAGE_SIZE);
+	unsigned int i;
+
+	memset(pd, 0, PAGE_SIZE);
+	memset(pt0, 0, PAGE_SIZE);
+	memset(pt1, 0, PAGE_SIZE);
+	for (i = 0x100; i < PT_ENTRIES; i++)
+		pt0[i] = i * PAGE_SIZE | PTE_PRESENT | PTE_WRITE;
+	pt0[0x103] &= ~PTE_WRITE;
+	pt0[0x200] = 0;
+	pt1[0] = OUTSIDE_GPA * 8 | PTE_PRESENT | PTE_WRITE;
+	pd[0] = GUEST_PT0 | PTE_PRESENT | PTE_WRITE;
+	pd[1] = GUEST_PT1 | PTE_PRESENT | PTE_WRITE;
+}
+
+/* Run until a trap the shadow does not explain away; a shadow that
+ * keeps filling (a fill that does not satisfy the access) stops after
+ * MAX_FILLS with SHADOW_FILLED, which no check expects. */
+#define MAX_FILLS	16
+
+static unsigned int run_shadowed(struct shadow *sh, u32 *cr2, enum shadow_result *res)
+{
+	unsigned int v, fills = 0;
+
+	do {
+		v = switcher_run(cr2);
+		*res = v == X86_TRAP_PF ?
+		       shadow_fault(sh, *cr2, switcher_guest_regs()->error_code) : SHADOW_GUEST_FAULT;
+	} while (v == X86_TRAP_PF && *res == SHADOW_FILLED && ++fills < MAX_FILLS);
+	return v;
+}
+
+KTEST(guest_shadow_paging)
+{
+	unsigned long free_before = pages_free_count(), fills;
+	enum shadow_result res;
+	struct guest_memory m;
+	struct switcher_state *s;
+	struct shadow sh;
+	struct pt_regs *r;
+	u32 cr2;
+
+	if (guest_memory_alloc(&m, GUESTMEM_MIN_MIB))
+		KT_SKIP("no room for guest memory");
+	s = switcher_setup();
+	if (!s || shadow_init(&sh, &m, GUEST_PD)) {
+		guest_memory_free(&m);
+		KT_SKIP(s ? "no room for a shadow" : "a 386 cannot host: no CR0.WP");
+	}
+	memcpy(guest_memory_ptr(&m, CODE_GPA, sizeof(shadowed_code)), shadowed_code,
+	       sizeof(shadowed_code));
+	*(u32 *)guest_memory_ptr(&m, 0x101000, 4) = PLANTED;
+	write_guest_tables(&m);
+	KT_EXPECT(give_guest_segments(s));
+	s->guest_cr3 = (u32)sh.pgd;
+	r = switcher_guest_regs();
+	first_registers(r);
+
+	KT_EXPECT_EQ(run_shadowed(&sh, &cr2, &res), X86_TRAP_PF);
+	KT_EXPECT_EQ(res, SHADOW_GUEST_FAULT);		/* its read-only page */
+	KT_EXPECT_EQ(cr2, 0x103000);
+	KT_EXPECT_EQ(r->eip, CODE_GPA + 10);
+	KT_EXPECT_EQ(sh.fills, 3);			/* code, read, write */
+	KT_EXPECT_EQ(*(u32 *)guest_memory_ptr(&m, 0x102000, 4), PLANTED);
+
+	r->eip += 5;
+	KT_EXPECT_EQ(run_shadowed(&sh, &cr2, &res), X86_TRAP_PF);
+	KT_EXPECT_EQ(res, SHADOW_GUEST_FAULT);		/* absent in its tables */
+	KT_EXPECT_EQ(cr2, 0x200000);
+
+	r->eip += 5;
+	KT_EXPECT_EQ(run_shadowed(&sh, &cr2, &res), HYPERCALL_VECTOR);
+	KT_EXPECT_EQ(r->eax, PLANTED);
+
+	KT_EXPECT_EQ(run_shadowed(&sh, &cr2, &res), X86_TRAP_PF);
+	KT_EXPECT_EQ(res, SHADOW_BAD_TABLE);		/* a frame not its own */
+	KT_EXPECT_EQ(cr2, 0x400000);
+
+	fills = sh.fills;				/* after a cr3 load: again */
+	shadow_drop(&sh);
+	r->eip = CODE_GPA;
+	KT_EXPECT_EQ(run_shadowed(&sh, &cr2, &res), X86_TRAP_PF);
+	KT_EXPECT_EQ(cr2, 0x103000);
+	KT_EXPECT_EQ(sh.fills, fills + 3);
+
+	shadow_free(&sh);
 	guest_memory_free(&m);
 	KT_EXPECT_EQ(pages_free_count(), free_before);
 }

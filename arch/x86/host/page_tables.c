@@ -1,0 +1,131 @@
+/*
+ * page_tables.c - shadow page tables: the tables the CPU really uses
+ * while a guest runs, built by the host on demand from the guest's own
+ * (lguest's way; docs/guest.md says why not Xen's).
+ *
+ * The guest writes its page tables with plain stores, in its own memory;
+ * the CPU never walks them.  A shadow starts with nothing but the
+ * Switcher mapped.  On each page fault the host walks the guest's tables
+ * for the address: if they do not allow the access, the fault is the
+ * guest's own; if they do, the host fills the shadow entry with the host
+ * frame behind the guest frame, and the guest runs on.  Every frame is
+ * translated by guest_memory_ptr(), so a shadow can only ever map the
+ * guest's own memory.  When the guest loads cr3 (the one way pv386
+ * flushes its TLB) the shadow is dropped and built again as it runs.
+ */
+#include <kernel.h>
+#include <page_alloc.h>
+#include <asm/host.h>
+#include <asm/paging.h>
+#include <asm/switcher.h>
+
+#define PDE_INDEX(va)	((va) / PGDIR_SPAN)
+#define PTE_INDEX(va)	(((va) / PAGE_SIZE) % PT_ENTRIES)
+#define SWITCHER_PDE	PDE_INDEX(SWITCHER_ADDR)
+
+/* A shadow for the guest's page directory at guest-physical guest_cr3. */
+int shadow_init(struct shadow *sh, const struct guest_memory *m, u32 guest_cr3)
+{
+	sh->pgd = (u32 *)page_alloc();
+	if (!sh->pgd)
+		return -ENOMEM;
+	sh->mem = m;
+	sh->guest_cr3 = guest_cr3;
+	sh->fills = 0;
+	if (switcher_map_in_guest(sh->pgd)) {
+		page_free((u32)sh->pgd);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Forget every mapping but the Switcher's: the guest's tables changed. */
+void shadow_drop(struct shadow *sh)
+{
+	unsigned int d;
+
+	for (d = 0; d < SWITCHER_PDE; d++) {
+		if (sh->pgd[d] & PTE_PRESENT)
+			page_free(sh->pgd[d] & PAGE_MASK);
+		sh->pgd[d] = 0;
+	}
+}
+
+void shadow_free(struct shadow *sh)
+{
+	shadow_drop(sh);
+	page_free(sh->pgd[SWITCHER_PDE] & PAGE_MASK);
+	page_free((u32)sh->pgd);
+	sh->pgd = NULL;
+}
+
+/* The guest's entry for va at one level, or NULL if its table is not in
+ * guest memory. */
+static const u32 *guest_entry(const struct shadow *sh, u32 table, unsigned int index)
+{
+	return guest_memory_ptr(sh->mem, (table & PAGE_MASK) + 4 * index, 4);
+}
+
+/* Whether the guest's two entries allow the access the error code
+ * describes: a write needs both writable, a user access both user. */
+static bool guest_allows(u32 pde, u32 pte, u32 error_code)
+{
+	u32 both = pde & pte;
+
+	if (!(pte & PTE_PRESENT))
+		return false;
+	if ((error_code & PF_WRITE) && !(both & PTE_WRITE))
+		return false;
+	return !(error_code & PF_USER) || (both & PTE_USER);
+}
+
+/* The shadow's page table for va, made if need be; NULL if out of memory. */
+static u32 *shadow_table(struct shadow *sh, u32 va)
+{
+	u32 *pde = &sh->pgd[PDE_INDEX(va)];
+
+	if (!(*pde & PTE_PRESENT)) {
+		u32 table = page_alloc();
+
+		if (!table)
+			return NULL;
+		*pde = table | PTE_PRESENT | PTE_WRITE | PTE_USER;
+	}
+	return (u32 *)(*pde & PAGE_MASK);
+}
+
+/*
+ * A page fault at va with error_code: fill the shadow (SHADOW_FILLED),
+ * or say it is the guest's own fault, or that the guest's tables point
+ * outside its memory (SHADOW_BAD_TABLE: the host stops such a guest).
+ * The shadow entry gets the guest's effective rights, no more.
+ */
+enum shadow_result shadow_fault(struct shadow *sh, u32 va, u32 error_code)
+{
+	const u32 *pde, *pte;
+	u32 *table;
+	void *frame;
+
+	if (va >= SWITCHER_ADDR)
+		return SHADOW_GUEST_FAULT;	/* the Switcher is never the guest's */
+	pde = guest_entry(sh, sh->guest_cr3, PDE_INDEX(va));
+	if (!pde)
+		return SHADOW_BAD_TABLE;
+	if (!(*pde & PTE_PRESENT))
+		return SHADOW_GUEST_FAULT;
+	pte = guest_entry(sh, *pde, PTE_INDEX(va));
+	if (!pte)
+		return SHADOW_BAD_TABLE;
+	if (!guest_allows(*pde, *pte, error_code))
+		return SHADOW_GUEST_FAULT;
+	frame = guest_memory_ptr(sh->mem, *pte & PAGE_MASK, PAGE_SIZE);
+	if (!frame)
+		return SHADOW_BAD_TABLE;
+	table = shadow_table(sh, va);
+	if (!table)
+		return SHADOW_NO_MEMORY;
+	table[PTE_INDEX(va)] = (u32)frame | PTE_PRESENT |
+			       (*pde & *pte & (PTE_WRITE | PTE_USER));
+	sh->fills++;
+	return SHADOW_FILLED;
+}
