@@ -2,12 +2,14 @@
  * asm/host.h - pv386 as a host: running a second pv386, the guest, at
  * ring 1 (arch/x86/host/, in the spirit of lguest).
  *
- * This is being built in steps (issue 15).  What exists: the guest's
- * memory, one contiguous run of host frames that the guest sees as its
- * physical memory from address 0, and the loader that puts a guest
+ * Built in steps (issue 15; docs/guest.md).  This header has the
+ * guest's memory (one contiguous run of host frames that the guest sees
+ * as its physical memory from address 0), the loader that puts a guest
  * kernel (the same pv386 build, a Multiboot module) into it with a
- * Multiboot information block, so the guest boots through the code every
- * pv386 boots through.
+ * Multiboot block, so the guest boots through the code every pv386
+ * boots through, and the shadow page tables the CPU runs the guest on.
+ * The world switch is asm/switcher.h; the checks of what a guest hands
+ * the host are asm/host_check.h.
  *
  * Guest-physical addresses (gpa) are offsets into guest memory; the host
  * reaches them only through guest_memory_ptr(), which refuses any range
