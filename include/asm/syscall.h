@@ -12,6 +12,8 @@
 
 void syscall_init(void);
 bool syscall_sysenter_enabled(void);
+void sysenter_block(void);	/* while a guest runs: sysenter raises #GP */
+void sysenter_unblock(void);
 void sysenter_dispatch(struct pt_regs *regs);
 #endif
 

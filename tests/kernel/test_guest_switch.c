@@ -4,7 +4,8 @@
  * that map its memory 1:1: hypercalls go out and come back with the
  * host's answer, a privileged instruction and a page fault come back as
  * #GP and #PF, the guest cannot write the Switcher's state page (its
- * GDT, IDT and TSS), and the host is back on its own segments.  On
+ * GDT, IDT and TSS), nor enter the host by sysenter, and the host is
+ * back on its own segments.  On
  * shadow page tables (arch/x86/host/page_tables.c) built from the
  * guest's own: pages fill on demand, faults the guest's tables explain
  * are the guest's, a guest table naming a frame outside its memory is
@@ -19,6 +20,7 @@
 #include <asm/paging.h>
 #include <asm/processor-flags.h>
 #include <asm/switcher.h>
+#include <asm/syscall.h>
 #include <asm/traps.h>
 
 #define CODE_GPA	0x100000u
@@ -37,10 +39,12 @@ static const u8 guest_code[] = {
 	0xa1, 0x00, 0x00, 0x80, 0x00,		/* mov OUTSIDE_GPA, %eax */
 	0xc7, 0x05, 0x00, 0x30, 0xc0, 0xff,	/* movl $0, SWITCHER_STATE_PAGE */
 	0x00, 0x00, 0x00, 0x00,
+	0x0f, 0x34,				/* sysenter */
 };
 #define CLI_OFFSET	15
 #define READ_OFFSET	16
 #define WRITE_OFFSET	21
+#define SYSENTER_OFFSET	31
 
 /* Page tables mapping guest memory 1:1 (but page 0), and the Switcher. */
 static u32 *guest_page_dir(const struct guest_memory *m)
@@ -129,6 +133,7 @@ KTEST(guest_world_switch)
 	struct switcher_state *s;
 	struct pt_regs *r;
 	u32 *pgd, cr2;
+	unsigned int v;
 
 	if (guest_memory_alloc(&m, GUESTMEM_MIN_MIB))
 		KT_SKIP("no room for guest memory");
@@ -172,6 +177,13 @@ KTEST(guest_world_switch)
 	KT_EXPECT_EQ(switcher_run(&cr2), X86_TRAP_PF);	/* the state page */
 	KT_EXPECT_EQ(cr2, SWITCHER_STATE_PAGE);
 	KT_EXPECT_EQ(r->error_code & (PF_PROT | PF_WRITE), PF_PROT | PF_WRITE);
+	/* sysenter would enter the host at ring 0: it must fault instead
+	 * (#UD on a CPU without it; QEMU's 486 gives #GP), and the host
+	 * keep its own. */
+	r->eip = CODE_GPA + SYSENTER_OFFSET;
+	v = switcher_run(&cr2);
+	KT_EXPECT(v == X86_TRAP_GP || (!syscall_sysenter_enabled() && v == X86_TRAP_UD));
+	KT_EXPECT_EQ(r->eip, CODE_GPA + SYSENTER_OFFSET);
 	KT_EXPECT_EQ(current_cs(), __KERNEL_CS);	/* the host's, not the Switcher's */
 	KT_EXPECT_EQ(current_ss(), __KERNEL_DS);
 

@@ -88,6 +88,24 @@ bool syscall_sysenter_enabled(void)
 	return sysenter_on;
 }
 
+/*
+ * While a guest runs, its programs may execute sysenter too, and the CPU
+ * would take them straight into this kernel's entry at ring 0, on the
+ * guest's page tables.  With SYSENTER_CS 0 a sysenter raises #GP, which
+ * the guest gets back like any fault (arch/x86/host/switcher.c).
+ */
+void sysenter_block(void)
+{
+	if (sysenter_on)
+		wrmsr_safe(MSR_IA32_SYSENTER_CS, 0);
+}
+
+void sysenter_unblock(void)
+{
+	if (sysenter_on)
+		wrmsr_safe(MSR_IA32_SYSENTER_CS, __KERNEL_CS);
+}
+
 static void sysenter_init(void)
 {
 	if (!cpu_has(X86_FEATURE_SEP) || sysenter_disabled) {

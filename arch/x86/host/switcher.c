@@ -19,6 +19,7 @@
 #include <asm/privileged.h>
 #include <asm/processor-flags.h>
 #include <asm/switcher.h>
+#include <asm/syscall.h>
 
 _Static_assert(sizeof(struct switcher_state) <= PAGE_SIZE, "the state is one page");
 
@@ -171,6 +172,7 @@ unsigned int switcher_run(u32 *cr2)
 	s->host_cr3 = read_cr3();
 	store_gdt(&s->host_gdt);
 	store_idt(&s->host_idt);
+	sysenter_block();
 	do {
 		regs->vector = GUEST_TRAP_NONE;
 		((void (*)(void))SWITCHER_VA(switch_to_guest))();
@@ -178,6 +180,7 @@ unsigned int switcher_run(u32 *cr2)
 			run_host_irq(regs->vector);
 	} while (hardware_vector(regs->vector));
 	*cr2 = regs->vector == X86_TRAP_PF ? read_cr2() : 0;
+	sysenter_unblock();
 	raw_local_irq_restore(flags);
 	return regs->vector;
 }
