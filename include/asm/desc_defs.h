@@ -27,6 +27,7 @@ struct desc_ptr {
 #define DESC_LDT	0x02
 #define DESC_INTR_GATE	0x0e	/* 32-bit interrupt gate: clears IF on entry */
 #define DESC_TRAP_GATE	0x0f	/* 32-bit trap gate: leaves IF alone */
+#define DESC_ACCESSED	0x01	/* code/data: set by the CPU on first load */
 
 /* Flags nibble: 4 KiB granularity and 32-bit default operand size. */
 #define DESC_FLAGS_4K32	0xc
@@ -39,6 +40,13 @@ static inline u64 pack_descriptor(u32 base, u32 limit, u8 access, u8 flags)
 		 (limit & 0xf0000) | ((u32)(flags & 0xf) << 20) |
 		 (base & 0xff000000);
 	return ((u64)hi << 32) | lo;
+}
+
+/* A flat 4 GiB code or data segment at ring dpl. */
+static inline u64 flat_segment(u8 dpl, u8 type)
+{
+	return pack_descriptor(0, 0xfffff, DESC_PRESENT | DESC_DPL(dpl) | DESC_CODE_DATA | type,
+			       DESC_FLAGS_4K32);
 }
 
 /* Pack a gate: handler offset, code selector and type/DPL byte. */

@@ -4,8 +4,9 @@
  * that map its memory 1:1: hypercalls go out and come back with the
  * host's answer, a privileged instruction and a page fault come back as
  * #GP and #PF, the guest cannot write the Switcher's state page (its
- * GDT, IDT and TSS), nor enter the host by sysenter, and the host is
- * back on its own segments.  On
+ * GDT, IDT and TSS), nor enter the host by sysenter, a frame that is
+ * not a guest's is never entered, and the host is back on its own
+ * segments.  On
  * shadow page tables (arch/x86/host/page_tables.c) built from the
  * guest's own: pages fill on demand, faults the guest's tables explain
  * are the guest's, a guest table naming a frame outside its memory is
@@ -90,8 +91,7 @@ static bool give_guest_segments(struct switcher_state *s)
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(segs); i++) {
-		u64 d = pack_descriptor(0, 0xfffff, DESC_PRESENT | DESC_CODE_DATA |
-					DESC_DPL(segs[i].dpl) | segs[i].type, DESC_FLAGS_4K32);
+		u64 d = flat_segment(segs[i].dpl, segs[i].type);
 
 		if (guest_check_gdt_entry(segs[i].index, d, &s->guest_gdt_table[segs[i].index]))
 			return false;
@@ -177,6 +177,23 @@ KTEST(guest_world_switch)
 	KT_EXPECT_EQ(switcher_run(&cr2), X86_TRAP_PF);	/* the state page */
 	KT_EXPECT_EQ(cr2, SWITCHER_STATE_PAGE);
 	KT_EXPECT_EQ(r->error_code & (PF_PROT | PF_WRITE), PF_PROT | PF_WRITE);
+	/* A frame that is not a guest's is never entered: the Switcher's
+	 * ring-0 code segment, a stack at another ring, I/O privilege,
+	 * interrupts off. */
+	r->eip = CODE_GPA;
+	r->cs = __SWITCHER_CS;
+	KT_EXPECT_EQ(switcher_run(&cr2), GUEST_TRAP_NONE);
+	r->cs = __KERNEL_CS | 1;
+	r->ss = __USER_DS;
+	KT_EXPECT_EQ(switcher_run(&cr2), GUEST_TRAP_NONE);
+	r->ss = __KERNEL_DS | 1;
+	r->eflags |= X86_EFLAGS_IOPL;
+	KT_EXPECT_EQ(switcher_run(&cr2), GUEST_TRAP_NONE);
+	r->eflags &= ~(X86_EFLAGS_IOPL | X86_EFLAGS_IF);
+	KT_EXPECT_EQ(switcher_run(&cr2), GUEST_TRAP_NONE);
+	KT_EXPECT_EQ(r->eip, CODE_GPA);		/* nothing ran */
+	r->eflags |= X86_EFLAGS_IF;
+
 	/* sysenter would enter the host at ring 0: it must fault instead
 	 * (#UD on a CPU without it; QEMU's 486 gives #GP), and the host
 	 * keep its own. */

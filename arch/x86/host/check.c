@@ -4,18 +4,19 @@
  *
  * Descriptors are taken apart by their bits, as the CPU reads them
  * (Intel SDM vol. 3, 3.4.5 and 6.11): a segment descriptor's access
- * byte is bits 40-47 (accessed, type, S, DPL, present), a gate keeps its
+ * byte is bits 40-47 (accessed, type, S, DPL, present: SEG_*, 64-bit
+ * masks, not asm/desc_defs.h's access-byte values), a gate keeps its
  * selector in bits 16-31 and its type in bits 40-43.
  */
 #include <asm/host_check.h>
 #include <asm/host.h>
 #include <asm/segment.h>
 
-#define DESC_ACCESSED	(1ull << 40)
-#define DESC_S		(1ull << 44)	/* code or data, not system */
-#define DESC_DPL_SHIFT	45
-#define DESC_DPL	(3ull << DESC_DPL_SHIFT)
-#define DESC_PRESENT	(1ull << 47)
+#define SEG_ACCESSED	(1ull << 40)
+#define SEG_S		(1ull << 44)	/* code or data, not system */
+#define SEG_DPL_SHIFT	45
+#define SEG_DPL	(3ull << SEG_DPL_SHIFT)
+#define SEG_PRESENT	(1ull << 47)
 
 #define GATE_TYPE_SHIFT	40
 #define GATE_TYPE_MASK	0xfull
@@ -45,8 +46,8 @@ const char *guest_verdict_text(enum guest_verdict v)
 /* Ring 0 becomes ring 1: the guest kernel's own level. */
 static u64 raise_dpl(u64 d)
 {
-	if ((d & DESC_DPL) == 0)
-		d |= (u64)GUEST_KERNEL_RPL << DESC_DPL_SHIFT;
+	if ((d & SEG_DPL) == 0)
+		d |= (u64)GUEST_KERNEL_RPL << SEG_DPL_SHIFT;
 	return d;
 }
 
@@ -62,11 +63,11 @@ enum guest_verdict guest_check_gdt_entry(unsigned int index, u64 desc, u64 *out)
 	if (index == 0 || index >= GDT_ENTRIES || index == GDT_ENTRY_TSS ||
 	    index == GDT_ENTRY_LDT)
 		return GUEST_BAD_INDEX;
-	if (!(desc & DESC_PRESENT))
+	if (!(desc & SEG_PRESENT))
 		return GUEST_OK;		/* an absent entry: all zero */
-	if (!(desc & DESC_S))
+	if (!(desc & SEG_S))
 		return GUEST_SYSTEM_DESCRIPTOR;
-	*out = raise_dpl(desc) | DESC_ACCESSED;
+	*out = raise_dpl(desc) | SEG_ACCESSED;
 	return GUEST_OK;
 }
 
@@ -96,9 +97,9 @@ enum guest_verdict guest_check_idt_gate(unsigned int vector, u64 gate, u32 mem_s
 	*out = 0;
 	if (vector > 255)
 		return GUEST_BAD_VECTOR;
-	if (!(gate & DESC_PRESENT))
+	if (!(gate & SEG_PRESENT))
 		return GUEST_OK;
-	if ((gate & DESC_S) || (gate & GATE_RESERVED) ||
+	if ((gate & SEG_S) || (gate & GATE_RESERVED) ||
 	    (type != GATE_INTR32 && type != GATE_TRAP32))
 		return GUEST_BAD_GATE_TYPE;
 	if (SELECTOR_INDEX(sel) != GDT_ENTRY_KERNEL_CS || (sel & SELECTOR_TI))

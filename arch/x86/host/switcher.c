@@ -71,14 +71,6 @@ int switcher_map_in_guest(u32 *guest_pgd)
 	return 0;
 }
 
-#define DESC_ACCESSED	0x01
-
-static u64 flat_segment(unsigned int dpl, u8 type)
-{
-	return pack_descriptor(0, 0xfffff, DESC_PRESENT | DESC_CODE_DATA | DESC_DPL(dpl) | type,
-			       DESC_FLAGS_4K32);
-}
-
 /* The Switcher's own entries in the guest's GDT: its ring-0 segments
  * (accessed already: loading one would otherwise make the CPU write the
  * bit into a GDT the guest's page tables map read-only) and the TSS
@@ -158,16 +150,37 @@ static bool hardware_vector(unsigned int v)
 }
 
 /*
+ * Whether the frame the Switcher will iret to is a guest's: ring 1 or 3
+ * (never the Switcher's ring 0), its stack at the same ring, interrupts
+ * on (the host's must keep coming), no I/O privilege, no vm86 or nested
+ * task.  The host's own code writes these registers (its answers, the
+ * traps it reflects); this keeps any mistake there from becoming ring 0
+ * for the guest.
+ */
+static bool guest_frame(const struct pt_regs *r)
+{
+	return (r->cs & 3) != 0 && (r->ss & 3) == (r->cs & 3) &&
+	       (r->eflags & X86_EFLAGS_IF) &&
+	       !(r->eflags & (X86_EFLAGS_IOPL | X86_EFLAGS_VM | X86_EFLAGS_NT));
+}
+
+/*
  * Run the guest until it traps for a reason of its own, and return the
- * trap's vector (its registers: switcher_guest_regs()).  The host's
- * interrupts that come meanwhile are handled on the way; a page fault's
- * address is in *cr2, read before anything else can fault.
+ * trap's vector (its registers: switcher_guest_regs()), or
+ * GUEST_TRAP_NONE without running it if its frame is not a guest's.
+ * The host's interrupts that come meanwhile are handled on the way; a
+ * page fault's address is in *cr2, read before anything else can fault.
  */
 unsigned int switcher_run(u32 *cr2)
 {
 	struct switcher_state *s = (struct switcher_state *)state_page;
 	struct pt_regs *regs = switcher_guest_regs();
-	unsigned long flags = raw_local_irq_save();
+	unsigned long flags;
+
+	*cr2 = 0;
+	if (!guest_frame(regs))
+		return GUEST_TRAP_NONE;
+	flags = raw_local_irq_save();
 
 	s->host_cr3 = read_cr3();
 	store_gdt(&s->host_gdt);

@@ -21,13 +21,6 @@ struct thread_struct init_thread;
  * whose top holds kmain's frame. */
 static u8 ring0_stack[8192] __attribute__((aligned(16)));
 
-static u64 flat_segment(u8 dpl, u8 type)
-{
-	return pack_descriptor(0, 0xfffff,
-			       DESC_PRESENT | DESC_DPL(dpl) | DESC_CODE_DATA | type,
-			       DESC_FLAGS_4K32);
-}
-
 static u64 ldt_descriptor(const u64 *ldt)
 {
 	return pack_descriptor((u32)ldt, LDT_ENTRIES * sizeof(u64) - 1,
