@@ -11,6 +11,7 @@
 #include <kernel.h>
 #include <console_input.h>
 #include <task.h>
+#include <asm/platform.h>
 #include <asm/privileged.h>
 
 static char queue[CONSOLE_INPUT_SIZE];
@@ -19,12 +20,7 @@ static unsigned long dropped;
 
 void console_input_init(void)
 {
-	bool serial = serial_input_init(console_input_put);
-	bool keyboard = keyboard_init(console_input_put);
-
-	printk("console: input from %s%s%s\n", serial ? "COM1" : "",
-	       serial && keyboard ? " and " : "",
-	       keyboard ? "the PS/2 keyboard" : serial ? "" : "nowhere");
+	printk("console: input from %s\n", platform->console_input_init(console_input_put));
 }
 
 void console_input_put(char c)

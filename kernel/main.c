@@ -8,6 +8,7 @@
 #include <cmdline.h>
 #include <console.h>
 #include <exec.h>
+#include <guest.h>
 #include <ktest.h>
 #include <page_alloc.h>
 #include <run.h>
@@ -19,6 +20,7 @@
 #include <asm/irq.h>
 #include <asm/machine.h>
 #include <asm/paging.h>
+#include <asm/platform.h>
 #include <asm/privileged.h>
 #include <asm/fpu.h>
 #include <asm/process.h>
@@ -28,12 +30,6 @@
 
 void kmain(const void *multiboot_info) __noreturn;
 void boot_bad_magic(u32 magic) __noreturn;
-
-static void console_init(void)
-{
-	serial_init();
-	vga_init();
-}
 
 /* The boot thread's work is done: it sleeps for good, and the idle
  * task (sched.c) waits in safe_halt for whatever comes. */
@@ -47,13 +43,14 @@ static void __noreturn boot_thread_rest(void)
 void kmain(const void *multiboot_info)
 {
 	extable_init();			/* before the first fault it may have to fix */
+	platform_init();		/* a PC, or a guest's devices */
 	multiboot_parse(multiboot_info);	/* before anything can reuse it */
 	cmdline_parse_early(boot_info.cmdline);	/* test, opcount: op counts from here */
 	gdt_init();			/* our own segments, whatever the loader left */
 	trap_init();			/* a fault now reaches a handler, not a reset */
 	paravirt_choose_backend();	/* pv=, before any site is patched */
 	paravirt_patch_init();		/* before anything else runs a patch site */
-	console_init();
+	platform->console_init();
 	printk("pv386: booted by %s, command line '%s'\n",
 	       boot_info.loader, boot_info.cmdline);
 	paravirt_backend_report();
@@ -67,7 +64,7 @@ void kmain(const void *multiboot_info)
 	paging_init();
 	fpu_init();
 	pmc_init();
-	pic_init();
+	platform->irq_init();
 	task_init();
 	sched_init();
 	timer_init(sched_tick);
@@ -84,6 +81,7 @@ void kmain(const void *multiboot_info)
 		bench_run();
 	programs_print();
 	run_programs();
+	guest_boot();			/* guest=: in a host thread of its own */
 	if (!ktest_requested() && !bench_requested())
 		shell_run();
 	boot_thread_rest();	/* a test run on a machine it could not leave */
@@ -93,7 +91,7 @@ void kmain(const void *multiboot_info)
  * loader is not Multiboot, and nothing it left can be trusted. */
 void boot_bad_magic(u32 magic)
 {
-	console_init();
+	platform->console_init();
 	printk("pv386: not started by a Multiboot loader: EAX=%08x, expected 2badb002.\n"
 	       "pv386: boot this kernel with GRUB (multiboot) or qemu -kernel. Halted.\n",
 	       magic);

@@ -16,5 +16,6 @@ void fpu_init_task(struct task *t);		/* a new task's: the clean image */
 bool fpu_handle_nm(struct pt_regs *regs);	/* #NM: false = kill the task */
 void fpu_switch(struct task *prev, struct task *next);
 void fpu_release(struct task *t);
+void fpu_trap_next_use(void);		/* CR0.TS on, for a guest (host/) */
 
 #endif

@@ -62,9 +62,74 @@ enum shadow_result {
 	SHADOW_NO_MEMORY,		/* the host is out of frames */
 };
 
+/* guest_cr3 before the guest loads one: its memory 1:1, supervisor only
+ * (never a page directory's address: not page-aligned). */
+#define SHADOW_IDENTITY		0xffffffffu
+
 int shadow_init(struct shadow *sh, const struct guest_memory *m, u32 guest_cr3);
 void shadow_drop(struct shadow *sh);
 void shadow_free(struct shadow *sh);
 enum shadow_result shadow_fault(struct shadow *sh, u32 va, u32 error_code);
+
+/* ---- a running guest (arch/x86/host/guest.c, hypercall.c, interrupts.c) ---- */
+
+#include <asm/hypercall.h>
+
+struct pt_regs;
+struct task;
+
+struct guest_stats {
+	unsigned long hypercalls[HCALL_NR];	/* by kind, queued ones too */
+	unsigned long exits;			/* world switches back to the host */
+	unsigned long traps;			/* reflected into the guest */
+	unsigned long interrupts;		/* injected */
+	unsigned long shadow_faults;		/* page faults the shadow filled */
+};
+
+enum guest_state { GUEST_NONE, GUEST_RUNNING, GUEST_STOPPED };
+
+struct guest {
+	enum guest_state state;
+	struct guest_memory mem;
+	struct shadow shadow;
+	struct switcher_state *cpu;	/* its GDT, IDT and TSS as the CPU uses them */
+	volatile struct guest_shared *shared;	/* in its memory; NULL before init */
+	u64 gates[256];			/* its IDT, checked (check.c) */
+	u32 stack_ss, stack_esp;	/* ring 1's stack, for traps from ring 3 */
+	bool ts;			/* its CR0.TS */
+	bool timer_on;
+	bool halted;			/* waiting for an interrupt */
+	unsigned long last_tick;	/* the host's tick its timer last saw */
+	unsigned long irqs_off_since;	/* host tick its IF went off, with one pending */
+	struct guest_stats stats;
+	char stop_reason[128];
+	int exit_value;			/* emulator_exit's, or -1 */
+	char line[200];			/* console output not yet printed */
+	unsigned int line_len;
+	struct task *task;		/* the host thread that runs it */
+};
+
+/* guest.c */
+int guest_start(const char *cmdline, unsigned int mib);	/* 0 or -errno */
+void guest_run(struct guest *g);	/* until it stops, halts or the host must run */
+void guest_release(void);	/* a stopped guest's memory back */
+void guest_stop(struct guest *g, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));	/* with why */
+struct guest *guest_current(void);	/* the one guest, or NULL */
+void guest_print_stats(void);
+void guest_console_output(struct guest *g, const char *s, u32 n);
+int guest_console_input(const char *s, unsigned int n);	/* bytes taken */
+
+/* hypercall.c: the call in regs (the queue first); false if it stopped the guest. */
+void guest_hypercall(struct guest *g, struct pt_regs *regs);
+const char *hypercall_name(unsigned int nr);
+
+/* insn.c: the privileged instruction at code (3 bytes), and its op. */
+const char *guest_privileged_insn(const u8 *code, const char **op);
+
+/* interrupts.c */
+void guest_reflect_trap(struct guest *g, unsigned int vector, u32 error_code);
+void guest_inject_interrupt(struct guest *g);	/* if one is pending and allowed */
+void guest_set_gate(struct guest *g, unsigned int vector, u64 checked_gate);
 
 #endif

@@ -18,8 +18,7 @@
 #define ASM_HOST_CHECK_H
 
 #include <types.h>
-
-#define GUEST_KERNEL_RPL	1
+#include <asm/segment.h>	/* GUEST_KERNEL_RPL */
 
 enum guest_verdict {
 	GUEST_OK,
@@ -33,6 +32,13 @@ enum guest_verdict {
 };
 
 const char *guest_verdict_text(enum guest_verdict v);
+
+/* A gate's parts, as the CPU reads them (Intel SDM vol. 3, 6.11). */
+static inline u32 gate_offset(u64 g)	{ return (u32)(g & 0xffff) | (u32)(g >> 48) << 16; }
+static inline u16 gate_selector(u64 g)	{ return (u16)(g >> 16); }
+static inline unsigned int gate_dpl(u64 g)	{ return (g >> 45) & 3; }
+static inline bool gate_present(u64 g)	{ return (g >> 47) & 1; }
+static inline bool gate_is_trap(u64 g)	{ return ((g >> 40) & 0xf) == 0xf; }
 
 /* GDT entry index as desc: *out is what the real GDT may hold. */
 enum guest_verdict guest_check_gdt_entry(unsigned int index, u64 desc, u64 *out);

@@ -17,4 +17,9 @@ void machine_restart(void) __noreturn;	/* 8042 reset, else a triple fault */
 void machine_power_off(void);	/* returns where it does not know how */
 void emulator_exit(u8 value);
 
+/* The PC's ways of doing it (struct platform, asm/platform.h). */
+void pc_emulator_exit(u8 value);
+void pc_restart(void);
+void pc_power_off(void);
+
 #endif

@@ -60,4 +60,17 @@ struct thread_struct {
 	union fpu_state fpu;	/* its FPU while another task owns it */
 };
 
+/*
+ * The ring this code runs at: 0 on bare hardware, 1 as a guest of a
+ * pv386 host.  Any ring may read %cs: it is how a kernel finds out that
+ * it is a guest before its first privileged operation.
+ */
+static inline unsigned int current_ring(void)
+{
+	u16 cs;
+
+	asm("movw %%cs, %0" : "=r" (cs));
+	return cs & 3;
+}
+
 #endif

@@ -28,6 +28,10 @@
 #define __TSS_SEL	(GDT_ENTRY_TSS * 8)
 #define __LDT_SEL	(GDT_ENTRY_LDT * 8)
 
+/* A guest of a pv386 host runs its kernel at ring 1 (docs/guest.md):
+ * its selectors carry this RPL where the CPU checks it (%ss). */
+#define GUEST_KERNEL_RPL	1
+
 #define LDT_ENTRIES	8	/* a small fixed LDT: enough to show how one works */
 
 #endif

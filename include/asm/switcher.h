@@ -72,6 +72,7 @@ struct switcher_state *switcher_setup(void);
 int switcher_map_in_guest(u32 *guest_pgd);
 struct pt_regs *switcher_guest_regs(void);
 unsigned int switcher_run(u32 *cr2);	/* the trap's vector */
+bool hardware_vector(unsigned int vector);	/* the host's interrupt: handled */
 
 #endif
 #endif

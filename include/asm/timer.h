@@ -12,6 +12,7 @@
 
 #define PIT_HZ	1193182	/* the PIT's input clock */
 
+unsigned int pit_start(unsigned int hz);	/* the PC's: the rate it runs at */
 void timer_init(void (*on_tick)(void));	/* on_tick: each tick, IRQ 0 */
 void timer_check(void);			/* with interrupts on: it ticks */
 unsigned long timer_ticks(void);

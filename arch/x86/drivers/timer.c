@@ -2,6 +2,8 @@
  * timer.c - the periodic tick: PIT channel 0 as a rate generator on IRQ 0.
  *
  * The tick rate is HZ (100 unless built otherwise), or the hz= boot option.
+ * The counting is here; what ticks is the platform's (asm/platform.h):
+ * the PIT on a PC, the host in a guest.
  */
 #include <kernel.h>
 #include <cmdline.h>
@@ -9,6 +11,7 @@
 #include <asm/privileged.h>
 #include <asm/io.h>
 #include <asm/irq.h>
+#include <asm/platform.h>
 #include <asm/timer.h>
 #include <math64.h>
 
@@ -110,15 +113,21 @@ unsigned int timer_divisor(void)
 	return divisor;
 }
 
-void timer_init(void (*on_tick)(void))
+/* The PC's timer: channel 0 as a rate generator (struct platform). */
+unsigned int pit_start(unsigned int rate)
 {
-	tick_handler = on_tick;
-	divisor = (PIT_HZ + hz / 2) / hz;
-
+	divisor = (PIT_HZ + rate / 2) / rate;
 	outb(PIT_CMD, PIT_MODE2);
 	outb(PIT_CH0, divisor & 0xff);
 	outb(PIT_CH0, divisor >> 8);
-	request_irq(IRQ_TIMER, timer_interrupt);
-	printk("timer: PIT at %u Hz (divisor %u), clock: %s\n", hz, divisor,
+	printk("timer: PIT at %u Hz (divisor %u), clock: %s\n", rate, divisor,
 	       cpu_has(X86_FEATURE_TSC) ? "PIT ticks and the TSC" : "PIT ticks (no TSC)");
+	return rate;
+}
+
+void timer_init(void (*on_tick)(void))
+{
+	tick_handler = on_tick;
+	hz = platform->timer_start(hz);
+	request_irq(IRQ_TIMER, timer_interrupt);
 }

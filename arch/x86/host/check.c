@@ -71,11 +71,6 @@ enum guest_verdict guest_check_gdt_entry(unsigned int index, u64 desc, u64 *out)
 	return GUEST_OK;
 }
 
-static u32 gate_offset(u64 g)
-{
-	return (u32)(g & 0xffff) | (u32)(g >> 48) << 16;
-}
-
 /* Whether addr lies in the guest kernel: linked at 1 MiB, mapped 1:1. */
 static bool in_guest_kernel(u32 addr, u32 mem_size)
 {

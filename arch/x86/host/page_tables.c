@@ -12,6 +12,8 @@
  * translated by guest_memory_ptr(), so a shadow can only ever map the
  * guest's own memory.  When the guest loads cr3 (the one way pv386
  * flushes its TLB) the shadow is dropped and built again as it runs.
+ * Until the guest's first cr3 the shadow maps its memory 1:1
+ * (SHADOW_IDENTITY): a guest starts with paging on.
  */
 #include <kernel.h>
 #include <page_alloc.h>
@@ -94,6 +96,23 @@ static u32 *shadow_table(struct shadow *sh, u32 va)
 	return (u32 *)(*pde & PAGE_MASK);
 }
 
+/* Before the guest has page tables of its own: its memory 1:1, for its
+ * kernel only (a pv386 guest loads cr3 before it runs anything else). */
+static enum shadow_result identity_fault(struct shadow *sh, u32 va, u32 error_code)
+{
+	void *frame = guest_memory_ptr(sh->mem, va & PAGE_MASK, PAGE_SIZE);
+	u32 *table;
+
+	if (!frame || (error_code & PF_USER))
+		return SHADOW_GUEST_FAULT;
+	table = shadow_table(sh, va);
+	if (!table)
+		return SHADOW_NO_MEMORY;
+	table[PTE_INDEX(va)] = (u32)frame | PTE_PRESENT | PTE_WRITE;
+	sh->fills++;
+	return SHADOW_FILLED;
+}
+
 /*
  * A page fault at va with error_code: fill the shadow (SHADOW_FILLED),
  * or say it is the guest's own fault, or that the guest's tables point
@@ -108,6 +127,8 @@ enum shadow_result shadow_fault(struct shadow *sh, u32 va, u32 error_code)
 
 	if (va >= SWITCHER_ADDR)
 		return SHADOW_GUEST_FAULT;	/* the Switcher is never the guest's */
+	if (sh->guest_cr3 == SHADOW_IDENTITY)
+		return identity_fault(sh, va, error_code);
 	pde = guest_entry(sh, sh->guest_cr3, PDE_INDEX(va));
 	if (!pde)
 		return SHADOW_BAD_TABLE;

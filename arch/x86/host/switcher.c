@@ -144,7 +144,7 @@ static void run_host_irq(unsigned int vector)
 	irq_dispatch(&regs, vector - FIRST_EXTERNAL_VECTOR);
 }
 
-static bool hardware_vector(unsigned int v)
+bool hardware_vector(unsigned int v)
 {
 	return v >= FIRST_EXTERNAL_VECTOR && v < FIRST_EXTERNAL_VECTOR + NR_IRQS;
 }
@@ -152,8 +152,10 @@ static bool hardware_vector(unsigned int v)
 /*
  * Whether the frame the Switcher will iret to is a guest's: ring 1 or 3
  * (never the Switcher's ring 0), its stack at the same ring, interrupts
- * on (the host's must keep coming), no I/O privilege, no vm86 or nested
- * task.  The host's own code writes these registers (its answers, the
+ * on (the host's must keep coming), no I/O privilege, no vm86.  NT is
+ * the guest's own (popf sets it at ring 1): the Switcher's iret is not
+ * nested whatever the frame says, and the guest's own would switch to
+ * its TSS's back link, which is 0: #TS, a trap like any other.  The host's own code writes these registers (its answers, the
  * traps it reflects); this keeps any mistake there from becoming ring 0
  * for the guest.
  */
@@ -161,15 +163,17 @@ static bool guest_frame(const struct pt_regs *r)
 {
 	return (r->cs & 3) != 0 && (r->ss & 3) == (r->cs & 3) &&
 	       (r->eflags & X86_EFLAGS_IF) &&
-	       !(r->eflags & (X86_EFLAGS_IOPL | X86_EFLAGS_VM | X86_EFLAGS_NT));
+	       !(r->eflags & (X86_EFLAGS_IOPL | X86_EFLAGS_VM));
 }
 
 /*
- * Run the guest until it traps for a reason of its own, and return the
- * trap's vector (its registers: switcher_guest_regs()), or
- * GUEST_TRAP_NONE without running it if its frame is not a guest's.
- * The host's interrupts that come meanwhile are handled on the way; a
- * page fault's address is in *cr2, read before anything else can fault.
+ * Run the guest until it traps, and return the trap's vector (its
+ * registers: switcher_guest_regs()), or GUEST_TRAP_NONE without running
+ * it if its frame is not a guest's.  A hardware interrupt is the host's:
+ * its handler has run when this returns its vector, and the caller may
+ * run the guest on, or do what the host must first (a guest that never
+ * traps must not keep the host from its scheduler).  A page fault's
+ * address is in *cr2, read before anything else can fault.
  */
 unsigned int switcher_run(u32 *cr2)
 {
@@ -186,12 +190,10 @@ unsigned int switcher_run(u32 *cr2)
 	store_gdt(&s->host_gdt);
 	store_idt(&s->host_idt);
 	sysenter_block();
-	do {
-		regs->vector = GUEST_TRAP_NONE;
-		((void (*)(void))SWITCHER_VA(switch_to_guest))();
-		if (hardware_vector(regs->vector))
-			run_host_irq(regs->vector);
-	} while (hardware_vector(regs->vector));
+	regs->vector = GUEST_TRAP_NONE;
+	((void (*)(void))SWITCHER_VA(switch_to_guest))();
+	if (hardware_vector(regs->vector))
+		run_host_irq(regs->vector);
 	*cr2 = regs->vector == X86_TRAP_PF ? read_cr2() : 0;
 	sysenter_unblock();
 	raw_local_irq_restore(flags);

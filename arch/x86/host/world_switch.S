@@ -49,6 +49,9 @@ switch_to_guest:
 	 * the host's page tables map writable, so before the cr3 load. */
 	movl $__TSS_SEL, %eax
 	ltr %ax
+	/* No LDT: the host's, still cached, is no business of the guest's. */
+	xorl %eax, %eax
+	lldt %ax
 	movl STATE(guest_cr3), %eax
 	movl %eax, %cr3
 	movl $REGS_BOTTOM, %esp		/* the regs page: mapped in both */
@@ -87,6 +90,8 @@ trap_to_host:
 	movl STATE(host_esp), %esp
 	movl $__TSS_SEL, %eax
 	ltr %ax
+	movl $__LDT_SEL, %eax
+	lldt %ax
 	popl %gs
 	popl %fs
 	popl %es

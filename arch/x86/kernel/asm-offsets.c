@@ -10,6 +10,7 @@
 #include <asm/desc_defs.h>
 #include <asm/processor.h>
 #include <asm/switcher.h>
+#include <asm/hypercall.h>
 #ifdef CONFIG_PARAVIRT
 #include <asm/paravirt.h>
 #endif
@@ -45,5 +46,10 @@ void asm_offsets(void)
 	OFFSET(PV_read_cr0, paravirt_ops, read_cr0);
 	OFFSET(PV_iret, paravirt_ops, iret);
 	OFFSET(PV_irq_enable_sysexit, paravirt_ops, irq_enable_sysexit);
+	/* for the guest backend (paravirt/backends/guest_entry.S) */
+	OFFSET(SHARED_irq_enabled, guest_shared, irq_enabled);
+	OFFSET(SHARED_irq_pending, guest_shared, irq_pending);
+	OFFSET(SHARED_irq_masked, guest_shared, irq_masked);
+	DEFINE(HCALL_FLUSH, HCALL_flush);
 #endif
 }

@@ -179,6 +179,7 @@ static const struct {
 	const char *signature, *name;
 } hypervisors[] = {
 	{ "KVMKVMKVM", "KVM" },			/* "KVMKVMKVM\0\0\0" */
+	{ "pv386host   ", "pv386 host" },	/* backends/guest.c */
 	{ "TCGTCGTCGTCG", "QEMU TCG" },
 	{ "VMwareVMware", "VMware" },
 	{ "XenVMMXenVMM", "Xen" },

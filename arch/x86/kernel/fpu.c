@@ -136,6 +136,8 @@ bool fpu_handle_nm(struct pt_regs *regs)
 		return false;
 	clts();
 	ts_set = false;
+	if (fpu_owner == current)	/* TS was a guest's (fpu_trap_next_use) */
+		return true;
 	if (fpu_owner && fpu_owner != current)
 		fpu_save(&fpu_owner->thread);
 	/* What is left - a dead owner's registers - may hold an unmasked
@@ -161,6 +163,15 @@ void fpu_switch(struct task *prev, struct task *next)
 		clts();
 		ts_set = false;
 	}
+}
+
+/* A guest of this host (arch/x86/host/) whose own CR0.TS is set must
+ * see its next FPU instruction trap, even where the host's FPU is the
+ * guest thread's already. */
+void fpu_trap_next_use(void)
+{
+	if (has_fpu && !ts_set)
+		set_ts();
 }
 
 void fpu_release(struct task *t)

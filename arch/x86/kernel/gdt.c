@@ -49,7 +49,9 @@ static void gdt_fill(void)
 }
 
 /* A far jump is the only way to reload %cs; the data segment registers
- * take the new selector directly.  None of this is privileged. */
+ * take the new selector directly.  None of this is privileged, but %ss
+ * takes only a selector whose RPL is the ring the kernel runs at (1 in
+ * a guest; the far jump sets %cs's itself). */
 static void reload_segments(void)
 {
 	asm volatile("ljmp %0, $1f\n"
@@ -61,7 +63,8 @@ static void reload_segments(void)
 		     "xorl %%eax, %%eax\n\t"
 		     "movl %%eax, %%fs\n\t"
 		     "movl %%eax, %%gs"
-		     : : "i" (__KERNEL_CS), "i" (__KERNEL_DS) : "eax", "memory");
+		     : : "i" (__KERNEL_CS), "r" (__KERNEL_DS | get_kernel_rpl())
+		     : "eax", "memory");
 }
 
 static void tss_init(void)

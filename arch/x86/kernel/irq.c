@@ -9,6 +9,7 @@
  */
 #include <kernel.h>
 #include <asm/irq.h>
+#include <asm/platform.h>
 
 static irq_handler_t irq_handlers[NR_IRQS];
 static unsigned long irq_counts[NR_IRQS];
@@ -17,7 +18,7 @@ static unsigned long spurious_irqs;
 void request_irq(unsigned int irq, irq_handler_t handler)
 {
 	irq_handlers[irq] = handler;
-	pic_unmask(irq);
+	platform->irq_unmask(irq);
 }
 
 unsigned long irq_count(unsigned int irq)
@@ -32,11 +33,11 @@ unsigned long spurious_irq_count(void)
 
 static bool irq_is_spurious(unsigned int irq)
 {
-	if ((irq != 7 && irq != 15) || pic_irq_in_service(irq))
+	if ((irq != 7 && irq != 15) || platform->irq_in_service(irq))
 		return false;
 	spurious_irqs++;
 	if (irq == 15)
-		pic_eoi(0);
+		platform->irq_eoi(0);
 	return true;
 }
 
@@ -49,5 +50,5 @@ void irq_dispatch(struct pt_regs *regs, unsigned int irq)
 		irq_handlers[irq](regs);
 	else
 		printk("irq: unexpected IRQ %u\n", irq);
-	pic_eoi(irq);
+	platform->irq_eoi(irq);
 }

@@ -13,7 +13,8 @@
  * knows only emulators: QEMU's ACPI power-management port (where the
  * firmware put it: 0xb004 on the i440FX "pc" machine, 0x604 on q35) and
  * Bochs's shutdown port.  pv386 has no ACPI interpreter, so on a real PC
- * it cannot power off: it says so and halts.
+ * it cannot power off: it says so and halts.  These are the PC's ways
+ * (pc_*); a guest asks its host instead (asm/platform.h).
  */
 #include <string.h>
 #include <console.h>
@@ -21,6 +22,7 @@
 #include <asm/desc_defs.h>
 #include <asm/io.h>
 #include <asm/machine.h>
+#include <asm/platform.h>
 #include <asm/privileged.h>
 
 #define QEMU_DEBUG_EXIT_PORT	0xf4
@@ -40,11 +42,17 @@ static void bochs_shutdown(void)
 		outb(BOCHS_SHUTDOWN_PORT, *s);
 }
 
-void emulator_exit(u8 value)
+void pc_emulator_exit(u8 value)
 {
 	serial_flush();		/* the harness needs the last line */
 	outb(QEMU_DEBUG_EXIT_PORT, value);
 	bochs_shutdown();
+}
+
+/* Where the platform has a way out (asm/platform.h); else it returns. */
+void emulator_exit(u8 value)
+{
+	platform->emulator_exit(value);
 }
 
 /* An emulator acts on a reset or power-off request between instructions
@@ -77,19 +85,23 @@ static void triple_fault(void)
 	asm volatile("int3");
 }
 
-void machine_restart(void)
+void pc_restart(void)
 {
-	raw_local_irq_disable();
 	serial_flush();
 	i8042_pulse_reset();
 	triple_fault();
+}
+
+void machine_restart(void)
+{
+	raw_local_irq_disable();
+	platform->restart();
 	machine_halt();
 }
 
 /* Only where an emulator is known to listen; it returns if none did. */
-void machine_power_off(void)
+void pc_power_off(void)
 {
-	raw_local_irq_disable();
 	serial_flush();
 	if (!strcmp(boot_cpu.hypervisor, "QEMU TCG") ||
 	    !strcmp(boot_cpu.hypervisor, "KVM")) {
@@ -98,6 +110,12 @@ void machine_power_off(void)
 	}
 	bochs_shutdown();
 	wait_a_moment();
+}
+
+void machine_power_off(void)
+{
+	raw_local_irq_disable();
+	platform->power_off();
 }
 
 /* With interrupts off, only an NMI can end hlt: loop in case one does. */

@@ -23,6 +23,18 @@ const struct paravirt_backend *paravirt_find_backend(const char *name)
 	return NULL;
 }
 
+/* A complete table answers 0: slot 0 is the name, never an op. */
+unsigned int paravirt_first_empty_op(const struct paravirt_ops *ops)
+{
+	void *const *slots = (void *const *)ops;
+	unsigned int slot;
+
+	for (slot = PARAVIRT_FIRST_OP_SLOT; slot < PARAVIRT_NR_SLOTS; slot++)
+		if (!slots[slot])
+			return slot;
+	return 0;
+}
+
 const struct paravirt_ops *paravirt_prepare_backend(const char *name, const char **why,
 						    int *err)
 {
@@ -46,7 +58,8 @@ const struct paravirt_ops *paravirt_prepare_backend(const char *name, const char
 
 /* ---- choosing a backend at boot: pv=NAME ---- */
 
-static char wanted[16] = "native";
+/* Empty: the backend the kernel booted on (native, or guest at ring 1). */
+static char wanted[16];
 static const char *refusal;	/* why the wanted backend is not running */
 
 static int parse_pv(const char *value)
@@ -57,7 +70,7 @@ static int parse_pv(const char *value)
 		refusal = "pv= needs the name of a backend";
 	return 0;
 }
-early_boot_option("pv", parse_pv, "the paravirt backend: native, trace or rom");
+early_boot_option("pv", parse_pv, "the paravirt backend: native, trace, rom or guest");
 
 /*
  * Put the backend pv= named into the table, or stay native and keep the
@@ -71,7 +84,7 @@ void paravirt_choose_backend(void)
 	const char *why;
 	int err;
 
-	if (refusal)
+	if (refusal || !wanted[0])
 		return;
 	ops = paravirt_prepare_backend(wanted, &why, &err);
 	if (ops)
@@ -82,7 +95,7 @@ void paravirt_choose_backend(void)
 
 void paravirt_backend_report(void)
 {
-	if (strcmp(wanted, paravirt_ops.name))
+	if (wanted[0] && strcmp(wanted, paravirt_ops.name))
 		printk("paravirt: backend %s refused (%s): staying %s\n", wanted,
 		       refusal ? refusal : "it cannot run here", paravirt_ops.name);
 	printk("paravirt: backend %s, %u ops\n", paravirt_ops.name, PARAVIRT_NR_OPS);

@@ -16,6 +16,7 @@
 #include <console.h>
 #include <panic.h>
 #include <asm/paravirt.h>
+#include <asm/processor.h>
 
 struct paravirt_ops paravirt_ops;
 
@@ -46,39 +47,46 @@ const char *paravirt_op_name(unsigned int slot)
 	return slot < PARAVIRT_NR_SLOTS && op_names[slot] ? op_names[slot] : "?";
 }
 
-unsigned int paravirt_first_empty_op(const struct paravirt_ops *ops)
-{
-	void *const *slots = (void *const *)ops;
-	unsigned int slot;
-
-	for (slot = PARAVIRT_FIRST_OP_SLOT; slot < PARAVIRT_NR_SLOTS; slot++)
-		if (!slots[slot])
-			return slot;
-	return 0;
-}
-
 /* Nothing can be trusted yet, not even halting (it is an op): say so on
  * the serial line, which needs no op, and stop here. */
-static void __noreturn paravirt_bad_backend(unsigned int slot)
+static void __noreturn paravirt_bad_backend(const struct paravirt_ops *ops,
+						unsigned int slot)
 {
 	char msg[96];
 
 	snprintf(msg, sizeof(msg),
 		 "pv386: backend %s leaves op %s (slot %u) empty; stopped.\n",
-		 native_paravirt_ops.name, paravirt_op_name(slot), slot);
+		 ops->name, paravirt_op_name(slot), slot);
 	serial_init();
 	serial_puts(msg);
 	for (;;)
 		;
 }
 
+/*
+ * The table the kernel boots on: native, or the guest backend's when
+ * this kernel runs at ring 1 under a pv386 host, where a native
+ * instruction would be the first #GP (backends/guest.c).
+ */
+static const struct paravirt_ops *boot_ops(void)
+{
+	const struct paravirt_backend *guest = paravirt_find_backend("guest");
+	const struct paravirt_ops *ops = NULL;
+	const char *why;
+
+	if (current_ring() != 0 && guest)
+		ops = guest->prepare(&why);
+	return ops ? ops : &native_paravirt_ops;
+}
+
 void paravirt_init(void)
 {
-	unsigned int empty = paravirt_first_empty_op(&native_paravirt_ops);
+	const struct paravirt_ops *ops = boot_ops();
+	unsigned int empty = paravirt_first_empty_op(ops);
 
 	if (empty)
-		paravirt_bad_backend(empty);
-	paravirt_install_ops(&native_paravirt_ops);
+		paravirt_bad_backend(ops, empty);
+	paravirt_install_ops(ops);
 }
 
 /*

@@ -73,7 +73,10 @@ const struct paravirt_ops native_paravirt_ops = {
 /* Not native_*: that prefix is for the instructions (tools/audit-natives). */
 static const struct paravirt_ops *prepare_native(const char **why)
 {
-	(void)why;
-	return &native_paravirt_ops;	/* runs on any x86 */
+	if (current_ring() != 0) {	/* any x86, but only at ring 0 */
+		*why = "its instructions need ring 0, and this kernel is a guest";
+		return NULL;
+	}
+	return &native_paravirt_ops;
 }
 paravirt_backend("native", prepare_native, "the CPU's own instructions, inline where patched");

@@ -149,6 +149,10 @@ static const struct paravirt_ops *rom_prepare(const char **why)
 	const struct boot_module *m;
 	struct rom_check c;
 
+	if (current_ring() != 0) {
+		*why = "its instructions need ring 0, and this kernel is a guest";
+		return NULL;
+	}
 	if (installed)		/* copied once, at boot: read-only since */
 		return &rom_ops;
 	m = find_rom_module();

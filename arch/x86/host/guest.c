@@ -1,0 +1,183 @@
+/*
+ * guest.c - a guest pv386 at ring 1: made from a kernel image, stopped,
+ * and its console - the host's half of issue 15 (docs/guest.md).
+ *
+ * guest_start() puts the kernel image into fresh guest memory with a
+ * Multiboot block (load.c), maps the Switcher (switcher.c), starts a
+ * shadow of the guest's memory 1:1 (page_tables.c) and sets the
+ * registers a Multiboot loader leaves: the guest boots through the same
+ * _start as on a PC, and finds at its first instruction that it runs
+ * at ring 1.  run.c runs it; whatever finds it broken calls
+ * guest_stop(), and what it prints comes out here, a line at a time.
+ *
+ * One guest at a time: there is one Switcher state page.
+ */
+#include <kernel.h>
+#include <string.h>
+#include <asm/host.h>
+#include <asm/host_check.h>
+#include <asm/paging.h>
+#include <asm/processor-flags.h>
+#include <asm/switcher.h>
+#include <asm/timer.h>
+#include <arch_door.h>
+
+#define MULTIBOOT_LOADER_MAGIC	0x2badb002	/* EAX at a Multiboot kernel's entry */
+
+static struct guest the_guest;
+
+struct guest *guest_current(void)
+{
+	return the_guest.state == GUEST_NONE ? NULL : &the_guest;
+}
+
+/* What a Multiboot loader leaves, at ring 1: the kernel's segments, the
+ * magic in EAX, the block in EBX, interrupts on (the real IF: its own
+ * flag, in the shared page, starts off). */
+static void set_boot_registers(u32 entry)
+{
+	struct pt_regs *r = switcher_guest_regs();
+
+	memset(r, 0, sizeof(*r));
+	r->eip = entry;
+	r->cs = __KERNEL_CS | GUEST_KERNEL_RPL;
+	r->ss = r->ds = r->es = __KERNEL_DS | GUEST_KERNEL_RPL;
+	r->esp = GUEST_BOOT_INFO;	/* below the block; _start sets its own */
+	r->eflags = X86_EFLAGS_IF | X86_EFLAGS_FIXED;
+	r->eax = MULTIBOOT_LOADER_MAGIC;
+	r->ebx = GUEST_BOOT_INFO;
+}
+
+/* pv386's flat segments until the guest loads its GDT.  Its gates are
+ * none until it loads its IDT (g->gates is zeroed): the Switcher's own
+ * lead every trap to the host, which stops a guest that traps so soon. */
+static void set_boot_tables(struct guest *g)
+{
+	static const struct { unsigned int index, dpl; u8 type; } segs[] = {
+		{ GDT_ENTRY_KERNEL_CS, 0, DESC_CODE_R }, { GDT_ENTRY_KERNEL_DS, 0, DESC_DATA_W },
+		{ GDT_ENTRY_USER_CS, 3, DESC_CODE_R }, { GDT_ENTRY_USER_DS, 3, DESC_DATA_W },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(segs); i++)
+		guest_check_gdt_entry(segs[i].index, flat_segment(segs[i].dpl, segs[i].type),
+				      &g->cpu->guest_gdt_table[segs[i].index]);
+}
+
+static int load_guest(struct guest *g, const char *cmdline, unsigned int mib)
+{
+	const struct boot_module *kernel = guest_kernel_module();
+	u32 entry;
+	int err;
+
+	if (!kernel)
+		return -ENOENT;
+	g->cpu = switcher_setup();
+	if (!g->cpu)
+		return -ENODEV;
+	err = guest_memory_alloc(&g->mem, mib);
+	if (err)
+		return err;
+	err = guest_load_kernel(&g->mem, (const void *)kernel->start,
+				kernel->end - kernel->start, &entry);
+	if (!err)
+		err = guest_write_boot_info(&g->mem, cmdline);
+	if (!err)
+		err = shadow_init(&g->shadow, &g->mem, SHADOW_IDENTITY);
+	if (err) {
+		guest_memory_free(&g->mem);
+		return err;
+	}
+	g->cpu->guest_cr3 = (u32)g->shadow.pgd;
+	set_boot_tables(g);
+	set_boot_registers(entry);
+	return 0;
+}
+
+/* 0, or -ENOENT (no guest kernel module), -ENODEV (this CPU cannot host:
+ * a 386), -EBUSY, -EINVAL (guestmem, cmdline), -ENOMEM. */
+int guest_start(const char *cmdline, unsigned int mib)
+{
+	struct guest *g = &the_guest;
+	int err;
+
+	if (g->state == GUEST_RUNNING)
+		return -EBUSY;
+	guest_release();
+	memset(g, 0, sizeof(*g));
+	g->exit_value = -1;
+	err = load_guest(g, cmdline, mib);
+	if (err)
+		return err;
+	g->last_tick = timer_ticks();
+	g->state = GUEST_RUNNING;
+	return 0;
+}
+
+/* A stopped guest's memory and shadow back to the host; what it did
+ * (its stats, why it stopped) stays for `guest stats`. */
+void guest_release(void)
+{
+	struct guest *g = &the_guest;
+
+	if (g->state != GUEST_STOPPED || !g->mem.size)
+		return;
+	shadow_free(&g->shadow);
+	guest_memory_free(&g->mem);
+	g->shared = NULL;
+}
+
+void guest_stop(struct guest *g, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (g->state != GUEST_RUNNING)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(g->stop_reason, sizeof(g->stop_reason), fmt, ap);
+	va_end(ap);
+	g->state = GUEST_STOPPED;
+	guest_console_output(g, "\n", g->line_len ? 1 : 0);	/* its last words */
+	printk("host: guest stopped: %s\n", g->stop_reason);
+}
+
+/* ---- its console ---- */
+
+static void print_line(struct guest *g)
+{
+	g->line[g->line_len] = '\0';
+	printk("guest: %s\n", g->line);
+	g->line_len = 0;
+}
+
+/* The guest's text, a line at a time, each marked as the guest's. */
+void guest_console_output(struct guest *g, const char *s, u32 n)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		if (s[i] == '\n')
+			print_line(g);
+		else if (s[i] != '\r')
+			g->line[g->line_len++] = s[i];
+		if (g->line_len == sizeof(g->line) - 1)
+			print_line(g);
+	}
+}
+
+/* Bytes typed for the guest: into its input ring, then IRQ 4. */
+int guest_console_input(const char *s, unsigned int n)
+{
+	struct guest *g = &the_guest;
+	volatile struct guest_shared *sh = g->shared;
+	unsigned int taken = 0;
+
+	if (g->state != GUEST_RUNNING || !sh)
+		return -ESRCH;
+	while (taken < n && sh->input_tail - sh->input_head < GUEST_INPUT_LEN) {
+		sh->input[sh->input_tail % GUEST_INPUT_LEN] = s[taken++];
+		sh->input_tail++;
+	}
+	sh->irq_pending |= 1u << GUEST_IRQ_CONSOLE;
+	return taken;
+}

@@ -1,0 +1,220 @@
+/*
+ * hypercall.c - the host's side of the hypercalls (asm/hypercall.h):
+ * the queue the guest fills between them, then the call itself.
+ *
+ * Every argument is the guest's to make up.  What reaches the CPU - a
+ * descriptor, a gate, a stack - goes through check.c first; what names
+ * guest memory goes through guest_memory_ptr().  A guest that asks for
+ * something the checks refuse is stopped, with the reason: a guest
+ * kernel that works never does.
+ */
+#include <kernel.h>
+#include <string.h>
+#include <asm/host.h>
+#include <asm/host_check.h>
+#include <asm/paging.h>
+#include <asm/switcher.h>
+#include <asm/timer.h>
+#include <asm/processor-flags.h>
+#include <asm/traps.h>
+#include <uapi/syscalls.h>
+
+#define HCALL_NAME(name)	[HCALL_##name] = #name,
+static const char *const names[HCALL_NR] = { HYPERCALLS(HCALL_NAME) };
+
+const char *hypercall_name(unsigned int nr)
+{
+	return nr < HCALL_NR ? names[nr] : "?";
+}
+
+static u32 hc_init(struct guest *g, u32 gpa)
+{
+	volatile struct guest_shared *s = guest_memory_ptr(&g->mem, gpa, sizeof(*s));
+
+	if (!s || gpa % 4) {
+		guest_stop(g, "init: its shared page at %08x is outside its memory", gpa);
+		return -EINVAL;
+	}
+	g->shared = s;
+	return 0;
+}
+
+static u32 hc_console_write(struct guest *g, u32 gpa, u32 len)
+{
+	const char *text = guest_memory_ptr(&g->mem, gpa, len);
+
+	if (!text)
+		return -EFAULT;
+	guest_console_output(g, text, len);
+	return len;
+}
+
+static u32 hc_write_cr3(struct guest *g, u32 gpa)
+{
+	if (gpa % PAGE_SIZE || !guest_memory_ptr(&g->mem, gpa, PAGE_SIZE)) {
+		guest_stop(g, "write_cr3: %08x is not a page of its memory", gpa);
+		return -EINVAL;
+	}
+	shadow_drop(&g->shadow);	/* a switch, or pv386's TLB flush */
+	g->shadow.guest_cr3 = gpa;
+	return 0;
+}
+
+static u32 hc_write_gdt_entry(struct guest *g, u32 index, u64 desc)
+{
+	u64 checked;
+	enum guest_verdict v = guest_check_gdt_entry(index, desc, &checked);
+
+	if (v != GUEST_OK) {
+		guest_stop(g, "GDT entry %u (%016llx): %s", index, desc, guest_verdict_text(v));
+		return -EINVAL;
+	}
+	g->cpu->guest_gdt_table[index] = checked;
+	return 0;
+}
+
+/* Its whole table, but the host's own entries (null, TSS, LDT). */
+static u32 hc_load_gdt(struct guest *g, u32 gpa, u32 limit)
+{
+	unsigned int n = (limit + 1) / 8, i;
+	const u64 *table = guest_memory_ptr(&g->mem, gpa, n * 8);
+
+	if (!table || n > GDT_ENTRIES) {
+		guest_stop(g, "load_gdt: a table of %u entries at %08x", n, gpa);
+		return -EINVAL;
+	}
+	for (i = 1; i < n; i++)
+		if (i != GDT_ENTRY_TSS && i != GDT_ENTRY_LDT && hc_write_gdt_entry(g, i, table[i]))
+			return -EINVAL;
+	return 0;
+}
+
+/* A gate the checks refuse is kept absent, and said so: a kernel may
+ * write a gate it never uses (a test does), and a trap through an
+ * absent gate stops the guest then. */
+static u32 hc_write_idt_entry(struct guest *g, u32 vector, u64 gate)
+{
+	u64 checked;
+	enum guest_verdict v = guest_check_idt_gate(vector, gate, g->mem.size, &checked);
+
+	if (v == GUEST_BAD_VECTOR) {
+		guest_stop(g, "IDT gate %u: %s", vector, guest_verdict_text(v));
+		return -EINVAL;
+	}
+	if (v != GUEST_OK)
+		printk("host: the guest's IDT gate %u (%016llx) refused: %s\n", vector, gate,
+		       guest_verdict_text(v));
+	guest_set_gate(g, vector, checked);
+	return v == GUEST_OK ? 0 : -EINVAL;
+}
+
+static u32 hc_load_idt(struct guest *g, u32 gpa, u32 limit)
+{
+	unsigned int n = (limit + 1) / 8, v;
+	const u64 *table = guest_memory_ptr(&g->mem, gpa, n * 8);
+
+	if (!table || n > 256) {
+		guest_stop(g, "load_idt: a table of %u gates at %08x", n, gpa);
+		return -EINVAL;
+	}
+	for (v = 0; v < 256; v++)
+		hc_write_idt_entry(g, v, v < n ? table[v] : 0);
+	return 0;
+}
+
+/* The ring-1 stack: in the guest's state, and in the real TSS for the
+ * direct system-call gate, which the CPU takes without the host. */
+static u32 hc_set_stack(struct guest *g, u32 ss, u32 esp)
+{
+	u32 checked_ss;
+	enum guest_verdict v = guest_check_stack(ss, esp, g->mem.size, &checked_ss);
+
+	if (v != GUEST_OK) {
+		guest_stop(g, "set_stack %04x:%08x: %s", ss, esp, guest_verdict_text(v));
+		return -EINVAL;
+	}
+	g->stack_ss = g->cpu->guest_tss.ss1 = checked_ss;
+	g->stack_esp = g->cpu->guest_tss.esp1 = esp;
+	guest_set_gate(g, SYSCALL_VECTOR, g->gates[SYSCALL_VECTOR]);
+	return 0;
+}
+
+static u32 hc_halt(struct guest *g, u32 enable)
+{
+	if (enable)
+		g->shared->irq_enabled = X86_EFLAGS_IF;
+	if (!(g->shared->irq_enabled & X86_EFLAGS_IF))
+		guest_stop(g, "halted with interrupts off");
+	else
+		g->halted = true;
+	return 0;
+}
+
+static const char *const exit_kinds[] = {
+	[GUEST_EXIT_EMULATOR] = "emulator exit", [GUEST_EXIT_POWER_OFF] = "power off",
+	[GUEST_EXIT_RESTART] = "restart", [GUEST_EXIT_HALTED] = "halted",
+};
+
+static u32 hc_exit(struct guest *g, u32 kind, u32 value)
+{
+	if (kind == GUEST_EXIT_EMULATOR)
+		g->exit_value = value & 0xff;
+	guest_stop(g, "it asked to stop: %s (value 0x%x)",
+		   kind < ARRAY_SIZE(exit_kinds) ? exit_kinds[kind] : "?", value);
+	return 0;
+}
+
+/* One call; calls that need the shared page wait for init. */
+static u32 run_call(struct guest *g, u32 nr, u32 a1, u32 a2, u32 a3)
+{
+	if (nr < HCALL_NR)
+		g->stats.hypercalls[nr]++;
+	if (!g->shared && nr != HCALL_init && nr != HCALL_console_write && nr != HCALL_exit) {
+		guest_stop(g, "hypercall %s before init", hypercall_name(nr));
+		return -EINVAL;
+	}
+	switch (nr) {
+	case HCALL_flush:		return 0;
+	case HCALL_init:		return hc_init(g, a1);
+	case HCALL_console_write:	return hc_console_write(g, a1, a2);
+	case HCALL_halt:		return hc_halt(g, a1);
+	case HCALL_exit:		return hc_exit(g, a1, a2);
+	case HCALL_write_cr3:		return hc_write_cr3(g, a1);
+	case HCALL_set_ts:		g->ts = a1 != 0; return 0;
+	case HCALL_set_timer:		g->timer_on = a1 != 0; return timer_hz();
+	case HCALL_load_gdt:		return hc_load_gdt(g, a1, a2);
+	case HCALL_write_gdt_entry:	return hc_write_gdt_entry(g, a1, a2 | (u64)a3 << 32);
+	case HCALL_load_idt:		return hc_load_idt(g, a1, a2);
+	case HCALL_write_idt_entry:	return hc_write_idt_entry(g, a1, a2 | (u64)a3 << 32);
+	case HCALL_set_stack:		return hc_set_stack(g, a1, a2);
+	}
+	printk("host: the guest made hypercall %u, which there is not\n", nr);
+	return -ENOSYS;
+}
+
+/* The queue, as the guest left it; each entry read once. */
+static void run_queue(struct guest *g)
+{
+	volatile struct guest_shared *s = g->shared;
+	u32 n = s ? s->queued : 0, i;
+
+	if (n > GUEST_QUEUE_LEN) {
+		guest_stop(g, "%u calls in a queue of %u", n, GUEST_QUEUE_LEN);
+		return;
+	}
+	for (i = 0; i < n && g->state == GUEST_RUNNING; i++) {
+		struct guest_call c = { s->queue[i].nr, s->queue[i].a1, s->queue[i].a2,
+					s->queue[i].a3 };
+
+		run_call(g, c.nr, c.a1, c.a2, c.a3);
+	}
+	if (s)
+		s->queued = 0;
+}
+
+void guest_hypercall(struct guest *g, struct pt_regs *regs)
+{
+	run_queue(g);
+	if (g->state == GUEST_RUNNING)
+		regs->eax = run_call(g, regs->eax, regs->ebx, regs->ecx, regs->edx);
+}

@@ -1,0 +1,144 @@
+/*
+ * interrupts.c - delivering a trap or an interrupt into a guest, as the
+ * CPU would have delivered it had the guest's IDT been the real one.
+ *
+ * Every trap out of a guest comes to the host (the Switcher's gates);
+ * what the guest's own IDT says about it is done here: a frame pushed
+ * on the guest kernel's stack (its ring-1 stack, ss1:esp1, if the trap
+ * came from ring 3), EIP and CS from the guest's gate, and its
+ * interrupt flag - the word in the shared page - off if the gate is an
+ * interrupt gate.  The guest kernel's stacks lie in its 1:1 map, so a
+ * stack address is a guest-physical one, and every push goes through
+ * guest_memory_ptr(): a guest can only ever have its own memory written.
+ *
+ * Hardware interrupts are the host's; the guest gets virtual ones (its
+ * timer, its console), injected when its flag and mask allow.
+ */
+#include <kernel.h>
+#include <asm/host.h>
+#include <asm/host_check.h>
+#include <asm/irq.h>
+#include <asm/processor-flags.h>
+#include <asm/switcher.h>
+#include <asm/traps.h>
+#include <uapi/syscalls.h>
+
+/* Vectors for which the CPU pushes an error code. */
+static bool has_error_code(unsigned int v)
+{
+	return v == X86_TRAP_DF || (v >= X86_TRAP_TS && v <= X86_TRAP_PF) ||
+	       v == X86_TRAP_AC;
+}
+
+static bool push(struct guest *g, u32 *sp, u32 value)
+{
+	u32 *slot = guest_memory_ptr(&g->mem, *sp - 4, 4);
+
+	if (!slot)
+		return false;
+	*sp -= 4;
+	*slot = value;
+	return true;
+}
+
+/* The flags the guest sees: the real ones, with its own IF. */
+static u32 guest_eflags(const struct guest *g, const struct pt_regs *r)
+{
+	return (r->eflags & ~X86_EFLAGS_IF) | (g->shared->irq_enabled & X86_EFLAGS_IF);
+}
+
+/*
+ * Through the guest's gate for vector, with error_code if the vector
+ * has one.  A guest whose gate is missing, or whose stack cannot take
+ * the frame, is stopped: on hardware that would be a double fault, and
+ * then a triple fault.
+ */
+static void deliver(struct guest *g, unsigned int vector, u32 error_code)
+{
+	struct pt_regs *r = switcher_guest_regs();
+	u64 gate = g->gates[vector];
+	bool from_user = (r->cs & 3) == 3;
+	u32 ss = from_user ? g->stack_ss : r->ss;
+	u32 sp = from_user ? g->stack_esp : r->esp;
+	bool ok = true;
+
+	if (!g->shared || !gate_present(gate)) {
+		guest_stop(g, "trap %u at %08x with no gate for it in its IDT", vector, r->eip);
+		return;
+	}
+	if (from_user && !ss) {
+		guest_stop(g, "trap %u from ring 3 before it gave a ring-1 stack", vector);
+		return;
+	}
+	if (from_user)
+		ok = push(g, &sp, r->ss) && push(g, &sp, r->esp);
+	ok = ok && push(g, &sp, guest_eflags(g, r)) && push(g, &sp, r->cs) &&
+	     push(g, &sp, r->eip);
+	if (ok && has_error_code(vector))
+		ok = push(g, &sp, error_code);
+	if (!ok) {
+		guest_stop(g, "trap %u: its stack at %08x is outside its memory", vector, sp);
+		return;
+	}
+	r->ss = ss;
+	r->esp = sp;
+	r->cs = gate_selector(gate);
+	r->eip = gate_offset(gate);
+	r->eflags &= ~(X86_EFLAGS_TF | X86_EFLAGS_NT | X86_EFLAGS_RF | X86_EFLAGS_VM);
+	if (!gate_is_trap(gate))
+		g->shared->irq_enabled = 0;
+}
+
+void guest_reflect_trap(struct guest *g, unsigned int vector, u32 error_code)
+{
+	g->stats.traps++;
+	deliver(g, vector, error_code);
+}
+
+/* The lowest pending IRQ the guest has not masked, if its IF is on. */
+void guest_inject_interrupt(struct guest *g)
+{
+	volatile struct guest_shared *s = g->shared;
+	u32 ready;
+	unsigned int irq;
+
+	if (!s || !(s->irq_enabled & X86_EFLAGS_IF))
+		return;
+	ready = s->irq_pending & ~s->irq_masked & ((1u << NR_IRQS) - 1);
+	if (!ready)
+		return;
+	irq = __builtin_ctz(ready);
+	s->irq_pending &= ~(1u << irq);
+	g->stats.interrupts++;
+	g->halted = false;
+	deliver(g, FIRST_EXTERNAL_VECTOR + irq, 0);
+}
+
+/*
+ * The guest's (checked) gate for vector, and the real one behind it.
+ * The real gate leads to the host, admitting the rings the guest's
+ * gate admits (so a program's `int $n` reaches the host as the guest
+ * allows it, else raises #GP as on hardware); the system call's trap
+ * gate alone goes straight to the guest kernel (lguest's direct trap):
+ * a program's int $0x80 never leaves the guest.  It needs no IF change,
+ * which only an interrupt gate would make, and the real TSS's ss1:esp1
+ * for its stack.  The hypercall vector and the hardware interrupts'
+ * are the host's whatever the guest says.
+ */
+void guest_set_gate(struct guest *g, unsigned int vector, u64 gate)
+{
+	u64 *real = &g->cpu->guest_idt_table[vector];
+	unsigned int dpl = gate_present(gate) ? gate_dpl(gate) : 0;
+
+	g->gates[vector] = gate;
+	if (vector == HYPERCALL_VECTOR ||
+	    (vector >= FIRST_EXTERNAL_VECTOR && vector < FIRST_EXTERNAL_VECTOR + NR_IRQS))
+		return;
+	if (vector == SYSCALL_VECTOR && gate_present(gate) && gate_is_trap(gate) &&
+	    dpl == 3 && g->stack_ss) {
+		*real = gate;
+		return;
+	}
+	*real = pack_gate(SWITCHER_VA(switcher_stubs) + vector * SWITCHER_STUB_SIZE,
+			  __SWITCHER_CS, DESC_PRESENT | DESC_DPL(dpl) | DESC_INTR_GATE);
+}

@@ -1,0 +1,161 @@
+/*
+ * run.c - running a guest from exit to exit: each time the Switcher
+ * comes back (switcher.c) the host does what the exit asks and runs
+ * the guest on.
+ *
+ * An exit is a hypercall (hypercall.c), a page fault the shadow fills
+ * or passes on (page_tables.c), a trap for the guest's own IDT
+ * (interrupts.c), or one of the host's own interrupts, already handled.
+ * Before each entry the guest's timer ticks and its pending interrupts
+ * are injected if its flag allows; a guest that keeps them off too long
+ * is stopped.  guest_run() returns to its caller (kernel/guest.c, a host
+ * thread) when the guest halts or stops, or the host's scheduler wants
+ * the CPU.
+ */
+#include <kernel.h>
+#include <asm/fpu.h>
+#include <asm/host.h>
+#include <asm/host_check.h>
+#include <asm/irq.h>
+#include <asm/processor-flags.h>
+#include <asm/switcher.h>
+#include <asm/timer.h>
+#include <asm/traps.h>
+#include <arch_door.h>
+
+#define IRQS_OFF_LIMIT_S	10	/* interrupts off this long, one waiting: stuck */
+
+/* Its timer: IRQ 0 at each of the host's ticks (missed ones merge). */
+static void tick(struct guest *g)
+{
+	unsigned long now = timer_ticks();
+
+	if (!g->shared || now == g->last_tick)
+		return;
+	g->last_tick = now;
+	if (g->timer_on)
+		g->shared->irq_pending |= 1u << IRQ_TIMER;
+}
+
+/* A guest that keeps its interrupts off while one waits, for seconds,
+ * is stuck (or hostile): the host stops it. */
+static void check_irqs_off(struct guest *g)
+{
+	volatile struct guest_shared *s = g->shared;
+
+	if (!s || (s->irq_enabled & X86_EFLAGS_IF) || !(s->irq_pending & ~s->irq_masked)) {
+		g->irqs_off_since = 0;
+		return;
+	}
+	if (!g->irqs_off_since)
+		g->irqs_off_since = timer_ticks();
+	else if (timer_ticks() - g->irqs_off_since > IRQS_OFF_LIMIT_S * timer_hz())
+		guest_stop(g, "interrupts off for %u s with one waiting, at %08x",
+			   IRQS_OFF_LIMIT_S, switcher_guest_regs()->eip);
+}
+
+static void page_fault(struct guest *g, struct pt_regs *r, u32 cr2)
+{
+	switch (shadow_fault(&g->shadow, cr2, r->error_code)) {
+	case SHADOW_FILLED:
+		g->stats.shadow_faults++;
+		return;
+	case SHADOW_GUEST_FAULT:
+		g->shared->cr2 = cr2;
+		guest_reflect_trap(g, X86_TRAP_PF, r->error_code);
+		return;
+	case SHADOW_BAD_TABLE:
+		guest_stop(g, "its page tables map %08x outside its memory", cr2);
+		return;
+	case SHADOW_NO_MEMORY:
+		guest_stop(g, "the host is out of memory for its page tables");
+		return;
+	}
+}
+
+/* Ring 1 doing itself what only paravirt_ops may: named, then passed on
+ * (its exception table may expect it; else it panics, and says so). */
+static void general_protection(struct guest *g, struct pt_regs *r)
+{
+	const u8 *code = guest_memory_ptr(&g->mem, r->eip, 3);
+	const char *insn, *op;
+
+	if ((r->cs & 3) == GUEST_KERNEL_RPL && code &&
+	    (insn = guest_privileged_insn(code, &op)))
+		printk("host: the guest ran %s itself at %08x: paravirt_ops has it as %s\n",
+		       insn, r->eip, op);
+	guest_reflect_trap(g, X86_TRAP_GP, r->error_code);
+}
+
+/* The FPU is the host thread's: the guest's TS is its own to trap on. */
+static void device_not_available(struct guest *g, struct pt_regs *r)
+{
+	if (g->ts || !fpu_handle_nm(r))
+		guest_reflect_trap(g, X86_TRAP_NM, 0);
+}
+
+static void handle_exit(struct guest *g, unsigned int vector, u32 cr2)
+{
+	struct pt_regs *r = switcher_guest_regs();
+
+	g->stats.exits++;
+	if (hardware_vector(vector))
+		return;			/* the host's, handled */
+	if (vector == HYPERCALL_VECTOR)
+		guest_hypercall(g, r);
+	else if (vector == X86_TRAP_PF)
+		page_fault(g, r, cr2);
+	else if (vector == X86_TRAP_GP)
+		general_protection(g, r);
+	else if (vector == X86_TRAP_NM)
+		device_not_available(g, r);
+	else if (vector == X86_TRAP_DF || vector == GUEST_TRAP_NONE)
+		guest_stop(g, "%s at %08x", vector == X86_TRAP_DF ? "double fault" :
+			   "a frame that is not a guest's", r->eip);
+	else
+		guest_reflect_trap(g, vector, r->error_code);
+}
+
+/*
+ * Run the guest until it stops, halts (waiting for an interrupt: the
+ * caller sleeps a tick), or the host's scheduler wants the CPU back.
+ */
+void guest_run(struct guest *g)
+{
+	unsigned int vector;
+	u32 cr2;
+
+	for (;;) {
+		tick(g);
+		guest_inject_interrupt(g);
+		check_irqs_off(g);
+		if (g->state != GUEST_RUNNING || g->halted)
+			return;
+		if (g->ts)
+			fpu_trap_next_use();
+		vector = switcher_run(&cr2);
+		handle_exit(g, vector, cr2);
+		if (sched_need_resched())
+			return;
+	}
+}
+
+void guest_print_stats(void)
+{
+	const struct guest *g = guest_current();
+	const struct guest_stats *st;
+	unsigned int i;
+
+	if (!g) {
+		printk("guest: none\n");
+		return;
+	}
+	st = &g->stats;
+	printk("guest: %s%s%s\n", g->state == GUEST_RUNNING ? "running" : "stopped: ",
+	       g->state == GUEST_STOPPED ? g->stop_reason : "", g->halted ? " (halted)" : "");
+	printk("  world switches %lu, traps reflected %lu, interrupts injected %lu, "
+	       "shadow faults %lu\n", st->exits, st->traps, st->interrupts, st->shadow_faults);
+	for (i = 0; i < HCALL_NR; i++)
+		if (st->hypercalls[i])
+			printk("  hypercall %-16s %lu\n", hypercall_name(i), st->hypercalls[i]);
+}

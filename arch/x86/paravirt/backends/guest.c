@@ -1,0 +1,422 @@
+/*
+ * guest.c - the guest backend: paravirt_ops for a pv386 kernel running
+ * at ring 1 under a pv386 host (arch/x86/host/; docs/guest.md).
+ *
+ * It is the table's reason to exist: the same kernel binary, whose every
+ * privileged operation goes through paravirt_ops, runs as a guest once
+ * the table holds these functions instead of the native instructions.
+ * paravirt_init() installs it by itself when the kernel finds itself at
+ * ring 1 (current_ring()), before the first privileged operation.
+ *
+ * Each op is one of four kinds:
+ *   - a load or store of the page shared with the host (asm/hypercall.h):
+ *     the interrupt flag, the pending interrupts, cr2;
+ *   - a value kept here: cr0, cr3, cr4, the GDT and IDT registers, TR -
+ *     what the CPU's registers would hold, which the host owns;
+ *   - a hypercall, now (write_cr3, halt, load_gdt, ...) or queued for the
+ *     next one (what a context switch changes: the ring-1 stack and the
+ *     TLS entries, which load_tls sends with one exit);
+ *   - an instruction that is harmless at ring 1 (cpuid, rdtsc, pushf,
+ *     popf, iret), borrowed from the native table: only native_*
+ *     functions execute such instructions (tools/audit-privileged).
+ */
+#include <kernel.h>
+#include <string.h>
+#include <asm/hypercall.h>
+#include <asm/paravirt.h>
+#include <asm/processor.h>
+#include <asm/processor-flags.h>
+#include <asm/cpu.h>
+#include <asm/segment.h>
+
+extern const struct paravirt_ops native_paravirt_ops;
+void guest_iret(void);
+void guest_irq_enable_sysexit(void);
+void paravirt_nop(void);
+
+/* Shared with the host, which reads and writes it between any two of
+ * our instructions: every access is a volatile one. */
+volatile struct guest_shared guest_shared __attribute__((aligned(64)));
+
+/* The registers the host owns, as this kernel last set them.  Paging
+ * is on from the first instruction (the host's doing). */
+static unsigned long cr0 = X86_CR0_PE | X86_CR0_ET | X86_CR0_PG;
+static unsigned long cr3, cr4;
+static struct desc_ptr gdtr, idtr;
+static unsigned long debugreg[8];
+
+/* ---- the interrupt flag: a word in the shared page ---- */
+
+/* Interrupts the host holds for us, that we have not masked. */
+static bool irq_waiting(void)
+{
+	return guest_shared.irq_pending & ~guest_shared.irq_masked;
+}
+
+/* IF to the shared word; turning it on with an interrupt waiting asks
+ * the host to deliver it now (any hypercall does).  The check is what
+ * lguest once got wrong: it must be made on every way IF comes on. */
+static void set_irq_flag(unsigned long flags)
+{
+	guest_shared.irq_enabled = flags & X86_EFLAGS_IF;
+	if (guest_shared.irq_enabled && irq_waiting())
+		hypercall(HCALL_flush, 0, 0, 0);
+}
+
+static void guest_irq_disable(void)
+{
+	guest_shared.irq_enabled = 0;
+}
+
+static void guest_irq_enable(void)
+{
+	set_irq_flag(X86_EFLAGS_IF);
+}
+
+/* The real flags for every bit but IF (cpu_detect toggles AC and ID,
+ * tests read DF): pushf at ring 1 shows the real IF, always set. */
+static unsigned long guest_save_fl(void)
+{
+	return (native_paravirt_ops.save_fl() & ~X86_EFLAGS_IF) | guest_shared.irq_enabled;
+}
+
+/* popf at ring 1 leaves IF (and IOPL) alone, and does not fault. */
+static void guest_restore_fl(unsigned long flags)
+{
+	native_paravirt_ops.restore_fl(flags);
+	set_irq_flag(flags);
+}
+
+static unsigned long guest_save_fl_irq_disable(void)
+{
+	unsigned long flags = guest_save_fl();
+
+	guest_irq_disable();
+	return flags;
+}
+
+/* Interrupts on and asleep in one step: the host turns the flag on, so
+ * no interrupt can come between the two and leave us asleep with work. */
+static void guest_safe_halt(void)
+{
+	hypercall(HCALL_halt, 1, 0, 0);
+}
+
+/* With interrupts off, the host stops us for good (machine_halt). */
+static void guest_halt(void)
+{
+	hypercall(HCALL_halt, 0, 0, 0);
+}
+
+/* ---- the queue of calls the host runs at the next hypercall ---- */
+
+static void queue_call(enum hypercall nr, u32 a1, u32 a2, u32 a3)
+{
+	u32 flags = guest_shared.irq_enabled;
+	u32 n;
+
+	guest_shared.irq_enabled = 0;	/* an interrupt handler may queue too */
+	if (guest_shared.queued >= GUEST_QUEUE_LEN)
+		hypercall(HCALL_flush, 0, 0, 0);
+	n = guest_shared.queued;
+	guest_shared.queue[n].nr = nr;
+	guest_shared.queue[n].a1 = a1;
+	guest_shared.queue[n].a2 = a2;
+	guest_shared.queue[n].a3 = a3;
+	guest_shared.queued = n + 1;
+	set_irq_flag(flags);
+}
+
+/* ---- control registers ---- */
+
+static unsigned long guest_read_cr0(void)
+{
+	return cr0;
+}
+
+/* Only TS is ours to change (lazy FPU switching); the host keeps PG, WP,
+ * CD and the rest as it needs them. */
+static void guest_write_cr0(unsigned long value)
+{
+	if ((value ^ cr0) & X86_CR0_TS)
+		hypercall(HCALL_set_ts, !!(value & X86_CR0_TS), 0, 0);
+	cr0 = value;
+}
+
+static void guest_clts(void)
+{
+	guest_write_cr0(cr0 & ~X86_CR0_TS);
+}
+
+/* The host puts a reflected page fault's address here. */
+static unsigned long guest_read_cr2(void)
+{
+	return guest_shared.cr2;
+}
+
+static void guest_write_cr2(unsigned long value)
+{
+	guest_shared.cr2 = value;
+}
+
+static unsigned long guest_read_cr3(void)
+{
+	return cr3;
+}
+
+/* A new address space, or the same one again: pv386's only TLB flush. */
+static void guest_write_cr3(unsigned long value)
+{
+	cr3 = value;
+	hypercall(HCALL_write_cr3, value, 0, 0);
+}
+
+static unsigned long guest_read_cr4(void)
+{
+	return cr4;
+}
+
+/* TSD, PCE and OSFXSR are the host's; a guest's choice is only noted. */
+static void guest_write_cr4(unsigned long value)
+{
+	cr4 = value;
+}
+
+static unsigned long guest_get_debugreg(int regno)
+{
+	return regno >= 0 && regno < 8 ? debugreg[regno] : 0;
+}
+
+/* Noted, not armed: the host does not lend its debug registers yet
+ * (the tests that need real watchpoints say so, and are left out). */
+static void guest_set_debugreg(int regno, unsigned long value)
+{
+	if (regno >= 0 && regno < 8)
+		debugreg[regno] = value;
+}
+
+/* ---- the CPU's identity, MSRs, counters ---- */
+
+#define FEATURE(f)	(1u << X86_FEATURE_##f)
+#define HIDDEN_EDX	(FEATURE(VME) | FEATURE(DE) | FEATURE(PSE) | FEATURE(MSR) | \
+			 FEATURE(APIC) | FEATURE(SEP) | FEATURE(PGE))
+#define HYPERVISOR_LEAF		0x40000000
+#define HYPERVISOR_ECX_BIT	(1u << 31)
+
+/*
+ * The CPU's answer, less what a guest cannot use: MSRs (ring 0 only),
+ * sysenter (it always enters ring 0), the APIC, and paging and vm86
+ * features the host keeps.  The hypervisor bit and leaf name the host,
+ * as every hypervisor does.
+ */
+static void guest_cpuid(u32 *eax, u32 *ebx, u32 *ecx, u32 *edx)
+{
+	u32 leaf = *eax;
+
+	if (leaf == HYPERVISOR_LEAF) {
+		*eax = HYPERVISOR_LEAF;
+		memcpy(ebx, "pv38", 4);
+		memcpy(ecx, "6hos", 4);
+		memcpy(edx, "t   ", 4);
+		return;
+	}
+	native_paravirt_ops.cpuid(eax, ebx, ecx, edx);
+	if (leaf == 1) {
+		*edx &= ~HIDDEN_EDX;
+		*ecx |= HYPERVISOR_ECX_BIT;
+	}
+}
+
+static u64 guest_read_msr(u32 msr, int *err)
+{
+	(void)msr;
+	*err = -EFAULT;		/* there are none: MSR is hidden */
+	return 0;
+}
+
+static int guest_write_msr(u32 msr, u64 val)
+{
+	(void)msr;
+	(void)val;
+	return -EFAULT;
+}
+
+/* rdpmc would read the host's counters, or fault: none here. */
+static u64 guest_read_pmc(u32 counter, int *err)
+{
+	(void)counter;
+	*err = -EFAULT;
+	return 0;
+}
+
+/* ---- descriptor tables: kept here, copied and checked by the host ---- */
+
+static void guest_load_gdt(const struct desc_ptr *dt)
+{
+	gdtr = *dt;
+	hypercall(HCALL_load_gdt, dt->address, dt->size, 0);
+}
+
+static void guest_load_idt(const struct desc_ptr *dt)
+{
+	idtr = *dt;
+	hypercall(HCALL_load_idt, dt->address, dt->size, 0);
+}
+
+static void guest_store_gdt(struct desc_ptr *dt)
+{
+	*dt = gdtr;
+}
+
+static void guest_store_idt(struct desc_ptr *dt)
+{
+	*dt = idtr;
+}
+
+/* The TSS and the LDT descriptor are the host's: TR holds what it
+ * would hold on bare hardware, and nothing is loaded. */
+static unsigned long guest_store_tr(void)
+{
+	return __TSS_SEL;
+}
+
+/* The host keeps its own null, TSS and LDT entries. */
+static bool host_owns_gdt_entry(int entry)
+{
+	return entry == 0 || entry == GDT_ENTRY_TSS || entry == GDT_ENTRY_LDT;
+}
+
+/* A descriptor the CPU may load right after: the host has it now. */
+static void guest_write_gdt_entry(void *dt, int entry, u64 desc)
+{
+	((u64 *)dt)[entry] = desc;
+	if ((u32)dt == gdtr.address && !host_owns_gdt_entry(entry))
+		hypercall(HCALL_write_gdt_entry, entry, (u32)desc, desc >> 32);
+}
+
+static void guest_write_idt_entry(void *dt, int entry, u64 desc)
+{
+	((u64 *)dt)[entry] = desc;
+	if ((u32)dt == idtr.address)
+		hypercall(HCALL_write_idt_entry, entry, (u32)desc, desc >> 32);
+}
+
+/* The last thing a context switch does to the CPU: its TLS entries and
+ * the stack load_esp0 queued reach the host with this one exit. */
+static void guest_load_tls(const struct thread_struct *t, unsigned int cpu)
+{
+	u64 *gdt = (u64 *)gdtr.address;
+	int i;
+
+	(void)cpu;
+	for (i = 0; i < GDT_ENTRY_TLS_ENTRIES; i++) {
+		u64 desc = t->tls_array[i];
+
+		gdt[GDT_ENTRY_TLS_MIN + i] = desc;
+		queue_call(HCALL_write_gdt_entry, GDT_ENTRY_TLS_MIN + i, (u32)desc, desc >> 32);
+	}
+	hypercall(HCALL_flush, 0, 0, 0);
+}
+
+/* Traps from user mode arrive on ring 1's stack: the host puts it in
+ * the real TSS as ss1:esp1.  Queued: load_tls ends every switch. */
+static void guest_load_esp0(struct tss *tss, const struct thread_struct *t)
+{
+	tss->esp0 = t->esp0;
+	queue_call(HCALL_set_stack, __KERNEL_DS | GUEST_KERNEL_RPL, t->esp0, 0);
+}
+
+/* popf at ring 1 cannot change IOPL, and a guest's programs never get
+ * the host's ports: a program's I/O privilege is refused by the CPU. */
+static void guest_set_iopl_mask(unsigned long mask)
+{
+	(void)mask;
+}
+
+/* ---- the table ---- */
+
+static const struct paravirt_ops guest_paravirt_ops = {
+	.name			= "guest",
+	.kernel_rpl		= GUEST_KERNEL_RPL,
+
+	.cpuid			= guest_cpuid,
+	.get_debugreg		= guest_get_debugreg,
+	.set_debugreg		= guest_set_debugreg,
+	.clts			= guest_clts,
+
+	.read_cr0		= guest_read_cr0,
+	.write_cr0		= guest_write_cr0,
+	.read_cr2		= guest_read_cr2,
+	.write_cr2		= guest_write_cr2,
+	.read_cr3		= guest_read_cr3,
+	.write_cr3		= guest_write_cr3,
+	.read_cr4_safe		= guest_read_cr4,
+	.read_cr4		= guest_read_cr4,
+	.write_cr4		= guest_write_cr4,
+
+	.save_fl		= guest_save_fl,
+	.restore_fl		= guest_restore_fl,
+	.save_fl_irq_disable	= guest_save_fl_irq_disable,
+	.irq_disable		= guest_irq_disable,
+	.irq_enable		= guest_irq_enable,
+	.safe_halt		= guest_safe_halt,
+	.halt			= guest_halt,
+	.wbinvd			= paravirt_nop,	/* the host's caches are the host's */
+
+	.read_msr		= guest_read_msr,
+	.write_msr		= guest_write_msr,
+	.read_pmc		= guest_read_pmc,
+
+	.load_tr_desc		= paravirt_nop,
+	.load_ldt_desc		= paravirt_nop,	/* no LDT in a guest yet */
+	.load_gdt		= guest_load_gdt,
+	.load_idt		= guest_load_idt,
+	.store_gdt		= guest_store_gdt,
+	.store_idt		= guest_store_idt,
+	.store_tr		= guest_store_tr,
+	.load_tls		= guest_load_tls,
+	.load_esp0		= guest_load_esp0,
+	.write_gdt_entry	= guest_write_gdt_entry,
+	.write_idt_entry	= guest_write_idt_entry,
+
+	.set_iopl_mask		= guest_set_iopl_mask,
+
+	.irq_enable_sysexit	= guest_irq_enable_sysexit,
+	.iret			= guest_iret,
+};
+
+/* sysexit needs ring 0, and sysenter is hidden from cpuid: nothing can
+ * call for it.  Reached only if something did. */
+void guest_no_sysexit(void) __noreturn;
+void guest_no_sysexit(void)
+{
+	panic("guest: sysexit called, but a guest has no sysenter");
+}
+
+/*
+ * The table, with the native instructions that are harmless at ring 1
+ * filled in: the TSC (the patcher inlines rdtsc where the slot holds
+ * native's function), serializing, and the LDT's entries, which are
+ * plain stores into the task's own table.
+ */
+static struct paravirt_ops guest_ops;
+static bool shared_page_given;
+
+static const struct paravirt_ops *guest_prepare(const char **why)
+{
+	if (current_ring() != GUEST_KERNEL_RPL) {
+		*why = "this kernel is not a guest (it runs at ring 0)";
+		return NULL;
+	}
+	guest_ops = guest_paravirt_ops;
+	guest_ops.read_tsc = native_paravirt_ops.read_tsc;
+	guest_ops.sync_core = native_paravirt_ops.sync_core;
+	guest_ops.write_ldt_entry = native_paravirt_ops.write_ldt_entry;
+	if (!shared_page_given) {
+		hypercall(HCALL_init, (u32)&guest_shared, 0, 0);
+		shared_page_given = true;
+	}
+	return &guest_ops;
+}
+paravirt_backend("guest", guest_prepare,
+		 "ring 1 under a pv386 host: shared-page IF, hypercalls (chosen by itself)");

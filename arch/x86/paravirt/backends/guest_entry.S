@@ -1,0 +1,50 @@
+/*
+ * guest_entry.S - the guest backend's ops that cannot be C functions
+ * (backends/guest.c): iret and sysexit are jumped to with an interrupt
+ * frame on the stack.
+ */
+#include <asm/hypercall.h>
+#include <asm/processor-flags.h>
+#include <generated/asm-offsets.h>
+
+#define SHARED(field)	%ss:guest_shared + SHARED_##field
+
+	.text
+
+/*
+ * At ring 1 iret does not load IF (CPL > IOPL): the frame's IF goes to
+ * the shared word first, and an interrupt that waits for it is asked
+ * for now, as guest.c's set_irq_flag does.  Then the real iret, the
+ * native table's, whose exception-table entry sends a bad user frame to
+ * iret_fault.  %ds may already hold a user selector: %ss: throughout.
+ */
+	.globl guest_iret
+	.type guest_iret, @function
+guest_iret:
+	pushl %eax
+	movl 12(%esp), %eax		/* the frame's EFLAGS, past EAX, EIP, CS */
+	andl $X86_EFLAGS_IF, %eax
+	movl %eax, SHARED(irq_enabled)
+	jz 1f
+	movl SHARED(irq_masked), %eax
+	notl %eax
+	testl %eax, SHARED(irq_pending)
+	jz 1f
+	pushl %ebx
+	pushl %ecx
+	pushl %edx
+	movl $HCALL_FLUSH, %eax
+	int $HYPERCALL_VECTOR
+	popl %edx
+	popl %ecx
+	popl %ebx
+1:	popl %eax
+	jmp *%ss:native_paravirt_ops + PV_iret
+	.size guest_iret, . - guest_iret
+
+/* Nothing calls it: cpuid hides sysenter from a guest (guest.c). */
+	.globl guest_irq_enable_sysexit
+	.type guest_irq_enable_sysexit, @function
+guest_irq_enable_sysexit:
+	call guest_no_sysexit
+	.size guest_irq_enable_sysexit, . - guest_irq_enable_sysexit

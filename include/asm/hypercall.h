@@ -1,0 +1,93 @@
+/*
+ * asm/hypercall.h - how a pv386 guest talks to the pv386 host it runs
+ * under (issue 15; docs/guest.md): the hypercalls, and the page the two
+ * share.
+ *
+ * A hypercall is `int $HYPERCALL_VECTOR` from the guest kernel at ring 1:
+ * its number in EAX, its arguments in EBX, ECX and EDX, the answer back
+ * in EAX.  The Switcher's gate for the vector leads to the host
+ * (world_switch.S), which runs the call (arch/x86/host/hypercall.c) and
+ * returns to the instruction after the int.
+ *
+ * Calls that come in bursts and need no answer (descriptor writes, the
+ * ring-1 stack) are queued in the shared page instead; the host runs
+ * the queue before any hypercall, so a context switch costs the guest
+ * one exit, not five (Xen's multicalls, lguest's async ring).
+ *
+ * Addresses in arguments are guest-physical.  The guest kernel is mapped
+ * 1:1 (asm/paging.h), so its own addresses are.
+ */
+#ifndef ASM_HYPERCALL_H
+#define ASM_HYPERCALL_H
+
+#include <asm/switcher.h>
+
+/* One list, for the numbers, the names `guest stats` prints, and the
+ * host's dispatch table: a call is named the same everywhere. */
+#define HYPERCALLS(X)							\
+	X(flush)		/* only the queue, and what is pending */ \
+	X(init)			/* a1: where struct guest_shared is */	\
+	X(console_write)	/* a1: text, a2: its length */		\
+	X(halt)			/* until an interrupt comes */		\
+	X(exit)			/* a1: GUEST_EXIT_*, a2: emulator exit value */ \
+	X(write_cr3)		/* a1: the page directory */		\
+	X(set_ts)		/* a1: CR0.TS, 0 or 1 */		\
+	X(set_timer)		/* a1: 1 ticking at the host's rate, 0 off */ \
+	X(load_gdt)		/* a1: the table, a2: its limit */	\
+	X(write_gdt_entry)	/* a1: index, a2: low word, a3: high word */ \
+	X(load_idt)		/* a1: the table, a2: its limit */	\
+	X(write_idt_entry)	/* a1: vector, a2: low word, a3: high word */ \
+	X(set_stack)		/* a1: ss, a2: esp: the ring-1 stack */
+
+#define HCALL_ENUM(name)	HCALL_##name,
+#ifndef __ASSEMBLER__
+enum hypercall { HYPERCALLS(HCALL_ENUM) HCALL_NR };
+#endif
+
+/* What a guest asks for by its exit call. */
+#define GUEST_EXIT_EMULATOR	0	/* emulator_exit(a2): a test run's end */
+#define GUEST_EXIT_POWER_OFF	1
+#define GUEST_EXIT_RESTART	2
+#define GUEST_EXIT_HALTED	3	/* machine_halt, panic: it stops for good */
+
+#define GUEST_QUEUE_LEN		16
+#define GUEST_INPUT_LEN		64
+#define GUEST_IRQ_CONSOLE	4	/* console input arrives as IRQ 4, as COM1's */
+
+#ifndef __ASSEMBLER__
+
+#include <types.h>
+
+struct guest_call {
+	u32 nr, a1, a2, a3;
+};
+
+/*
+ * The page the guest gives the host at init, in the guest's memory.
+ * The host reads every field as a value the guest may have made up.
+ */
+struct guest_shared {
+	u32 irq_enabled;	/* X86_EFLAGS_IF or 0: the guest's IF */
+	u32 irq_pending;	/* bit n: IRQ n waits (the host sets, delivery clears) */
+	u32 irq_masked;		/* bit n: the guest masked IRQ n */
+	u32 cr2;		/* the last page fault's address */
+	u32 queued;		/* calls in queue[] */
+	struct guest_call queue[GUEST_QUEUE_LEN];
+	u32 input_head, input_tail;	/* console input: host writes at tail */
+	char input[GUEST_INPUT_LEN];
+};
+
+/* The guest side: a hypercall now. */
+static inline u32 hypercall(enum hypercall nr, u32 a1, u32 a2, u32 a3)
+{
+	u32 ret = nr;
+
+	asm volatile("int %[vector]"
+		     : "+a" (ret)
+		     : [vector] "i" (HYPERCALL_VECTOR), "b" (a1), "c" (a2), "d" (a3)
+		     : "memory");
+	return ret;
+}
+
+#endif
+#endif

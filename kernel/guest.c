@@ -1,0 +1,93 @@
+/*
+ * guest.c - running a guest pv386 (issue 15): the boot options guest=
+ * and guestmem=, and the host thread a guest runs in.  The machine's
+ * part - loading, the world switch, hypercalls, shadow page tables - is
+ * arch/x86/host/ (asm/host.h); this is the kernel's: when a guest runs,
+ * and that it shares the CPU with the host's own tasks.
+ */
+#include <kernel.h>
+#include <cmdline.h>
+#include <guest.h>
+#include <string.h>
+#include <task.h>
+#include <asm/host.h>
+
+static char boot_cmdline[256];
+static bool boot_guest;
+static unsigned int guest_mib = GUESTMEM_DEFAULT_MIB;
+
+/* A command line can hold no spaces inside one option: '+' stands for
+ * one, so guest=test+hz=100 gives the guest "test hz=100". */
+static int parse_guest(const char *value)
+{
+	char *c;
+
+	if (!value || strlen(value) >= sizeof(boot_cmdline))
+		return -EINVAL;
+	strlcpy(boot_cmdline, value, sizeof(boot_cmdline));
+	for (c = boot_cmdline; *c; c++)
+		if (*c == '+')
+			*c = ' ';
+	boot_guest = true;
+	return 0;
+}
+boot_option("guest", parse_guest,
+	    "run a guest pv386 (the kernel module) with this command line; '+' for a space");
+
+static int parse_guestmem(const char *value)
+{
+	unsigned long mib;
+
+	if (!value || parse_ulong(value, &mib) || mib < GUESTMEM_MIN_MIB || mib > 1024)
+		return -EINVAL;
+	guest_mib = mib;
+	return 0;
+}
+boot_option("guestmem", parse_guestmem, "the guest's memory in MiB (4-1024, default 16)");
+
+/* The guest runs until it stops; it sleeps a tick when it halts, and
+ * gives the CPU up whenever the host's scheduler asks. */
+static void guest_thread(void)
+{
+	struct guest *g = guest_current();
+
+	while (g->state == GUEST_RUNNING) {
+		guest_run(g);
+		if (g->halted)
+			sched_sleep_ticks(1);
+		else
+			sched_yield();
+	}
+	guest_release();
+}
+
+static const char *const start_errors[] = {
+	[ENOENT] = "no guest kernel: give pv386.elf as a Multiboot module "
+		   "(QEMU: -initrd build/pv386.elf; GRUB: module /boot/pv386.elf)",
+	[ENODEV] = "this CPU cannot host: a 386 has no CR0.WP",
+	[EBUSY] = "a guest is running already (guest stop)",
+	[EINVAL] = "guestmem= is too small, or the command line too long",
+	[ENOMEM] = "not enough memory for the guest (guestmem=)",
+};
+
+/* A guest with cmdline, in a thread of its own: 0 or -errno, said why. */
+int guest_launch(const char *cmdline)
+{
+	int err = guest_start(cmdline, guest_mib);
+
+	if (err) {
+		printk("host: no guest: %s\n", -err < (int)ARRAY_SIZE(start_errors) &&
+		       start_errors[-err] ? start_errors[-err] : "error");
+		return err;
+	}
+	printk("host: guest started: %u MiB, command line '%s'\n", guest_mib, cmdline);
+	task_create_kernel("guest", guest_thread);
+	return 0;
+}
+
+/* guest= at boot, once the host is ready. */
+void guest_boot(void)
+{
+	if (boot_guest)
+		guest_launch(boot_cmdline);
+}
