@@ -105,6 +105,7 @@ KTEST(debugreg_data_breakpoint_fires)
 	static volatile u32 watched;
 	unsigned long before = trap_count(X86_TRAP_DB);
 
+	KT_NOT_IN_GUEST("the host does not lend it the debug registers");
 	set_debugreg(6, 0);
 	set_debugreg(0, (unsigned long)&watched);
 	set_debugreg(7, DR7_L0 | DR7_LE_GE | DR7_RW0_WRITE | DR7_LEN0_4);
@@ -184,9 +185,10 @@ static unsigned long iopl_with_df(unsigned long mask)
  * against the whole expected EFLAGS. */
 KTEST(set_iopl_mask_changes_only_iopl)
 {
-	unsigned long saved = raw_local_irq_save();
-	unsigned long level;
+	unsigned long saved, level;
 
+	KT_NOT_IN_GUEST("popf at ring 1 cannot change IOPL");
+	saved = raw_local_irq_save();
 	KT_EXPECT_EQ(system_flags(), 0x00000002);	/* bit 1 alone */
 	for (level = 0; level < 4; level++) {
 		set_iopl_mask(level << 12);
