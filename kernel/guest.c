@@ -64,7 +64,7 @@ static void guest_thread(void)
 static const char *const start_errors[] = {
 	[ENOENT] = "no guest kernel: give pv386.elf as a Multiboot module "
 		   "(QEMU: -initrd build/pv386.elf; GRUB: module /boot/pv386.elf)",
-	[ENODEV] = "this CPU cannot host: a 386 has no CR0.WP",
+	[ENODEV] = "this CPU cannot host (a 386 has no CR0.WP), nor can a guest",
 	[EBUSY] = "a guest is running already (guest stop)",
 	[EINVAL] = "guestmem= is too small, or the command line too long",
 	[ENOMEM] = "not enough memory for the guest (guestmem=)",

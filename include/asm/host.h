@@ -125,7 +125,8 @@ void guest_hypercall(struct guest *g, struct pt_regs *regs);
 const char *hypercall_name(unsigned int nr);
 
 /* insn.c: the privileged instruction at code (3 bytes), and its op. */
-const char *guest_privileged_insn(const u8 *code, const char **op);
+#define GUEST_INSN_MAX	15	/* the longest x86 instruction */
+const char *guest_privileged_insn(const u8 *code, unsigned int len, const char **op);
 
 /* interrupts.c */
 void guest_reflect_trap(struct guest *g, unsigned int vector, u32 error_code);

@@ -27,6 +27,7 @@ struct platform {
 	void (*irq_unmask)(unsigned int irq);
 	void (*irq_eoi)(unsigned int irq);
 	bool (*irq_in_service)(unsigned int irq);	/* false: spurious */
+	bool (*irq_pending)(unsigned int irq);		/* raised, not yet taken */
 
 	/* IRQ 0 at hz (or what it can do: the rate it ticks at). */
 	unsigned int (*timer_start)(unsigned int hz);

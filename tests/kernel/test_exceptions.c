@@ -21,6 +21,7 @@
 #include <asm/extable.h>
 #include <asm/privileged.h>
 #include <asm/processor-flags.h>
+#include <asm/switcher.h>
 #include <asm/traps.h>
 
 #define NR_EXCEPTIONS		32
@@ -77,12 +78,15 @@ static void device_not_available(void)
 }
 
 /* A data segment in a borrowed GDT slot, marked not present: loading it
- * into %fs raises #NP, into %ss #SS, both naming the selector. */
+ * into %fs raises #NP, into %ss #SS, both naming the selector.  It is
+ * the kernel's own level (ring 1 in a guest): a segment it may not load
+ * would raise #GP before its presence is looked at. */
 static void load_absent_segment(bool into_ss)
 {
-	u64 absent = pack_descriptor(0, 0xfffff, DESC_DPL(0) | DESC_CODE_DATA |
+	unsigned int rpl = get_kernel_rpl();
+	u64 absent = pack_descriptor(0, 0xfffff, DESC_DPL(rpl) | DESC_CODE_DATA |
 				     DESC_DATA_W, DESC_FLAGS_4K32);
-	u32 sel = PROBE_SLOT * 8;
+	u32 sel = PROBE_SLOT * 8 | rpl;
 
 	write_gdt_entry(gdt_table, PROBE_SLOT, absent);
 	if (into_ss)
@@ -163,12 +167,24 @@ static void check_vector(struct ktest_ctx *kt_ctx, unsigned int v, void (*fn)(vo
 	}
 }
 
+/* In a guest, `int $0x1f` is a hypercall: the host's, never the guest
+ * kernel's vector (asm/switcher.h).  Named as left out, not skipped. */
+static bool hypercall_vector_in_guest(unsigned int v)
+{
+	if (v != HYPERCALL_VECTOR || current_ring() == 0)
+		return false;
+	printk("ktest:   vector %u left out in a guest: int $%u is the host's hypercall\n",
+	       v, v);
+	return true;
+}
+
 KTEST(every_exception_vector_is_handled)
 {
 	unsigned int v;
 
 	for (v = 0; v < NR_EXCEPTIONS; v++)
-		check_vector(kt_ctx, v, provoke[v]);
+		if (!hypercall_vector_in_guest(v))
+			check_vector(kt_ctx, v, provoke[v]);
 }
 
 /* The same vectors raised by hand reach the same handler as the real

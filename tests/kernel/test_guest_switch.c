@@ -147,6 +147,7 @@ KTEST(guest_world_switch)
 	u32 *pgd, cr2;
 	unsigned int v;
 
+	KT_NOT_IN_GUEST("a guest cannot host: the Switcher runs at ring 0");
 	if (guest_memory_alloc(&m, GUESTMEM_MIN_MIB))
 		KT_SKIP("no room for guest memory");
 	memcpy(guest_memory_ptr(&m, CODE_GPA, sizeof(guest_code)), guest_code, sizeof(guest_code));
@@ -288,6 +289,7 @@ KTEST(guest_shadow_paging)
 	struct pt_regs *r;
 	u32 cr2;
 
+	KT_NOT_IN_GUEST("a guest cannot host: the Switcher runs at ring 0");
 	if (guest_memory_alloc(&m, GUESTMEM_MIN_MIB))
 		KT_SKIP("no room for guest memory");
 	s = switcher_setup();

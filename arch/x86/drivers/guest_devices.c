@@ -88,6 +88,13 @@ static bool guest_irq_in_service(unsigned int irq)
 	return true;
 }
 
+/* Raised by the host, not yet delivered (interrupts are off, or it is
+ * masked). */
+static bool guest_irq_pending(unsigned int irq)
+{
+	return guest_shared.irq_pending & (1u << irq);
+}
+
 /* ---- timer: the host's tick ---- */
 
 static unsigned int guest_timer_start(unsigned int hz)
@@ -124,6 +131,7 @@ const struct platform guest_platform = {
 	.irq_unmask		= guest_irq_unmask,
 	.irq_eoi		= guest_irq_eoi,
 	.irq_in_service		= guest_irq_in_service,
+	.irq_pending		= guest_irq_pending,
 	.timer_start		= guest_timer_start,
 	.emulator_exit		= guest_emulator_exit,
 	.restart		= guest_restart,

@@ -55,7 +55,10 @@ static u64 raise_dpl(u64 d)
  * The guest may write the segments of pv386's GDT layout (asm/segment.h)
  * but the TSS, which is the host's, and the LDT's, which a guest does not
  * get (an LDT could hold a call gate to ring 0).  The accessed bit is set
- * so the CPU never writes to a GDT the guest cannot write either.
+ * so the CPU never writes to a GDT the guest cannot write either.  A
+ * code or data segment marked not present stays so (the CPU never uses
+ * it; loading it raises #NP or #SS, as the guest expects); any other
+ * absent entry becomes the empty slot.
  */
 enum guest_verdict guest_check_gdt_entry(unsigned int index, u64 desc, u64 *out)
 {
@@ -63,10 +66,11 @@ enum guest_verdict guest_check_gdt_entry(unsigned int index, u64 desc, u64 *out)
 	if (index == 0 || index >= GDT_ENTRIES || index == GDT_ENTRY_TSS ||
 	    index == GDT_ENTRY_LDT)
 		return GUEST_BAD_INDEX;
-	if (!(desc & SEG_PRESENT))
-		return GUEST_OK;		/* an absent entry: all zero */
-	if (!(desc & SEG_S))
-		return GUEST_SYSTEM_DESCRIPTOR;
+	if (!(desc & SEG_S)) {
+		if (desc & SEG_PRESENT)
+			return GUEST_SYSTEM_DESCRIPTOR;
+		return GUEST_OK;		/* all zero */
+	}
 	*out = raise_dpl(desc) | SEG_ACCESSED;
 	return GUEST_OK;
 }

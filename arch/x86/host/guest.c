@@ -94,8 +94,8 @@ static int load_guest(struct guest *g, const char *cmdline, unsigned int mib)
 	return 0;
 }
 
-/* 0, or -ENOENT (no guest kernel module), -ENODEV (this CPU cannot host:
- * a 386), -EBUSY, -EINVAL (guestmem, cmdline), -ENOMEM. */
+/* 0, or -ENOENT (no guest kernel module), -ENODEV (a 386 cannot host,
+ * nor can a guest), -EBUSY, -EINVAL (guestmem, cmdline), -ENOMEM. */
 int guest_start(const char *cmdline, unsigned int mib)
 {
 	struct guest *g = &the_guest;

@@ -29,6 +29,10 @@ static const struct privileged_insn insns[] = {
 	{ { 0xed }, 1, -1, "in", "the platform's devices (asm/platform.h)" },
 	{ { 0xee }, 1, -1, "out", "the platform's devices (asm/platform.h)" },
 	{ { 0xef }, 1, -1, "out", "the platform's devices (asm/platform.h)" },
+	{ { 0x6c }, 1, -1, "ins", "the platform's devices (asm/platform.h)" },
+	{ { 0x6d }, 1, -1, "ins", "the platform's devices (asm/platform.h)" },
+	{ { 0x6e }, 1, -1, "outs", "the platform's devices (asm/platform.h)" },
+	{ { 0x6f }, 1, -1, "outs", "the platform's devices (asm/platform.h)" },
 	{ { 0x0f, 0x06 }, 2, -1, "clts", "clts" },
 	{ { 0x0f, 0x09 }, 2, -1, "wbinvd", "wbinvd" },
 	{ { 0x0f, 0x20 }, 2, -1, "mov from %cr", "read_cr0/2/3/4" },
@@ -46,21 +50,34 @@ static const struct privileged_insn insns[] = {
 	{ { 0x0f, 0x01 }, 2, 6, "lmsw", "write_cr0" },
 };
 
-static bool matches(const struct privileged_insn *p, const u8 *code)
+static bool matches(const struct privileged_insn *p, const u8 *code, unsigned int len)
 {
-	if (code[0] != p->opcode[0] || (p->len == 2 && code[1] != p->opcode[1]))
+	if (len < p->len + (p->modrm_reg >= 0 ? 1u : 0u) || code[0] != p->opcode[0] ||
+	    (p->len == 2 && code[1] != p->opcode[1]))
 		return false;
 	return p->modrm_reg < 0 || ((code[p->len] >> 3) & 7) == p->modrm_reg;
 }
 
-/* The instruction at code (3 bytes readable), or NULL if it is none of
- * the privileged ones; its op in *op. */
-const char *guest_privileged_insn(const u8 *code, const char **op)
+/* The legacy prefixes: operand and address size, rep, lock, segments. */
+static bool is_prefix(u8 b)
+{
+	return b == 0x66 || b == 0x67 || b == 0xf2 || b == 0xf3 || b == 0xf0 ||
+	       b == 0x26 || b == 0x2e || b == 0x36 || b == 0x3e || b == 0x64 || b == 0x65;
+}
+
+/* The instruction in the len bytes at code, or NULL if it is none of the
+ * privileged ones; its op in *op.  Prefixes are passed over (`outw` is
+ * 0x66 0xef). */
+const char *guest_privileged_insn(const u8 *code, unsigned int len, const char **op)
 {
 	unsigned int i;
 
+	while (len > 0 && is_prefix(*code)) {
+		code++;
+		len--;
+	}
 	for (i = 0; i < ARRAY_SIZE(insns); i++)
-		if (matches(&insns[i], code)) {
+		if (matches(&insns[i], code, len)) {
 			*op = insns[i].op;
 			return insns[i].insn;
 		}

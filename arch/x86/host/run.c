@@ -77,11 +77,12 @@ static void page_fault(struct guest *g, struct pt_regs *r, u32 cr2)
  * (its exception table may expect it; else it panics, and says so). */
 static void general_protection(struct guest *g, struct pt_regs *r)
 {
-	const u8 *code = guest_memory_ptr(&g->mem, r->eip, 3);
+	u32 len = r->eip < g->mem.size ? min(g->mem.size - r->eip, GUEST_INSN_MAX) : 0;
+	const u8 *code = len ? guest_memory_ptr(&g->mem, r->eip, len) : NULL;
 	const char *insn, *op;
 
 	if ((r->cs & 3) == GUEST_KERNEL_RPL && code &&
-	    (insn = guest_privileged_insn(code, &op)))
+	    (insn = guest_privileged_insn(code, len, &op)))
 		printk("host: the guest ran %s itself at %08x: paravirt_ops has it as %s\n",
 		       insn, r->eip, op);
 	guest_reflect_trap(g, X86_TRAP_GP, r->error_code);

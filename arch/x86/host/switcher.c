@@ -17,6 +17,7 @@
 #include <asm/irq.h>
 #include <asm/paging.h>
 #include <asm/privileged.h>
+#include <asm/processor.h>
 #include <asm/processor-flags.h>
 #include <asm/switcher.h>
 #include <asm/syscall.h>
@@ -113,12 +114,14 @@ static void setup_switcher_gates(struct switcher_state *s)
  * the caller adds the guest's segments and its page directory.  NULL on
  * a 386: without CR0.WP, ring 1 writes read-only pages, and nothing
  * would keep a guest from rewriting its GDT or IDT in the state page.
+ * NULL in a guest too: the Switcher runs at ring 0, and pv386 does not
+ * nest.
  */
 struct switcher_state *switcher_setup(void)
 {
 	struct switcher_state *s = (struct switcher_state *)state_page;
 
-	if (!cpu_has_write_protect())
+	if (!cpu_has_write_protect() || current_ring() != 0)
 		return NULL;
 	memset(state_page, 0, sizeof(state_page));
 	memset(regs_page, 0, sizeof(regs_page));

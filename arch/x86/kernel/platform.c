@@ -37,6 +37,7 @@ const struct platform pc_platform = {
 	.irq_unmask		= pic_unmask,
 	.irq_eoi		= pic_eoi,
 	.irq_in_service		= pic_irq_in_service,
+	.irq_pending		= pic_irq_pending,
 	.timer_start		= pit_start,
 	.emulator_exit		= pc_emulator_exit,
 	.restart		= pc_restart,

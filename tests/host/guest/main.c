@@ -7,7 +7,8 @@
 
 #define GUEST_CHECK_TESTS(X)						\
 	X(gdt_kernel_segments_become_ring_1) X(gdt_user_segments_kept)	\
-	X(gdt_absent_entry_is_empty) X(gdt_refuses_host_slots)		\
+	X(gdt_absent_segment_kept_absent)				\
+	X(gdt_absent_system_entry_is_empty) X(gdt_refuses_host_slots)	\
 	X(gdt_refuses_system_descriptors)				\
 	X(gate_into_kernel_becomes_ring_1) X(gate_dpl_3_kept)		\
 	X(gate_absent_kept_absent) X(gate_refuses_other_types)		\

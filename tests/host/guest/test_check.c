@@ -45,12 +45,26 @@ void test_gdt_user_segments_kept(void)
 	CHECK(out == flat(0x3, 3), "tls changed");
 }
 
-void test_gdt_absent_entry_is_empty(void)
+void test_gdt_absent_segment_kept_absent(void)
 {
+	u64 absent = flat(0x2, 0) & ~(1ull << 47);
+	u64 out = 0;
+
+	CHECK(guest_check_gdt_entry(GDT_ENTRY_TLS_MIN, absent, &out) == GUEST_OK,
+	      "an absent data segment refused");
+	CHECK(!(out & (1ull << 47)) && (out & (1ull << 44)) && dpl_of(out) == 1,
+	      "an absent ring-0 data segment must stay absent, at ring 1: %llx",
+	      (unsigned long long)out);
+}
+
+void test_gdt_absent_system_entry_is_empty(void)
+{
+	u64 call_gate = gate(0xc, __KERNEL_CS, 0x100000, 3) & ~(1ull << 47);
 	u64 out = 1;
 
-	CHECK(guest_check_gdt_entry(GDT_ENTRY_TLS_MIN, flat(0xa, 0) & ~(1ull << 47), &out) ==
-	      GUEST_OK && out == 0, "an absent ring-0 code segment must become an empty slot");
+	CHECK(guest_check_gdt_entry(GDT_ENTRY_TLS_MIN, call_gate, &out) == GUEST_OK &&
+	      out == 0, "an absent call gate must become an empty slot, not %llx",
+	      (unsigned long long)out);
 }
 
 void test_gdt_refuses_host_slots(void)

@@ -22,15 +22,14 @@ struct request {
 
 static unsigned int dpl(u64 d)	{ return (d >> 45) & 3; }
 
-/* A segment the real GDT may hold: present code or data, never ring 0,
- * accessed; or the empty slot, in a slot the guest owns. */
+/* A segment the real GDT may hold: code or data (present or not), never
+ * ring 0, accessed; or the empty slot, in a slot the guest owns. */
 static void gdt_safe(const struct request *r, u64 out)
 {
 	if (r->index == 0 || r->index >= GDT_ENTRIES || r->index == GDT_ENTRY_TSS ||
 	    r->index == GDT_ENTRY_LDT)
 		abort();
-	if (out && (!(out & 1ull << 47) || !(out & 1ull << 44) || dpl(out) == 0 ||
-		    !(out & 1ull << 40)))
+	if (out && (!(out & 1ull << 44) || dpl(out) == 0 || !(out & 1ull << 40)))
 		abort();
 }
 
