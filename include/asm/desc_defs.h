@@ -62,6 +62,15 @@ static inline u32 descriptor_base(u64 d)
 	return (u32)((d >> 16) & 0xffffff) | (u32)((d >> 32) & 0xff000000);
 }
 
+/* The last byte offset a descriptor allows (its 20-bit limit, in pages
+ * if the granularity flag, bit 55, is set). */
+static inline u32 descriptor_limit(u64 d)
+{
+	u32 limit = (u32)(d & 0xffff) | (u32)((d >> 32) & 0xf0000);
+
+	return d & (1ull << 55) ? limit << 12 | 0xfff : limit;
+}
+
 /* A task's CPU state (asm/processor.h); the ops take it by pointer. */
 struct thread_struct;
 

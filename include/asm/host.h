@@ -69,7 +69,7 @@ enum shadow_result {
 int shadow_init(struct shadow *sh, const struct guest_memory *m, u32 guest_cr3);
 void shadow_drop(struct shadow *sh);
 void shadow_free(struct shadow *sh);
-enum shadow_result shadow_fault(struct shadow *sh, u32 va, u32 error_code);
+enum shadow_result shadow_fault(struct shadow *sh, u32 va, u32 *error_code);
 
 /* ---- a running guest (arch/x86/host/guest.c, hypercall.c, interrupts.c) ---- */
 

@@ -22,8 +22,8 @@
 
 enum guest_verdict {
 	GUEST_OK,
-	GUEST_BAD_INDEX,	/* a GDT slot the guest may not write */
-	GUEST_SYSTEM_DESCRIPTOR,	/* a gate, TSS or LDT in the GDT */
+	GUEST_BAD_INDEX,	/* a GDT or LDT slot the guest may not write */
+	GUEST_SYSTEM_DESCRIPTOR,	/* a gate, TSS or LDT in the GDT or LDT */
 	GUEST_BAD_VECTOR,
 	GUEST_BAD_GATE_TYPE,	/* not a 32-bit interrupt or trap gate */
 	GUEST_BAD_SELECTOR,	/* not the guest kernel's code (or data) segment */
@@ -42,6 +42,10 @@ static inline bool gate_is_trap(u64 g)	{ return ((g >> 40) & 0xf) == 0xf; }
 
 /* GDT entry index as desc: *out is what the real GDT may hold. */
 enum guest_verdict guest_check_gdt_entry(unsigned int index, u64 desc, u64 *out);
+
+/* LDT entry index (of GUEST_LDT_ENTRIES) as desc: the same rules as a
+ * GDT segment's. */
+enum guest_verdict guest_check_ldt_entry(unsigned int index, u64 desc, u64 *out);
 
 /* IDT gate for vector: *out is the gate the host may deliver through
  * (a guest kernel of mem_size bytes, linked at 1 MiB, 1:1). */

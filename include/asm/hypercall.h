@@ -37,6 +37,8 @@
 	X(write_gdt_entry)	/* a1: index, a2: low word, a3: high word */ \
 	X(load_idt)		/* a1: the table, a2: its limit */	\
 	X(write_idt_entry)	/* a1: vector, a2: low word, a3: high word */ \
+	X(load_ldt)		/* a1: the table, a2: its entries (0: none) */ \
+	X(write_ldt_entry)	/* a1: index, a2: low word, a3: high word */ \
 	X(set_stack)		/* a1: ss, a2: esp: the ring-1 stack */
 
 #define HCALL_ENUM(name)	HCALL_##name,

@@ -135,6 +135,9 @@ struct paravirt_backend {
 extern const struct paravirt_backend __start_pv_backends[], __stop_pv_backends[];
 /* backends.c */
 const struct paravirt_backend *paravirt_find_backend(const char *name);	/* or NULL */
+/* The backend of the real instructions at this kernel's ring: native at
+ * ring 0, guest at ring 1.  The one it boots on, and the one trace wraps. */
+const char *paravirt_ring_backend(void);
 /* name's table, ready to install; or NULL, *err -ENOENT (no such
  * backend) or -EINVAL (it refused), and *why says why. */
 const struct paravirt_ops *paravirt_prepare_backend(const char *name, const char **why,

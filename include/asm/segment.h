@@ -33,5 +33,6 @@
 #define GUEST_KERNEL_RPL	1
 
 #define LDT_ENTRIES	8	/* a small fixed LDT: enough to show how one works */
+#define GUEST_LDT_ENTRIES	LDT_ENTRIES	/* the most a guest's may hold */
 
 #endif

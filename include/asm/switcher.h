@@ -52,6 +52,12 @@ struct switcher_state {
 	struct tss guest_tss;
 	u64 guest_gdt_table[GUEST_GDT_ENTRIES] __attribute__((aligned(8)));
 	u64 guest_idt_table[256] __attribute__((aligned(8)));
+	/* The guest's LDT, checked, and __LDT_SEL if it has one (else 0). */
+	u64 guest_ldt_table[GUEST_LDT_ENTRIES] __attribute__((aligned(8)));
+	u32 guest_ldt_sel;
+	/* A trap from virtual-8086 mode: the data segments the CPU pushed
+	 * above its frame, moved here (world_switch.S). */
+	u32 guest_vm86_es, guest_vm86_ds, guest_vm86_fs, guest_vm86_gs;
 };
 
 /* The guest's registers at the end of the regs page, as a trap leaves
@@ -69,6 +75,7 @@ extern const char switch_to_guest[], switcher_stubs[];
 
 /* arch/x86/host/switcher.c */
 struct switcher_state *switcher_setup(void);
+void switcher_set_ldt(struct switcher_state *s, unsigned int entries);
 int switcher_map_in_guest(u32 *guest_pgd);
 struct pt_regs *switcher_guest_regs(void);
 unsigned int switcher_run(u32 *cr2);	/* the trap's vector */

@@ -274,7 +274,7 @@ static unsigned int run_shadowed(struct shadow *sh, u32 *cr2, enum shadow_result
 	do {
 		v = run_to_trap(cr2);
 		*res = v == X86_TRAP_PF ?
-		       shadow_fault(sh, *cr2, switcher_guest_regs()->error_code) : SHADOW_GUEST_FAULT;
+		       shadow_fault(sh, *cr2, &switcher_guest_regs()->error_code) : SHADOW_GUEST_FAULT;
 	} while (v == X86_TRAP_PF && *res == SHADOW_FILLED && ++fills < MAX_FILLS);
 	return v;
 }
@@ -309,6 +309,7 @@ KTEST(guest_shadow_paging)
 	KT_EXPECT_EQ(run_shadowed(&sh, &cr2, &res), X86_TRAP_PF);
 	KT_EXPECT_EQ(res, SHADOW_GUEST_FAULT);		/* its read-only page */
 	KT_EXPECT_EQ(cr2, 0x103000);
+	KT_EXPECT_EQ(r->error_code, PF_PROT | PF_WRITE);	/* as its tables say */
 	KT_EXPECT_EQ(r->eip, CODE_GPA + 10);
 	KT_EXPECT_EQ(sh.fills, 3);			/* code, read, write */
 	KT_EXPECT_EQ(*(u32 *)guest_memory_ptr(&m, 0x102000, 4), PLANTED);
@@ -317,6 +318,7 @@ KTEST(guest_shadow_paging)
 	KT_EXPECT_EQ(run_shadowed(&sh, &cr2, &res), X86_TRAP_PF);
 	KT_EXPECT_EQ(res, SHADOW_GUEST_FAULT);		/* absent in its tables */
 	KT_EXPECT_EQ(cr2, 0x200000);
+	KT_EXPECT_EQ(r->error_code, 0);			/* a read, not present */
 
 	r->eip += 5;
 	KT_EXPECT_EQ(run_shadowed(&sh, &cr2, &res), HYPERCALL_VECTOR);

@@ -1,10 +1,11 @@
 /*
  * test_pv_switch.c - live backend switching (paravirt/switch.c).
  *
- * A round trip native -> trace -> native must leave every site in the
- * bytes the boot gave it; a bad name must change nothing; and thousands
- * of switches while the timer ticks and user tasks make system calls
- * must lose no tick, no task, no system call and no count.
+ * A round trip native -> trace -> native (guest -> trace -> guest in a
+ * guest) must leave every site in the bytes the boot gave it; a bad
+ * name must change nothing; and thousands of switches while the timer
+ * ticks and user tasks make system calls must lose no tick, no task, no
+ * system call and no count.
  */
 #ifdef CONFIG_PARAVIRT
 #include <kernel.h>
@@ -17,10 +18,11 @@
 #include "pv_switch_check.h"
 #include "run_user.h"
 
-/* The other backend of the pair, from the one running. */
+/* The other backend of the pair, from the one running: trace, and the
+ * one it wraps (native, or guest in a guest). */
 static const char *other_than(const char *name)
 {
-	return strcmp(name, "trace") ? "trace" : "native";
+	return strcmp(name, "trace") ? "trace" : paravirt_ring_backend();
 }
 
 KTEST(pv_switch_round_trip_restores_every_site)

@@ -52,27 +52,41 @@ static u64 raise_dpl(u64 d)
 }
 
 /*
- * The guest may write the segments of pv386's GDT layout (asm/segment.h)
- * but the TSS, which is the host's, and the LDT's, which a guest does not
- * get (an LDT could hold a call gate to ring 0).  The accessed bit is set
- * so the CPU never writes to a GDT the guest cannot write either.  A
- * code or data segment marked not present stays so (the CPU never uses
- * it; loading it raises #NP or #SS, as the guest expects); any other
- * absent entry becomes the empty slot.
+ * A code or data segment for ring 1 or 3: a DPL of 0 becomes 1, and the
+ * accessed bit is set so the CPU never writes to a table the guest
+ * cannot write either.  A code or data segment marked not present stays
+ * so (the CPU never uses it; loading it raises #NP or #SS, as the guest
+ * expects); any other absent entry becomes the empty slot.  A system
+ * descriptor (a call gate could lead to ring 0) is refused.
  */
+static enum guest_verdict check_segment(u64 desc, u64 *out)
+{
+	*out = 0;
+	if (!(desc & SEG_S))
+		return desc & SEG_PRESENT ? GUEST_SYSTEM_DESCRIPTOR : GUEST_OK;
+	*out = raise_dpl(desc) | SEG_ACCESSED;
+	return GUEST_OK;
+}
+
+/* The guest may write the segments of pv386's GDT layout (asm/segment.h)
+ * but the TSS's and the LDT's, which are the host's. */
 enum guest_verdict guest_check_gdt_entry(unsigned int index, u64 desc, u64 *out)
 {
 	*out = 0;
 	if (index == 0 || index >= GDT_ENTRIES || index == GDT_ENTRY_TSS ||
 	    index == GDT_ENTRY_LDT)
 		return GUEST_BAD_INDEX;
-	if (!(desc & SEG_S)) {
-		if (desc & SEG_PRESENT)
-			return GUEST_SYSTEM_DESCRIPTOR;
-		return GUEST_OK;		/* all zero */
-	}
-	*out = raise_dpl(desc) | SEG_ACCESSED;
-	return GUEST_OK;
+	return check_segment(desc, out);
+}
+
+/* Every LDT entry is the guest's (index 0 too: a selector with TI set
+ * is never null). */
+enum guest_verdict guest_check_ldt_entry(unsigned int index, u64 desc, u64 *out)
+{
+	*out = 0;
+	if (index >= GUEST_LDT_ENTRIES)
+		return GUEST_BAD_INDEX;
+	return check_segment(desc, out);
 }
 
 /* Whether addr lies in the guest kernel: linked at 1 MiB, mapped 1:1. */

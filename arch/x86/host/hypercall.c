@@ -122,6 +122,40 @@ static u32 hc_load_idt(struct guest *g, u32 gpa, u32 limit)
 	return 0;
 }
 
+/* An entry of the loaded LDT: the host's copy follows the guest's. */
+static u32 hc_write_ldt_entry(struct guest *g, u32 index, u64 desc)
+{
+	u64 checked;
+	enum guest_verdict v = guest_check_ldt_entry(index, desc, &checked);
+
+	if (v != GUEST_OK) {
+		guest_stop(g, "LDT entry %u (%016llx): %s", index, desc, guest_verdict_text(v));
+		return -EINVAL;
+	}
+	g->cpu->guest_ldt_table[index] = checked;
+	return 0;
+}
+
+/* Its LDT, copied entry by entry through the checks; lldt at the next
+ * entry into the guest (world_switch.S). */
+static u32 hc_load_ldt(struct guest *g, u32 gpa, u32 entries)
+{
+	const u64 *table = NULL;
+	unsigned int i;
+
+	if (entries <= GUEST_LDT_ENTRIES)
+		table = guest_memory_ptr(&g->mem, gpa, entries * sizeof(u64));
+	if (entries > GUEST_LDT_ENTRIES || (entries && !table)) {
+		guest_stop(g, "load_ldt: a table of %u entries at %08x", entries, gpa);
+		return -EINVAL;
+	}
+	for (i = 0; i < entries; i++)
+		if (hc_write_ldt_entry(g, i, table[i]))
+			return -EINVAL;
+	switcher_set_ldt(g->cpu, entries);
+	return 0;
+}
+
 /* The ring-1 stack: in the guest's state, and in the real TSS for the
  * direct system-call gate, which the CPU takes without the host. */
 static u32 hc_set_stack(struct guest *g, u32 ss, u32 esp)
@@ -186,6 +220,8 @@ static u32 run_call(struct guest *g, u32 nr, u32 a1, u32 a2, u32 a3)
 	case HCALL_write_gdt_entry:	return hc_write_gdt_entry(g, a1, a2 | (u64)a3 << 32);
 	case HCALL_load_idt:		return hc_load_idt(g, a1, a2);
 	case HCALL_write_idt_entry:	return hc_write_idt_entry(g, a1, a2 | (u64)a3 << 32);
+	case HCALL_load_ldt:		return hc_load_ldt(g, a1, a2);
+	case HCALL_write_ldt_entry:	return hc_write_ldt_entry(g, a1, a2 | (u64)a3 << 32);
 	case HCALL_set_stack:		return hc_set_stack(g, a1, a2);
 	}
 	printk("host: the guest made hypercall %u, which there is not\n", nr);

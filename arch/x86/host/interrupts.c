@@ -57,7 +57,7 @@ static void deliver(struct guest *g, unsigned int vector, u32 error_code)
 {
 	struct pt_regs *r = switcher_guest_regs();
 	u64 gate = g->gates[vector];
-	bool from_user = (r->cs & 3) == 3;
+	bool from_user = user_mode(r), vm86 = r->eflags & X86_EFLAGS_VM;
 	u32 ss = from_user ? g->stack_ss : r->ss;
 	u32 sp = from_user ? g->stack_esp : r->esp;
 	bool ok = true;
@@ -70,8 +70,11 @@ static void deliver(struct guest *g, unsigned int vector, u32 error_code)
 		guest_stop(g, "trap %u from ring 3 before it gave a ring-1 stack", vector);
 		return;
 	}
+	if (vm86)	/* as the CPU would: the data segments first */
+		ok = push(g, &sp, g->cpu->guest_vm86_gs) && push(g, &sp, g->cpu->guest_vm86_fs) &&
+		     push(g, &sp, g->cpu->guest_vm86_ds) && push(g, &sp, g->cpu->guest_vm86_es);
 	if (from_user)
-		ok = push(g, &sp, r->ss) && push(g, &sp, r->esp);
+		ok = ok && push(g, &sp, r->ss) && push(g, &sp, r->esp);
 	ok = ok && push(g, &sp, guest_eflags(g, r)) && push(g, &sp, r->cs) &&
 	     push(g, &sp, r->eip);
 	if (ok && has_error_code(vector))
@@ -84,7 +87,12 @@ static void deliver(struct guest *g, unsigned int vector, u32 error_code)
 	r->esp = sp;
 	r->cs = gate_selector(gate);
 	r->eip = gate_offset(gate);
-	r->eflags &= ~(X86_EFLAGS_TF | X86_EFLAGS_NT | X86_EFLAGS_RF | X86_EFLAGS_VM);
+	/* What the CPU clears on the way through a gate; and the real IF
+	 * on, I/O privilege off, whatever a frame from virtual-8086 mode
+	 * held: the guest kernel always runs so (its IF is the shared word). */
+	r->eflags &= ~(X86_EFLAGS_TF | X86_EFLAGS_NT | X86_EFLAGS_RF | X86_EFLAGS_VM |
+		       X86_EFLAGS_IOPL);
+	r->eflags |= X86_EFLAGS_IF;
 	if (!gate_is_trap(gate))
 		g->shared->irq_enabled = 0;
 }

@@ -74,8 +74,6 @@ static bool guest_allows(u32 pde, u32 pte, u32 error_code)
 {
 	u32 both = pde & pte;
 
-	if (!(pte & PTE_PRESENT))
-		return false;
 	if ((error_code & PF_WRITE) && !(both & PTE_WRITE))
 		return false;
 	return !(error_code & PF_USER) || (both & PTE_USER);
@@ -96,15 +94,24 @@ static u32 *shadow_table(struct shadow *sh, u32 va)
 	return (u32 *)(*pde & PAGE_MASK);
 }
 
+/* The guest's fault as its own tables would have raised it: "not
+ * present" where its walk found nothing, "protection" where it found a
+ * page its rights forbid.  The CPU's P bit described the shadow. */
+static enum shadow_result guest_fault(u32 *error_code, bool present)
+{
+	*error_code = present ? *error_code | PF_PROT : *error_code & ~PF_PROT;
+	return SHADOW_GUEST_FAULT;
+}
+
 /* Before the guest has page tables of its own: its memory 1:1, for its
  * kernel only (a pv386 guest loads cr3 before it runs anything else). */
-static enum shadow_result identity_fault(struct shadow *sh, u32 va, u32 error_code)
+static enum shadow_result identity_fault(struct shadow *sh, u32 va, u32 *error_code)
 {
 	void *frame = guest_memory_ptr(sh->mem, va & PAGE_MASK, PAGE_SIZE);
 	u32 *table;
 
-	if (!frame || (error_code & PF_USER))
-		return SHADOW_GUEST_FAULT;
+	if (!frame || (*error_code & PF_USER))
+		return guest_fault(error_code, frame != NULL);
 	table = shadow_table(sh, va);
 	if (!table)
 		return SHADOW_NO_MEMORY;
@@ -114,31 +121,34 @@ static enum shadow_result identity_fault(struct shadow *sh, u32 va, u32 error_co
 }
 
 /*
- * A page fault at va with error_code: fill the shadow (SHADOW_FILLED),
- * or say it is the guest's own fault, or that the guest's tables point
- * outside its memory (SHADOW_BAD_TABLE: the host stops such a guest).
- * The shadow entry gets the guest's effective rights, no more.
+ * A page fault at va with *error_code: fill the shadow (SHADOW_FILLED),
+ * or say it is the guest's own fault (*error_code then what the guest's
+ * tables give), or that they point outside its memory
+ * (SHADOW_BAD_TABLE: the host stops such a guest).  The shadow entry
+ * gets the guest's effective rights, no more.
  */
-enum shadow_result shadow_fault(struct shadow *sh, u32 va, u32 error_code)
+enum shadow_result shadow_fault(struct shadow *sh, u32 va, u32 *error_code)
 {
 	const u32 *pde, *pte;
 	u32 *table;
 	void *frame;
 
-	if (va >= SWITCHER_ADDR)
-		return SHADOW_GUEST_FAULT;	/* the Switcher is never the guest's */
+	if (va >= SWITCHER_ADDR)	/* the Switcher is never the guest's */
+		return guest_fault(error_code, false);
 	if (sh->guest_cr3 == SHADOW_IDENTITY)
 		return identity_fault(sh, va, error_code);
 	pde = guest_entry(sh, sh->guest_cr3, PDE_INDEX(va));
 	if (!pde)
 		return SHADOW_BAD_TABLE;
 	if (!(*pde & PTE_PRESENT))
-		return SHADOW_GUEST_FAULT;
+		return guest_fault(error_code, false);
 	pte = guest_entry(sh, *pde, PTE_INDEX(va));
 	if (!pte)
 		return SHADOW_BAD_TABLE;
-	if (!guest_allows(*pde, *pte, error_code))
-		return SHADOW_GUEST_FAULT;
+	if (!(*pte & PTE_PRESENT))
+		return guest_fault(error_code, false);
+	if (!guest_allows(*pde, *pte, *error_code))
+		return guest_fault(error_code, true);
 	frame = guest_memory_ptr(sh->mem, *pte & PAGE_MASK, PAGE_SIZE);
 	if (!frame)
 		return SHADOW_BAD_TABLE;

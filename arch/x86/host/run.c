@@ -56,7 +56,7 @@ static void check_irqs_off(struct guest *g)
 
 static void page_fault(struct guest *g, struct pt_regs *r, u32 cr2)
 {
-	switch (shadow_fault(&g->shadow, cr2, r->error_code)) {
+	switch (shadow_fault(&g->shadow, cr2, &r->error_code)) {
 	case SHADOW_FILLED:
 		g->stats.shadow_faults++;
 		return;
@@ -95,14 +95,37 @@ static void device_not_available(struct guest *g, struct pt_regs *r)
 		guest_reflect_trap(g, X86_TRAP_NM, 0);
 }
 
+/*
+ * A task of the guest's in virtual-8086 mode, where only a faulty CPU
+ * (QEMU's TCG) lets ring 3 go.  The host never resumes that mode (its
+ * iret at ring 0 would enter it for real): every exit from there goes
+ * to the guest's own kernel, which ends such a task - a page fault with
+ * the error code its tables give, and the host's interrupt, which has
+ * nothing to pass on, as #GP(0).
+ */
+static void vm86_exit(struct guest *g, struct pt_regs *r, unsigned int vector, u32 cr2)
+{
+	if (hardware_vector(vector)) {
+		guest_reflect_trap(g, X86_TRAP_GP, 0);
+		return;
+	}
+	if (vector == X86_TRAP_PF) {
+		shadow_fault(&g->shadow, cr2, &r->error_code);
+		g->shared->cr2 = cr2;
+	}
+	guest_reflect_trap(g, vector, r->error_code);
+}
+
 static void handle_exit(struct guest *g, unsigned int vector, u32 cr2)
 {
 	struct pt_regs *r = switcher_guest_regs();
 
 	g->stats.exits++;
-	if (hardware_vector(vector))
+	if (vector != GUEST_TRAP_NONE && (r->eflags & X86_EFLAGS_VM))
+		vm86_exit(g, r, vector, cr2);
+	else if (hardware_vector(vector))
 		return;			/* the host's, handled */
-	if (vector == HYPERCALL_VECTOR)
+	else if (vector == HYPERCALL_VECTOR)
 		guest_hypercall(g, r);
 	else if (vector == X86_TRAP_PF)
 		page_fault(g, r, cr2);

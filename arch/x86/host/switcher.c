@@ -109,6 +109,28 @@ static void setup_switcher_gates(struct switcher_state *s)
 	}
 }
 
+/* world_switch.S moves a virtual-8086 frame's four segments in one copy. */
+_Static_assert(offsetof(struct switcher_state, guest_vm86_gs) ==
+	       offsetof(struct switcher_state, guest_vm86_es) + 12,
+	       "the vm86 segments are not in the CPU's order");
+
+/* The guest's LDT is the first entries of guest_ldt_table, already
+ * checked (0: none): its descriptor is the host's, in the guest's GDT. */
+void switcher_set_ldt(struct switcher_state *s, unsigned int entries)
+{
+	struct switcher_state *va = SWITCHER_STATE;
+
+	if (!entries || entries > GUEST_LDT_ENTRIES) {
+		s->guest_gdt_table[GDT_ENTRY_LDT] = 0;
+		s->guest_ldt_sel = 0;
+		return;
+	}
+	s->guest_gdt_table[GDT_ENTRY_LDT] =
+		pack_descriptor((u32)va->guest_ldt_table, entries * sizeof(u64) - 1,
+				DESC_PRESENT | DESC_LDT, 0);
+	s->guest_ldt_sel = __LDT_SEL;
+}
+
 /*
  * Map the Switcher and give the state page the Switcher's own parts;
  * the caller adds the guest's segments and its page directory.  NULL on

@@ -20,6 +20,7 @@
  * that called switch_to_guest.  Interrupts are off on the host side
  * throughout; the guest always runs with the real IF set.
  */
+#include <asm/processor-flags.h>
 #include <asm/segment.h>
 #include <asm/switcher.h>
 #include <generated/asm-offsets.h>
@@ -49,8 +50,9 @@ switch_to_guest:
 	 * the host's page tables map writable, so before the cr3 load. */
 	movl $__TSS_SEL, %eax
 	ltr %ax
-	/* No LDT: the host's, still cached, is no business of the guest's. */
-	xorl %eax, %eax
+	/* The guest's LDT, or none: the host's, still cached, is no
+	 * business of the guest's. */
+	movl STATE(guest_ldt_sel), %eax
 	lldt %ax
 	movl STATE(guest_cr3), %eax
 	movl %eax, %cr3
@@ -74,8 +76,33 @@ trap_to_host:
 	movl $__SWITCHER_DS, %eax
 	movl %eax, %ds
 	movl %eax, %es
+	/* The guest's direction flag may be set: the host's C code, its
+	 * memset among others, counts on it clear. */
+	cld
 	movl STATE(host_cr3), %eax
 	movl %eax, %cr3
+	/*
+	 * From virtual-8086 mode (QEMU's TCG lets ring 3 in, a CPU does not)
+	 * the CPU pushed ES, DS, FS and GS above the frame, so it starts 16
+	 * bytes lower; that frame's EFLAGS, VM set, lies where an ordinary
+	 * frame holds the vector.  The four go to the state page, and the
+	 * frame up where the host reads its registers (the copy runs from
+	 * the top down: the two overlap).  The state page is read-only in
+	 * the guest's page tables: this comes after the cr3 load.
+	 */
+	testl $X86_EFLAGS_VM, REGS_TOP - 28
+	jz 1f
+	movl $REGS_TOP - 16, %esi
+	movl $STATE(guest_vm86_es), %edi
+	movl $4, %ecx
+	rep movsl
+	std
+	movl $REGS_TOP - 20, %esi
+	movl $REGS_TOP - 4, %edi
+	movl $SWITCHER_REGS_SIZE / 4, %ecx
+	rep movsl
+	cld
+1:
 	/* Neither TSS may stay busy, or the next ltr of it faults. */
 	andb $~TSS_BUSY, STATE(guest_gdt_table) + 8 * GDT_ENTRY_TSS + 5
 	movl STATE(host_gdt) + 2, %eax

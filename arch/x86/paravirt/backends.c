@@ -12,6 +12,7 @@
 #include <cmdline.h>
 #include <string.h>
 #include <asm/paravirt.h>
+#include <asm/processor.h>
 
 const struct paravirt_backend *paravirt_find_backend(const char *name)
 {
@@ -21,6 +22,11 @@ const struct paravirt_backend *paravirt_find_backend(const char *name)
 		if (!strcmp(b->name, name))
 			return b;
 	return NULL;
+}
+
+const char *paravirt_ring_backend(void)
+{
+	return current_ring() == 0 ? "native" : "guest";
 }
 
 /* A complete table answers 0: slot 0 is the name, never an op. */

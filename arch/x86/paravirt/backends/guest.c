@@ -273,8 +273,8 @@ static void guest_store_idt(struct desc_ptr *dt)
 	*dt = idtr;
 }
 
-/* The TSS and the LDT descriptor are the host's: TR holds what it
- * would hold on bare hardware, and nothing is loaded. */
+/* The TSS is the host's: TR holds what it would hold on bare hardware,
+ * and nothing is loaded. */
 static unsigned long guest_store_tr(void)
 {
 	return __TSS_SEL;
@@ -326,6 +326,31 @@ static void guest_load_esp0(struct tss *tss, const struct thread_struct *t)
 	queue_call(HCALL_set_stack, __KERNEL_DS | GUEST_KERNEL_RPL, t->esp0, 0);
 }
 
+/* The LDT the host has a copy of: writes to it must reach the copy. */
+static u32 loaded_ldt, loaded_ldt_entries;
+
+/* lldt of the descriptor this kernel wrote in its GDT's LDT slot (the
+ * host owns the real one): the host copies the table it points to,
+ * checking each entry. */
+static void guest_load_ldt_desc(void)
+{
+	u64 desc = ((const u64 *)gdtr.address)[GDT_ENTRY_LDT];
+	u32 entries = 0;
+
+	if (desc & ((u64)DESC_PRESENT << 40))
+		entries = min(descriptor_limit(desc) / 8 + 1, (u32)GUEST_LDT_ENTRIES);
+	loaded_ldt = entries ? descriptor_base(desc) : 0;
+	loaded_ldt_entries = entries;
+	hypercall(HCALL_load_ldt, loaded_ldt, entries, 0);
+}
+
+static void guest_write_ldt_entry(void *dt, int entry, u64 desc)
+{
+	((u64 *)dt)[entry] = desc;
+	if ((u32)dt == loaded_ldt && (u32)entry < loaded_ldt_entries)
+		hypercall(HCALL_write_ldt_entry, entry, (u32)desc, desc >> 32);
+}
+
 /* popf at ring 1 cannot change IOPL, and a guest's programs never get
  * the host's ports: a program's I/O privilege is refused by the CPU. */
 static void guest_set_iopl_mask(unsigned long mask)
@@ -368,7 +393,7 @@ static const struct paravirt_ops guest_paravirt_ops = {
 	.read_pmc		= guest_read_pmc,
 
 	.load_tr_desc		= paravirt_nop,
-	.load_ldt_desc		= paravirt_nop,	/* no LDT in a guest yet */
+	.load_ldt_desc		= guest_load_ldt_desc,
 	.load_gdt		= guest_load_gdt,
 	.load_idt		= guest_load_idt,
 	.store_gdt		= guest_store_gdt,
@@ -378,6 +403,7 @@ static const struct paravirt_ops guest_paravirt_ops = {
 	.load_esp0		= guest_load_esp0,
 	.write_gdt_entry	= guest_write_gdt_entry,
 	.write_idt_entry	= guest_write_idt_entry,
+	.write_ldt_entry	= guest_write_ldt_entry,
 
 	.set_iopl_mask		= guest_set_iopl_mask,
 
@@ -396,8 +422,7 @@ void guest_no_sysexit(void)
 /*
  * The table, with the native instructions that are harmless at ring 1
  * filled in: the TSC (the patcher inlines rdtsc where the slot holds
- * native's function), serializing, and the LDT's entries, which are
- * plain stores into the task's own table.
+ * native's function) and serializing.
  */
 static struct paravirt_ops guest_ops;
 static bool shared_page_given;
@@ -411,7 +436,6 @@ static const struct paravirt_ops *guest_prepare(const char **why)
 	guest_ops = guest_paravirt_ops;
 	guest_ops.read_tsc = native_paravirt_ops.read_tsc;
 	guest_ops.sync_core = native_paravirt_ops.sync_core;
-	guest_ops.write_ldt_entry = native_paravirt_ops.write_ldt_entry;
 	if (!shared_page_given) {
 		hypercall(HCALL_init, (u32)&guest_shared, 0, 0);
 		shared_page_given = true;

@@ -1,11 +1,12 @@
 /*
- * trace.c - the trace backend: native underneath, but every
- * call counted, per op and per patch site.
+ * trace.c - the trace backend: native underneath (guest, in a guest),
+ * but every call counted, per op and per patch site.
  *
- * Its table holds a stub per op (paravirt/backends/trace_entry.S) that counts and
- * then jumps to the native function through paravirt_trace_native, a
- * copy of the table the native backend's prepare() returned: backends
- * never call each other except through a table.  Because the stubs are
+ * Its table holds a stub per op (paravirt/backends/trace_entry.S) that
+ * counts and then jumps to the real function through
+ * paravirt_trace_inner, a copy of the table the backend of this ring
+ * (paravirt_ring_backend()) prepared: backends never call each other
+ * except through a table.  Because the stubs are
  * not the native functions, the patcher makes every site a direct call
  * (or jmp) to them - the patcher's direct-call path - and `pv use
  * trace` can switch to it at run time (paravirt/switch.c).
@@ -26,7 +27,7 @@
 
 #define TRACE_MAX_SITES	1024
 
-struct paravirt_ops paravirt_trace_native;	/* the stubs jump through it */
+struct paravirt_ops paravirt_trace_inner;	/* the stubs jump through it */
 u32 paravirt_trace_op_calls[PARAVIRT_NR_SLOTS];
 extern void *const paravirt_trace_stubs[PARAVIRT_NR_SLOTS];
 
@@ -84,7 +85,7 @@ static int site_of_return(u32 ret)
 	return ret <= site_at(lo)->instr + site_at(lo)->len ? (int)lo : -1;
 }
 
-/* From every called op's stub, before it jumps to the native function. */
+/* From every called op's stub, before it jumps to the real function. */
 void paravirt_trace_count(unsigned int slot, u32 ret)
 {
 	int site = site_of_return(ret);
@@ -99,10 +100,10 @@ u32 paravirt_trace_calls(unsigned int slot)
 	return slot < PARAVIRT_NR_SLOTS ? paravirt_trace_op_calls[slot] : 0;
 }
 
-/* The native function slot's stub jumps to, for `pvops`. */
+/* The function slot's stub jumps to, for `pvops`. */
 void *paravirt_trace_wrapped(unsigned int slot)
 {
-	return slot < PARAVIRT_NR_SLOTS ? ((void **)&paravirt_trace_native)[slot] : NULL;
+	return slot < PARAVIRT_NR_SLOTS ? ((void **)&paravirt_trace_inner)[slot] : NULL;
 }
 
 /* Calls counted at one site (0 for one whose op is jumped to). */
@@ -114,25 +115,25 @@ u32 paravirt_trace_site_calls(const struct paravirt_patch_site *site)
 }
 
 /*
- * The native table, copied, and a stub in each op slot.  Run at boot
- * before the console (pv=trace) or by `pv use trace`; doing it again
- * changes nothing, and keeps the counts.
+ * The native (or guest) table, copied, and a stub in each op slot.  Run
+ * at boot before the console (pv=trace) or by `pv use trace`; doing it
+ * again changes nothing, and keeps the counts.
  */
 static const struct paravirt_ops *trace_prepare(const char **why)
 {
-	const struct paravirt_backend *native = paravirt_find_backend("native");
-	const struct paravirt_ops *ops = native ? native->prepare(why) : NULL;
+	const struct paravirt_backend *inner = paravirt_find_backend(paravirt_ring_backend());
+	const struct paravirt_ops *ops = inner ? inner->prepare(why) : NULL;
 	unsigned int slot;
 
 	if (!ops) {
-		*why = native ? *why : "it wraps the native backend, which is missing";
+		*why = inner ? *why : "the backend it wraps is missing";
 		return NULL;
 	}
 	if (__stop_parainstructions - __start_parainstructions > TRACE_MAX_SITES) {
 		*why = "more patch sites than it can count";
 		return NULL;
 	}
-	paravirt_trace_native = *ops;
+	paravirt_trace_inner = *ops;
 	trace_ops = *ops;
 	trace_ops.name = "trace";
 	for (slot = PARAVIRT_FIRST_OP_SLOT; slot < PARAVIRT_NR_SLOTS; slot++)
@@ -141,4 +142,4 @@ static const struct paravirt_ops *trace_prepare(const char **why)
 	return &trace_ops;
 }
 paravirt_backend("trace", trace_prepare,
-		 "native, with every call counted per op and per site (direct calls)");
+		 "native (or guest), every call counted per op and per site (direct calls)");

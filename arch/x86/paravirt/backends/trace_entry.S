@@ -2,12 +2,12 @@
  * trace_entry.S - the trace backend's functions: one stub per
  * slot of paravirt_ops (paravirt/backends/trace.c puts stub N in slot N).
  *
- * A stub counts the call and then jumps - not calls - to the native
- * function, through paravirt_trace_native, the copy of the native table
- * the backend got from the native backend's prepare().  Jumping keeps
- * the caller's stack exactly as it was, so one stub serves every op
- * whatever its arguments (some ops take stack arguments) and the native
- * function returns straight to the site.
+ * A stub counts the call and then jumps - not calls - to the real
+ * function, through paravirt_trace_inner, the copy of the table trace
+ * wraps (native's, or guest's in a guest).  Jumping keeps the caller's
+ * stack exactly as it was, so one stub serves every op whatever its
+ * arguments (some ops take stack arguments) and the real function
+ * returns straight to the site.
  *
  * A called op's stub saves EAX, ECX and EDX (the arguments, under
  * -mregparm=3) around paravirt_trace_count(slot, return address): the
@@ -38,7 +38,7 @@
 	popl %ecx
 	popl %eax
 	.endif
-	jmp *%ss:paravirt_trace_native + 4 * \n
+	jmp *%ss:paravirt_trace_inner + 4 * \n
 .endm
 
 	.text
