@@ -3,7 +3,8 @@
  *
  * With IOPL 3 in EFLAGS, ring 3 may use in/out (and cli/sti); with IOPL 0
  * every one of them raises #GP.  pv386 grants IOPL 3 only to a program
- * the `iopl=` boot option names (kernel/syscall.c) that asks for it.
+ * the `iopl=` boot option names (kernel/syscall.c) that asks for it,
+ * and none in a guest of a pv386 host (docs/guest.md).
  * Two places hold a task's IOPL: the EFLAGS of its saved user frame,
  * which iret restores, and the kernel's own EFLAGS while it runs for the
  * task, which sysexit keeps; so set_iopl_mask changes the running EFLAGS
@@ -13,6 +14,7 @@
 #include <kernel.h>
 #include <task.h>
 #include <asm/privileged.h>
+#include <asm/processor.h>
 #include <asm/process.h>
 #include <asm/processor-flags.h>
 
@@ -24,6 +26,10 @@ int arch_set_iopl(struct task *t, struct pt_regs *regs, unsigned int level)
 
 	if (level != 0 && level != 3)
 		return -EINVAL;
+	/* Only ring 0 changes IOPL (popf and iret elsewhere leave it), and
+	 * a guest's ports would be its host's anyway. */
+	if (level && current_ring() != 0)
+		return -EPERM;
 	iopl = level << IOPL_SHIFT;
 	t->thread.iopl = iopl;
 	regs->eflags = (regs->eflags & ~X86_EFLAGS_IOPL) | iopl;
