@@ -33,6 +33,7 @@ table.py lists them all in the order they are reported.
   shell          shell-* (with shell_session, the COM1 conversation)
   trace          trace-*
   rom            host-rom*, ktest-*-rom*, rom-*, loader-*-rom*
+  guest          guest-* (pv386 hosting pv386)
   session        session-*
 
 Plain modules, not pytest: pytest (with pytest-xdist) would bring -k,

@@ -17,7 +17,7 @@ from .harness import Failure, Test
 from .shell_session import SHELL_ANSWER_TIMEOUT, ShellSession, shell_dialogue
 
 # Every command of the shell named by help, with its one line.
-SHELL_COMMANDS = ("bench", "bt", "cpu", "help", "history", "kill", "ktest",
+SHELL_COMMANDS = ("bench", "bt", "cpu", "guest", "help", "history", "kill", "ktest",
                   "msr", "poweroff", "pv", "pvops", "reboot", "regs", "run",
                   "sites", "tasks", "vm")
 SHELL_GENERAL = [

@@ -5,8 +5,8 @@ order puts quick checks of the built files first, then the emulator
 runs, roughly from the simplest boot to the longest sessions.
 """
 
-from . import (bench, binaries, boot, cmdline, docs, dosbox, host, ktest, loader, matrix,
-               names, programs, rom, session, shell, sysfuzz, trace)
+from . import (bench, binaries, boot, cmdline, docs, dosbox, guest, host, ktest, loader,
+               matrix, names, programs, rom, session, shell, sysfuzz, trace)
 
 
 def all_tests():
@@ -30,4 +30,5 @@ def all_tests():
             shell.tests() +
             trace.tests() +
             rom.tests() +
+            guest.tests() +
             session.tests())
