@@ -8,7 +8,7 @@
  * The limit probe borrows the last TLS slot of the GDT for a 16-byte
  * kernel data segment, with interrupts off, and then puts back the
  * current task's own slots (load_tls), which the next context switch
- * would load anyway.
+ * would load anyway.  lar, last, reads a descriptor's access rights.
  */
 #include <task.h>
 #include <asm/desc.h>
@@ -56,4 +56,15 @@ bool cpu_checks_segment_limits(void)
 bool cpu_checks_null_selector(void)
 {
 	return fs_read_faults(0, (u32)probe_memory);
+}
+
+u32 lar(u32 sel)
+{
+	u32 rights = 0;
+
+	asm volatile("lar %1, %0\n\t"
+		     "jz 1f\n\t"
+		     "xorl %0, %0\n"
+		     "1:" : "+r" (rights) : "r" (sel) : "cc");
+	return rights;
 }

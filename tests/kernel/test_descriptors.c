@@ -12,21 +12,8 @@
 #include <asm/processor.h>
 #include <asm/privileged.h>
 #include <asm/traps.h>
+#include "segment_checks.h"
 
-/* Access-rights bytes of the descriptor behind sel, or 0 if the CPU says
- * the selector is not valid for lar. */
-static u32 lar(u32 sel)
-{
-	u32 rights = 0;
-
-	asm volatile("lar %1, %0\n\t"
-		     "jz 1f\n\t"
-		     "xorl %0, %0\n"
-		     "1:" : "+r" (rights) : "r" (sel) : "cc");
-	return rights;
-}
-
-#define LAR_ACCESS(r)	(((r) >> 8) & 0xff)
 
 KTEST(store_gdt_returns_loaded)
 {

@@ -8,6 +8,13 @@
                    switches its own backend live and back; the host's
                    shell answers all along and after the guest has
                    stopped, whose stats show it ran through the host.
+  guest-hostile-y  One host starts, one after the other from its shell, a
+                   guest for each way tests/kernel/test_hostile_guest.c
+                   tries to escape (raw privileged instructions, ring-0
+                   gates and segments, stacks, page tables and shared
+                   pages outside its memory, a bad queue, interrupts off
+                   for good, no gates): the host names or refuses each
+                   one, stops the guest where it must, and goes on.
 """
 
 import re
@@ -83,5 +90,63 @@ def guest_ktest(log, build):
         session.close()
 
 
+# (the test, what the host must say about it, why the guest stopped):
+# an honest refusal lets the guest's test pass (exit value 0x10).
+PASSED = "it asked to stop: emulator exit (value 0x10)"
+HOSTILE = [
+    ("hostile_cli", "host: the guest ran cli itself at ",
+     "it asked to stop: emulator exit (value 0x11)"),   # its #GP: a panic
+    ("hostile_idt_gate_to_switcher", "host: the guest's IDT gate 240 "
+     "(0010ee0000500000) refused: not the guest kernel's segment", PASSED),
+    ("hostile_gdt_call_gate", None, "GDT entry 7 (0010ec0000080000): a system descriptor"),
+    ("hostile_gdt_host_tss", None, "GDT entry 5 (0000891000000067): a GDT entry the "
+     "guest may not write"),
+    ("hostile_gdt_ring0_segment", None, PASSED),
+    ("hostile_ldt_call_gate", None, "LDT entry 1 (0010ec0000080000): a system descriptor"),
+    ("hostile_stack_outside", None, "set_stack 0011:40000000: outside the guest kernel"),
+    ("hostile_cr3_outside", None, "write_cr3: 40000000 is not a page of its memory"),
+    ("hostile_page_table_outside", None, "its page tables map 80000000 outside its memory"),
+    ("hostile_switcher_write", None, PASSED),
+    ("hostile_no_gates", None, "trap 13 at "),
+    ("hostile_unknown_hypercall", "host: the guest made hypercall 1015, which there is not",
+     PASSED),
+    ("hostile_queue_overflow", None, "4294967295 calls in a queue of 16"),
+    ("hostile_shared_page_outside", None, "init: its shared page at 40000000 is outside"),
+    ("hostile_console_outside", None, PASSED),
+    ("hostile_irqs_off_forever", None, "interrupts off for 10 s with one waiting"),
+]
+HOSTILE_TIMEOUT = 30    # the longest: 10 s of interrupts off
+
+
+def wait_after(session, text, start, timeout):
+    """Until COM1 has said text after offset start; False if never."""
+    deadline = time.monotonic() + timeout
+    while text not in session.received[start:]:
+        if time.monotonic() > deadline or session.receive() is None:
+            return False
+    return True
+
+
+def hostile_guests(log, build):
+    """Each hostile guest in turn, in one host: what the host said, and
+    why it stopped the guest, read from its lines since that start."""
+    session = ShellSession(log, build, extra=["-initrd", build.elf])
+    try:
+        for test, said, stopped in HOSTILE:
+            start = len(session.received)
+            expect_answer(session, f"guest start test={test}", [])
+            for text in (said, f"host: guest stopped: {stopped}"):
+                if text and not wait_after(session, text.encode(), start, HOSTILE_TIMEOUT):
+                    raise Failure(f"{test}: the host never said {text!r}", session.details())
+        expect_answer(session, "guest stats", ["guest: stopped: interrupts off for 10 s"])
+        expect_answer(session, "cpu", ["paravirt backend native"])
+        problem = panic_line(host_lines(session))
+        if problem:
+            raise Failure(f"host: {problem}", session.details())
+    finally:
+        session.close()
+
+
 def tests():
-    return [Test("guest-ktest-y", guest_ktest, (Y,))]
+    return [Test("guest-ktest-y", guest_ktest, (Y,)),
+            Test("guest-hostile-y", hostile_guests, (Y,))]

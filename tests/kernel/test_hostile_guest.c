@@ -1,0 +1,196 @@
+/*
+ * test_hostile_guest.c - a guest kernel that tries to escape its host
+ * (docs/guest.md), one way per test; tests/run (guest-hostile-y) starts
+ * a guest for each from the host's shell and reads what the host says.
+ *
+ * Each runs only when named (test=hostile_...) and only at ring 1: it
+ * goes around the guest backend and hands the host, by raw hypercalls
+ * or raw instructions, what no honest guest would.  Some the host
+ * refuses and the guest goes on (the test checks the answer); most it
+ * answers by stopping the guest, which the test cannot see: it fails if
+ * it is still running afterwards.  Either way the host must go on.
+ */
+#ifdef CONFIG_PARAVIRT
+#include <ktest.h>
+#include <page_alloc.h>
+#include <asm/desc.h>
+#include <asm/extable.h>
+#include <asm/hypercall.h>
+#include <asm/paging.h>
+#include <asm/privileged.h>
+#include <asm/processor.h>
+#include <asm/switcher.h>
+#include "segment_checks.h"
+
+#define OUTSIDE		0x40000000u	/* past the largest guest (guestmem=1024) */
+#define HOSTILE_VECTOR	0xf0
+
+extern volatile struct guest_shared guest_shared;	/* backends/guest.c */
+
+#define ONLY_IN_A_GUEST() \
+	do { if (current_ring() == 0) KT_SKIP("a hostile guest's test: run it in a guest"); } while (0)
+
+/* Reached only if the host let the guest go on after the attack. */
+#define HOST_LET_IT_THROUGH(what) KT_EXPECT(!"the host went on after " what)
+
+/* A descriptor no guest may have: a call gate to ring 0 code. */
+static u64 call_gate_to_ring0(void)
+{
+	return pack_gate(0x100000, __KERNEL_CS & ~3, DESC_PRESENT | DESC_DPL(3) | 0x0c);
+}
+
+/* cli, as bytes: no kernel function may hold a privileged instruction
+ * (tools/audit-privileged), so this one is data, run as code. */
+static const u8 raw_cli[] = { 0xfa, 0xc3 };	/* cli; ret */
+
+KTEST_ALONE(hostile_cli)
+{
+	ONLY_IN_A_GUEST();
+	((void (*)(void))raw_cli)();
+	HOST_LET_IT_THROUGH("a cli at ring 1");
+}
+
+KTEST_ALONE(hostile_idt_gate_to_switcher)
+{
+	u64 gate = pack_gate(0x100000, __SWITCHER_CS, DESC_PRESENT | DESC_DPL(3) | DESC_INTR_GATE);
+
+	ONLY_IN_A_GUEST();
+	KT_EXPECT_EQ(hypercall(HCALL_write_idt_entry, HOSTILE_VECTOR, (u32)gate, gate >> 32),
+		     (u32)-EINVAL);
+}
+
+KTEST_ALONE(hostile_gdt_call_gate)
+{
+	u64 gate = call_gate_to_ring0();
+
+	ONLY_IN_A_GUEST();
+	hypercall(HCALL_write_gdt_entry, GDT_ENTRY_TLS_MIN, (u32)gate, gate >> 32);
+	HOST_LET_IT_THROUGH("a call gate in the GDT");
+}
+
+KTEST_ALONE(hostile_gdt_host_tss)
+{
+	u64 tss = pack_descriptor(0x100000, 0x67, DESC_PRESENT | DESC_TSS32, 0);
+
+	ONLY_IN_A_GUEST();
+	hypercall(HCALL_write_gdt_entry, GDT_ENTRY_TSS, (u32)tss, tss >> 32);
+	HOST_LET_IT_THROUGH("a write to the host's TSS descriptor");
+}
+
+/* A ring-0 data segment comes back at ring 1: its selector's DPL says. */
+KTEST_ALONE(hostile_gdt_ring0_segment)
+{
+	u64 saved = gdt_table[GDT_ENTRY_TLS_MIN];
+
+	ONLY_IN_A_GUEST();
+	KT_EXPECT_EQ(hypercall(HCALL_write_gdt_entry, GDT_ENTRY_TLS_MIN,
+			       (u32)flat_segment(0, DESC_DATA_W), flat_segment(0, DESC_DATA_W) >> 32),
+		     0);
+	KT_EXPECT_EQ((LAR_ACCESS(lar(GDT_ENTRY_TLS_MIN * 8 | 1)) >> 5) & 3, 1);
+	write_gdt_entry(gdt_table, GDT_ENTRY_TLS_MIN, saved);
+}
+
+KTEST_ALONE(hostile_ldt_call_gate)
+{
+	static u64 ldt[LDT_ENTRIES] __attribute__((aligned(8)));
+
+	ONLY_IN_A_GUEST();
+	ldt[1] = call_gate_to_ring0();
+	hypercall(HCALL_load_ldt, (u32)ldt, LDT_ENTRIES, 0);
+	HOST_LET_IT_THROUGH("a call gate in the LDT");
+}
+
+KTEST_ALONE(hostile_stack_outside)
+{
+	ONLY_IN_A_GUEST();
+	hypercall(HCALL_set_stack, __KERNEL_DS | 1, OUTSIDE, 0);
+	HOST_LET_IT_THROUGH("a ring-1 stack outside its memory");
+}
+
+KTEST_ALONE(hostile_cr3_outside)
+{
+	ONLY_IN_A_GUEST();
+	hypercall(HCALL_write_cr3, OUTSIDE, 0, 0);
+	HOST_LET_IT_THROUGH("a page directory outside its memory");
+}
+
+/* A page table of its own that maps a frame past its memory: the host's
+ * memory, were the shadow to copy it. */
+KTEST_ALONE(hostile_page_table_outside)
+{
+	u32 *pgd = (u32 *)(read_cr3() & PAGE_MASK), *table = (u32 *)page_alloc();
+	volatile u32 *va = (volatile u32 *)0x80000000u;	/* no task maps it here */
+
+	ONLY_IN_A_GUEST();
+	if (!table)
+		KT_SKIP("no page for the table");
+	table[0] = OUTSIDE | PTE_PRESENT | PTE_WRITE;
+	pgd[(u32)va >> 22] = (u32)table | PTE_PRESENT | PTE_WRITE;
+	write_cr3(read_cr3());
+	(void)*va;
+	HOST_LET_IT_THROUGH("a page table mapping memory not its own");
+}
+
+/* The Switcher's pages are in its address space, and never its own: a
+ * write to its state (the host's saved registers) faults, as a page it
+ * has not mapped would. */
+KTEST_ALONE(hostile_switcher_write)
+{
+	u32 faulted = 1;
+
+	ONLY_IN_A_GUEST();
+	asm volatile("1: movl $0, %1\n\t"
+		     "movl $0, %0\n"
+		     "2:\n\t"
+		     _ASM_EXTABLE(1b, 2b)
+		     : "+r" (faulted), "=m" (*(u32 *)SWITCHER_STATE_PAGE));
+	KT_EXPECT(faulted);
+	KT_EXPECT_EQ(read_cr2(), SWITCHER_STATE_PAGE);
+}
+
+KTEST_ALONE(hostile_irqs_off_forever)
+{
+	ONLY_IN_A_GUEST();
+	raw_local_irq_disable();
+	for (;;)
+		;
+}
+
+/* An IDT with no gates, then a trap: a triple fault on a PC. */
+KTEST_ALONE(hostile_no_gates)
+{
+	static u64 empty[32] __attribute__((aligned(8)));
+
+	ONLY_IN_A_GUEST();
+	hypercall(HCALL_load_idt, (u32)empty, sizeof(empty) - 1, 0);
+	asm volatile("int3");
+	HOST_LET_IT_THROUGH("a trap with no gate");
+}
+
+KTEST_ALONE(hostile_unknown_hypercall)
+{
+	ONLY_IN_A_GUEST();
+	KT_EXPECT_EQ(hypercall(HCALL_NR + 1000, 1, 2, 3), (u32)-ENOSYS);
+}
+
+KTEST_ALONE(hostile_queue_overflow)
+{
+	ONLY_IN_A_GUEST();
+	guest_shared.queued = 0xffffffffu;
+	hypercall(HCALL_flush, 0, 0, 0);
+	HOST_LET_IT_THROUGH("a queue longer than the shared page");
+}
+
+KTEST_ALONE(hostile_shared_page_outside)
+{
+	ONLY_IN_A_GUEST();
+	hypercall(HCALL_init, OUTSIDE, 0, 0);
+	HOST_LET_IT_THROUGH("a shared page outside its memory");
+}
+
+KTEST_ALONE(hostile_console_outside)
+{
+	ONLY_IN_A_GUEST();
+	KT_EXPECT_EQ(hypercall(HCALL_console_write, OUTSIDE - 4, 64, 0), (u32)-EFAULT);
+}
+#endif
