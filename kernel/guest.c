@@ -1,6 +1,6 @@
 /*
- * guest.c - running a guest pv386 (issue 15): the boot options guest=
- * and guestmem=, and the host thread a guest runs in.  The machine's
+ * guest.c - running a guest pv386 (issue 15): the boot options guest=,
+ * guestmem= and guestexit, and the host thread a guest runs in.  The machine's
  * part - loading, the world switch, hypercalls, shadow page tables - is
  * arch/x86/host/ (asm/host.h); this is the kernel's: when a guest runs,
  * and that it shares the CPU with the host's own tasks.
@@ -11,6 +11,7 @@
 #include <string.h>
 #include <task.h>
 #include <asm/host.h>
+#include <asm/machine.h>
 
 static char boot_cmdline[256];
 static bool boot_guest;
@@ -45,12 +46,27 @@ static int parse_guestmem(const char *value)
 }
 boot_option("guestmem", parse_guestmem, "the guest's memory in MiB (4-1024, default 16)");
 
+/* guestexit: the boot guest's end is the emulator's (a script's run of
+ * guest=test or guest=bench), with the value the guest left with. */
+static bool guest_exit_option, leave_with_next_guest;
+
+static int parse_guestexit(const char *value)
+{
+	(void)value;
+	guest_exit_option = true;
+	return 0;
+}
+boot_option("guestexit", parse_guestexit,
+	    "when the guest= guest stops, leave the emulator with its exit value");
+
 /* The guest runs until it stops; it sleeps a tick when it halts, and
  * gives the CPU up whenever the host's scheduler asks. */
 static void guest_thread(void)
 {
 	struct guest *g = guest_current();
+	bool leave = leave_with_next_guest;
 
+	leave_with_next_guest = false;
 	while (g->state == GUEST_RUNNING) {
 		guest_run(g);
 		if (g->halted)
@@ -59,6 +75,8 @@ static void guest_thread(void)
 			sched_yield();
 	}
 	guest_release();
+	if (leave)
+		emulator_exit(g->exit_value >= 0 ? (u8)g->exit_value : EMU_EXIT_FAIL);
 }
 
 static const char *const start_errors[] = {
@@ -88,6 +106,9 @@ int guest_launch(const char *cmdline)
 /* guest= at boot, once the host is ready. */
 void guest_boot(void)
 {
-	if (boot_guest)
-		guest_launch(boot_cmdline);
+	if (!boot_guest)
+		return;
+	leave_with_next_guest = guest_exit_option;
+	if (guest_launch(boot_cmdline) && guest_exit_option)
+		emulator_exit(EMU_EXIT_FAIL);
 }

@@ -22,6 +22,8 @@ bool pic_irq_in_service(unsigned int irq);
 bool pic_irq_pending(unsigned int irq);
 
 void request_irq(unsigned int irq, irq_handler_t handler);
+void disable_irq(unsigned int irq);
+void enable_irq(unsigned int irq);
 void irq_dispatch(struct pt_regs *regs, unsigned int irq);
 unsigned long irq_count(unsigned int irq);
 unsigned long spurious_irq_count(void);

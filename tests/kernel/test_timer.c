@@ -5,7 +5,6 @@
 #include <kernel.h>
 #include <ktest.h>
 #include <asm/irq.h>
-#include <asm/platform.h>
 #include <asm/privileged.h>
 #include <asm/timer.h>
 
@@ -113,7 +112,7 @@ KTEST(spurious_irq7_is_ignored)
 	spurious = spurious_irq_count();
 	flags = raw_local_irq_save();
 	request_irq(7, irq7_handler);
-	platform->irq_mask(7);		/* request_irq unmasked it */
+	disable_irq(7);			/* request_irq unmasked it */
 	irq_dispatch(&regs, 7);
 	raw_local_irq_restore(flags);
 	KT_EXPECT_EQ(spurious_irq_count(), spurious + 1);

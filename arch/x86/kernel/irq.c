@@ -21,6 +21,18 @@ void request_irq(unsigned int irq, irq_handler_t handler)
 	platform->irq_unmask(irq);
 }
 
+/* A line held off, or let through again, on whatever controller the
+ * platform has (the PIC, or the host's mask in a guest). */
+void disable_irq(unsigned int irq)
+{
+	platform->irq_mask(irq);
+}
+
+void enable_irq(unsigned int irq)
+{
+	platform->irq_unmask(irq);
+}
+
 unsigned long irq_count(unsigned int irq)
 {
 	return irq < NR_IRQS ? irq_counts[irq] : 0;
