@@ -15,14 +15,19 @@
                    pages outside its memory, a bad queue, interrupts off
                    for good, no gates): the host names or refuses each
                    one, stops the guest where it must, and goes on.
+  guest-matrix-*   guest=test guestexit (the host leaves QEMU with the
+                   guest's result) on a 486 host (no TSC, no PGE), a P6
+                   one, and a PARAVIRT=n host, which has no table of its
+                   own but hosts the PARAVIRT=y kernel all the same.
 """
 
 import re
 import time
 
-from .builds import Y
-from .harness import Failure, Test
-from .judge import ktest_problem, panic_line
+from .builds import N, Y
+from .emulators import QEMU, QEMU_PASS, qemu_command, read_serial, run_emulator
+from .harness import Failure, Test, fresh_log, need_file, need_tool
+from .judge import ktest_problem, log_details, panic_line
 from .shell_session import ShellSession, expect_answer
 
 GUEST_PREFIX = "guest: "
@@ -147,6 +152,37 @@ def hostile_guests(log, build):
         session.close()
 
 
+# (name, the host's build, its -cpu model): the guest is always Y's.
+GUEST_MATRIX = [
+    ("guest-matrix-y-486", Y, "486"),
+    ("guest-matrix-y-pentium3", Y, "pentium3"),
+    ("guest-matrix-n-qemu32", N, "qemu32"),
+]
+
+
+def guest_matrix(log, host, cpu):
+    """The guest's suite under one more host, to QEMU's exit."""
+    need_tool(QEMU, "qemu")
+    need_file(host.elf, host.make("all"))
+    need_file(Y.elf, Y.make("all"))
+    fresh_log(log)
+    cmd = qemu_command(log, cpu, ["-kernel", host.elf, "-initrd", Y.elf,
+                                  "-append", "guest=test guestexit"])
+    outcome = run_emulator(cmd, GUEST_TIMEOUT)
+    lines = read_serial(log)
+    guest = [line[len(GUEST_PREFIX):] for line in lines if line.startswith(GUEST_PREFIX)]
+    problem = ktest_problem(guest)
+    if problem:
+        problem = f"guest: {problem}"
+    elif panic_line(lines):
+        problem = f"host: {panic_line(lines)}"
+    elif outcome.status != QEMU_PASS:
+        problem = f"QEMU status {outcome.status}, not a pass"
+    if problem:
+        raise Failure(problem, log_details(log, lines, outcome.output))
+
+
 def tests():
-    return [Test("guest-ktest-y", guest_ktest, (Y,)),
-            Test("guest-hostile-y", hostile_guests, (Y,))]
+    return ([Test("guest-ktest-y", guest_ktest, (Y,)),
+             Test("guest-hostile-y", hostile_guests, (Y,))] +
+            [Test(name, guest_matrix, (host, cpu)) for name, host, cpu in GUEST_MATRIX])
