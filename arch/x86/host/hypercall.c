@@ -60,17 +60,29 @@ static u32 hc_write_cr3(struct guest *g, u32 gpa)
 	return 0;
 }
 
-static u32 hc_write_gdt_entry(struct guest *g, u32 index, u64 desc)
+/* Entry index of a descriptor table the CPU uses (the GDT or LDT in the
+ * Switcher's state page), as check() lets it be; a refusal stops the
+ * guest. */
+static u32 put_segment(struct guest *g, const char *table_name, u64 *table,
+		       enum guest_verdict (*check)(unsigned int, u64, u64 *),
+		       u32 index, u64 desc)
 {
 	u64 checked;
-	enum guest_verdict v = guest_check_gdt_entry(index, desc, &checked);
+	enum guest_verdict v = check(index, desc, &checked);
 
 	if (v != GUEST_OK) {
-		guest_stop(g, "GDT entry %u (%016llx): %s", index, desc, guest_verdict_text(v));
+		guest_stop(g, "%s entry %u (%016llx): %s", table_name, index, desc,
+			   guest_verdict_text(v));
 		return -EINVAL;
 	}
-	g->cpu->guest_gdt_table[index] = checked;
+	table[index] = checked;
 	return 0;
+}
+
+static u32 hc_write_gdt_entry(struct guest *g, u32 index, u64 desc)
+{
+	return put_segment(g, "GDT", g->cpu->guest_gdt_table, guest_check_gdt_entry,
+			   index, desc);
 }
 
 /* Its whole table, but the host's own entries (null, TSS, LDT). */
@@ -125,15 +137,8 @@ static u32 hc_load_idt(struct guest *g, u32 gpa, u32 limit)
 /* An entry of the loaded LDT: the host's copy follows the guest's. */
 static u32 hc_write_ldt_entry(struct guest *g, u32 index, u64 desc)
 {
-	u64 checked;
-	enum guest_verdict v = guest_check_ldt_entry(index, desc, &checked);
-
-	if (v != GUEST_OK) {
-		guest_stop(g, "LDT entry %u (%016llx): %s", index, desc, guest_verdict_text(v));
-		return -EINVAL;
-	}
-	g->cpu->guest_ldt_table[index] = checked;
-	return 0;
+	return put_segment(g, "LDT", g->cpu->guest_ldt_table, guest_check_ldt_entry,
+			   index, desc);
 }
 
 /* Its LDT, copied entry by entry through the checks; lldt at the next
