@@ -147,6 +147,28 @@ struct patch_env {
 PATCH_TEMPLATES(DECLARE_PATCH_TEMPLATE)
 
 /*
+ * A backend's own function the patcher may put inline, as the bytes from
+ * start to end, which write the registers in writes (CLBR_*).  Native's
+ * templates are the list above; another backend declares its own with
+ * paravirt_inline() beside the function, and a site whose op holds that
+ * function gets them when they fit (the guest's irq_disable: a store to
+ * the shared page, backends/guest.c).
+ */
+struct paravirt_inline {
+	const void *fn;
+	const u8 *start, *end;
+	u8 writes;
+};
+
+#define paravirt_inline(fn, tpl, writes)					\
+	extern const u8 tpl[], tpl##_end[];					\
+	static const struct paravirt_inline __pv_inline_##fn			\
+	__section(".pv_inlines") __used __attribute__((aligned(4))) =		\
+	{ fn, tpl, tpl##_end, writes }
+
+extern const struct paravirt_inline __start_pv_inlines[], __stop_pv_inlines[];
+
+/*
  * The ops whose call sites start with a prologue (templates.S):
  * PATCH_PROLOGUES(X) expands X(op); pro_<op> .. pro_<op>_end are its
  * bytes.  load_tls: its sites take t in EBX, where the context switch

@@ -24,6 +24,7 @@
 #include <string.h>
 #include <asm/hypercall.h>
 #include <asm/paravirt.h>
+#include <asm/patch.h>
 #include <asm/processor.h>
 #include <asm/processor-flags.h>
 #include <asm/cpu.h>
@@ -67,6 +68,8 @@ static void guest_irq_disable(void)
 {
 	guest_shared.irq_enabled = 0;
 }
+/* Its sites hold the store itself, not a call (guest_entry.S). */
+paravirt_inline(guest_irq_disable, tpl_guest_irq_disable, 0);
 
 static void guest_irq_enable(void)
 {

@@ -48,3 +48,16 @@ guest_iret:
 guest_irq_enable_sysexit:
 	call guest_no_sysexit
 	.size guest_irq_enable_sysexit, . - guest_irq_enable_sysexit
+
+/*
+ * irq_disable, as the patcher puts it inline at the guest's sites
+ * (paravirt_inline in guest.c): one store, like the cli it stands for.
+ * IF is bit 9, so the shared word's second byte holds it (0x02 or 0);
+ * %ss: because an entry path may still have a user's %ds.
+ */
+	.section .rodata.patch_templates, "a"
+	.globl tpl_guest_irq_disable, tpl_guest_irq_disable_end
+tpl_guest_irq_disable:
+	movb $0, SHARED(irq_enabled) + 1
+tpl_guest_irq_disable_end:
+

@@ -4,6 +4,8 @@
  *
  * For each site, by what its op in paravirt_ops points at:
  *   the native function, with a template  -> the native instructions inline
+ *   another backend's, with a template    -> its instructions inline
+ *     (paravirt_inline(): the guest's irq_disable)
  *   paravirt_nop                          -> NOPs only
  *   another function                      -> call (or jmp) rel32 straight to it
  *   NULL                                  -> a call to a stub that panics
@@ -114,6 +116,17 @@ bool paravirt_site_fenced(const struct paravirt_patch_site *site)
 	       site->instr < (u32)__patch_text_end;
 }
 
+/* The template another backend gave fn (paravirt_inline()), or NULL. */
+static const struct paravirt_inline *backend_inline(const void *fn)
+{
+	const struct paravirt_inline *in;
+
+	for (in = __start_pv_inlines; in < __stop_pv_inlines; in++)
+		if (in->fn == fn)
+			return in;
+	return NULL;
+}
+
 /* What a site of op `slot` becomes when the op is fn; *target is the
  * function to call. */
 static enum patch_kind choose_kind(unsigned int slot, void *fn, u32 *target)
@@ -125,21 +138,40 @@ static enum patch_kind choose_kind(unsigned int slot, void *fn, u32 *target)
 	}
 	if (fn == slot_function(&native_paravirt_ops, slot) && templates[slot].start)
 		return PATCH_INLINE;
+	if (backend_inline(fn))
+		return PATCH_INLINE;
 	if (fn == (void *)paravirt_nop)
 		return PATCH_NOPS;
 	return PATCH_DIRECT;
+}
+
+/* Op `slot`'s template when fn fills the slot: a backend's own bytes
+ * for its inline function, else native's. */
+static struct op_template template_for(unsigned int slot, void *fn, enum patch_kind kind)
+{
+	struct op_template op = paravirt_op_template(slot);
+	const struct paravirt_inline *in = kind == PATCH_INLINE ? backend_inline(fn) : NULL;
+
+	if (in) {
+		op.tpl = in->start;
+		op.tpl_len = in->end - in->start;
+		op.writes = in->writes;
+	}
+	return op;
 }
 
 static enum patch_result plan_site(const struct paravirt_patch_site *site,
 				   enum patch_kind *kind, u8 *out)
 {
 	struct op_template op;
+	void *fn;
 	u32 target;
 
 	if (site->slot >= PARAVIRT_NR_SLOTS)
 		return PATCH_REFUSED_RECORD;
-	op = paravirt_op_template(site->slot);
-	*kind = choose_kind(site->slot, paravirt_installed_op(site->slot), &target);
+	fn = paravirt_installed_op(site->slot);
+	*kind = choose_kind(site->slot, fn, &target);
+	op = template_for(site->slot, fn, *kind);
 	return patch_compute_site(&env, site, &op, *kind, target,
 				  (const u8 *)site->instr, out);
 }
@@ -250,9 +282,9 @@ static int original_bytes(const struct paravirt_patch_site *site, u8 *out)
 static bool bytes_for(const struct paravirt_patch_site *site, void *fn,
 		      const u8 *orig, u8 *out)
 {
-	struct op_template op = paravirt_op_template(site->slot);
 	u32 target;
 	enum patch_kind kind = choose_kind(site->slot, fn, &target);
+	struct op_template op = template_for(site->slot, fn, kind);
 	enum patch_result result = patch_compute_site(&env, site, &op, kind,
 						      target, orig, out);
 
