@@ -102,6 +102,29 @@ KTEST(patch_native_boot_inlines_every_site)
 	KT_EXPECT_EQ(st->refused, 0);
 }
 
+/* In a guest, every irq_disable site is the guest backend's one store
+ * (paravirt_inline in backends/guest.c), padded: cli's counterpart. */
+KTEST(patch_guest_irq_disable_is_one_store)
+{
+	extern const u8 tpl_guest_irq_disable[], tpl_guest_irq_disable_end[];
+	unsigned int len = tpl_guest_irq_disable_end - tpl_guest_irq_disable, sites = 0;
+	const struct paravirt_patch_site *s;
+	u8 orig[PATCH_MAX_SITE_LEN];
+
+	if (paravirt_patching_disabled())
+		KT_SKIP("booted with nopatch");
+	if (strcmp(paravirt_ops.name, "guest"))
+		KT_SKIP("the backend is not guest");
+	for_each_patch_site(s) {
+		if (s->slot != PARAVIRT_SLOT(irq_disable) || paravirt_site_fenced(s))
+			continue;
+		sites++;
+		KT_EXPECT(!memcmp(site_bytes(s), tpl_guest_irq_disable, len));
+		KT_EXPECT(!strcmp(paravirt_site_state(s, orig), "inline"));
+	}
+	KT_EXPECT(sites > 0);
+}
+
 static bool site_is_original(const struct paravirt_patch_site *s)
 {
 	u8 orig[PATCH_MAX_SITE_LEN];
