@@ -228,6 +228,23 @@ $(ROM_TEST_ISO): $(KERNEL) boot/grub.cfg $(ROM)
 	    -e 's/^set timeout=.*/set timeout=0/' boot/grub.cfg > $(BUILD)/iso-rom/boot/grub/grub.cfg
 	grub-mkrescue -o $@ $(BUILD)/iso-rom 2>/dev/null
 
+# A fourth: boot/grub.cfg's entry that hosts the kernel as its own guest
+# (guest=test guestexit, the kernel its module), booted without waiting:
+# tests/run's guest-bochs-* (docs/guest.md).
+GUEST_TEST_ISO := $(BUILD)/pv386-guest-test.iso
+ifeq ($(PARAVIRT),y)
+iso: $(GUEST_TEST_ISO)
+endif
+
+$(GUEST_TEST_ISO): $(KERNEL) boot/grub.cfg
+	@tools/ensure-deps iso
+	@rm -rf $(BUILD)/iso-guest && mkdir -p $(BUILD)/iso-guest/boot/grub
+	cp $(KERNEL) $(BUILD)/iso-guest/boot/pv386.elf
+	sed -e "s/^set default=.*/set default=$$(($$(grep '^menuentry' boot/grub.cfg | \
+	    grep -n 'pv386 hosting pv386' | cut -d: -f1) - 1))/" \
+	    -e 's/^set timeout=.*/set timeout=0/' boot/grub.cfg > $(BUILD)/iso-guest/boot/grub/grub.cfg
+	grub-mkrescue -o $@ $(BUILD)/iso-guest 2>/dev/null
+
 # Two ISOs with the same kernel: the normal one boots to the idle loop by
 # default; the test one boots its "test suite" entry without waiting.
 iso: $(ISO) $(TEST_ISO)
@@ -487,7 +504,7 @@ bench:
 # The docs (docs/*.md): the sources with what they quote filled in from
 # this build - patchlog lines, the op table, the kernel's registries,
 # bench figures, a boot log, shell sessions, the ops ROM's header
-# (tools/docs-fill) - a diagram drawn by dot, the bench charts
+# (tools/docs-fill) - the diagrams drawn by dot, the bench charts
 # (tools/docs-bench-chart) and a picture of the VGA screen after the
 # steps of docs/screen-session (tools/docs-boot).  Every output depends on
 # what it quotes, so a changed kernel redraws it; tests/run's docs test
@@ -497,8 +514,8 @@ DOCS_LOGS    := $(DOCS_OUT)/logs
 DOCS_KERNELS := build/pv386.elf build/nopv/pv386.elf
 # Every docs/*.md is a source (the chapters, the walkthrough, the exercises).
 DOCS_FILES   := $(patsubst docs/%.md,$(DOCS_OUT)/%.md,$(wildcard docs/*.md)) \
-		$(DOCS_OUT)/patching.svg $(DOCS_OUT)/bench-ops.svg \
-		$(DOCS_OUT)/bench-paths.svg $(DOCS_OUT)/screen.png
+		$(DOCS_OUT)/patching.svg $(DOCS_OUT)/hypercall.svg \
+		$(DOCS_OUT)/bench-ops.svg $(DOCS_OUT)/bench-paths.svg $(DOCS_OUT)/screen.png
 DOCS_QUOTED  := $(DOCS_LOGS)/patchlog.log $(DOCS_LOGS)/patchlog-486.log \
 		$(DOCS_LOGS)/patchlog-rom.log \
 		$(DOCS_OUT)/screen.png $(DOCS_LOGS)/trace.log build/bench.json \
@@ -554,6 +571,10 @@ $(DOCS_OUT)/%.md: docs/%.md $(DOCS_QUOTED)
 $(DOCS_OUT)/patching.svg: docs/patching.dot $(DOCS_QUOTED)
 	tools/docs-fill $< > $(DOCS_OUT)/patching.dot
 	dot -Tsvg -o $@ $(DOCS_OUT)/patching.dot
+
+$(DOCS_OUT)/hypercall.svg: docs/hypercall.dot $(DOCS_QUOTED) include/asm/switcher.h
+	tools/docs-fill $< > $(DOCS_OUT)/hypercall.dot
+	dot -Tsvg -o $@ $(DOCS_OUT)/hypercall.dot
 
 $(DOCS_OUT)/bench-%.svg: build/bench.json tools/docs-bench-chart
 	tools/docs-bench-chart $* $< $@

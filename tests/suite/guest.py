@@ -19,13 +19,17 @@
                    guest's result) on a 486 host (no TSC, no PGE), a P6
                    one, and a PARAVIRT=n host, which has no table of its
                    own but hosts the PARAVIRT=y kernel all the same.
+  guest-bochs-*    The same from the guest ISO (GRUB loads the kernel
+                   twice, as the host and as its module) in Bochs, whose
+                   CPU checks what QEMU's TCG lets pass.
 """
 
 import re
 import time
 
 from .builds import N, Y
-from .emulators import QEMU, QEMU_PASS, qemu_command, read_serial, run_emulator
+from .emulators import (KTEST_BOCHS_TIMEOUT, QEMU, QEMU_PASS, qemu_command, read_serial,
+                        run_bochs, run_emulator)
 from .harness import Failure, Test, fresh_log, need_file, need_tool
 from .judge import ktest_problem, log_details, panic_line
 from .shell_session import ShellSession, expect_answer
@@ -160,6 +164,9 @@ GUEST_MATRIX = [
 ]
 
 
+GUEST_ISO = f"{Y.dir}/pv386-guest-test.iso"    # boot/grub.cfg's guest entry
+
+
 def guest_matrix(log, host, cpu):
     """The guest's suite under one more host, to QEMU's exit."""
     need_tool(QEMU, "qemu")
@@ -169,6 +176,20 @@ def guest_matrix(log, host, cpu):
     cmd = qemu_command(log, cpu, ["-kernel", host.elf, "-initrd", Y.elf,
                                   "-append", "guest=test guestexit"])
     outcome = run_emulator(cmd, GUEST_TIMEOUT)
+    judge_guest_run(log, outcome, outcome.status != QEMU_PASS and
+                    f"QEMU status {outcome.status}, not a pass")
+
+
+def guest_bochs(log, cpu):
+    """The guest's suite from the guest ISO, in Bochs."""
+    need_file(GUEST_ISO, Y.make("iso"))
+    outcome, problem = run_bochs(log, GUEST_ISO, cpu, KTEST_BOCHS_TIMEOUT)
+    judge_guest_run(log, outcome, problem)
+
+
+def judge_guest_run(log, outcome, emulator_problem):
+    """The guest's suite passed, the host did not panic, and the emulator
+    ended as it should (emulator_problem: why not, or None)."""
     lines = read_serial(log)
     guest = [line[len(GUEST_PREFIX):] for line in lines if line.startswith(GUEST_PREFIX)]
     problem = ktest_problem(guest)
@@ -176,8 +197,8 @@ def guest_matrix(log, host, cpu):
         problem = f"guest: {problem}"
     elif panic_line(lines):
         problem = f"host: {panic_line(lines)}"
-    elif outcome.status != QEMU_PASS:
-        problem = f"QEMU status {outcome.status}, not a pass"
+    elif emulator_problem:
+        problem = emulator_problem
     if problem:
         raise Failure(problem, log_details(log, lines, outcome.output))
 
@@ -185,4 +206,5 @@ def guest_matrix(log, host, cpu):
 def tests():
     return ([Test("guest-ktest-y", guest_ktest, (Y,)),
              Test("guest-hostile-y", hostile_guests, (Y,))] +
-            [Test(name, guest_matrix, (host, cpu)) for name, host, cpu in GUEST_MATRIX])
+            [Test(name, guest_matrix, (host, cpu)) for name, host, cpu in GUEST_MATRIX] +
+            [Test("guest-bochs-y-pentium", guest_bochs, ("pentium",))])
