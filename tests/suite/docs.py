@@ -72,6 +72,8 @@ DOCS_INPUTS = {
     # DOCS_SOURCES below; what each one read beyond these, docs-fill
     # records in build/docs/deps/NAME.md.d.
     f"{DOCS_DIR}/patching.svg": ["docs/patching.dot"] + DOCS_QUOTED,
+    f"{DOCS_DIR}/hypercall.svg": ["docs/hypercall.dot", "include/asm/switcher.h"] +
+                                 DOCS_QUOTED,
     f"{DOCS_DIR}/bench-ops.svg": ["build/bench.json", "tools/docs-bench-chart"],
     f"{DOCS_DIR}/bench-paths.svg": ["build/bench.json", "tools/docs-bench-chart"],
 }
@@ -240,7 +242,7 @@ def docs_figure_problems():
     """The figures are what they claim: SVG that parses, each bench bar
     with bench.json's figure, the screen a PNG picture."""
     problems = []
-    for svg in ("patching.svg", "bench-ops.svg", "bench-paths.svg"):
+    for svg in ("patching.svg", "hypercall.svg", "bench-ops.svg", "bench-paths.svg"):
         try:
             ET.parse(f"{DOCS_DIR}/{svg}")
         except ET.ParseError as error:
