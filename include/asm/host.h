@@ -111,6 +111,7 @@ struct guest {
 
 /* guest.c */
 int guest_start(const char *cmdline, unsigned int mib);	/* 0 or -errno */
+int guest_start_image(const void *image, u32 size, const char *cmdline, unsigned int mib);
 void guest_run(struct guest *g);	/* until it stops, halts or the host must run */
 void guest_release(void);	/* a stopped guest's memory back */
 void guest_stop(struct guest *g, const char *fmt, ...)

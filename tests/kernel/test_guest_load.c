@@ -3,7 +3,8 @@
  * guest memory and its bounds, the guest kernel loader on images built
  * here (a good one, and one per way of being bad), and the Multiboot
  * block the guest will boot from, read back by the same parser the
- * guest runs at boot.
+ * guest runs at boot; and kernel images that misbehave from their first
+ * instruction, which the host must stop.
  */
 #include <kernel.h>
 #include <stddef.h>
@@ -13,6 +14,7 @@
 #include <page_alloc.h>
 #include <string.h>
 #include <asm/host.h>
+#include <asm/hypercall.h>
 #include <asm/paging.h>
 
 #define TEXT_GPA	0x100000u
@@ -186,4 +188,66 @@ KTEST(guest_kernel_is_told_from_programs)
 	KT_EXPECT(module_is_kernel(&mod));
 	image[5]++;			/* a bad checksum: no header */
 	KT_EXPECT(!module_is_kernel(&mod));
+}
+
+/* ---- a hostile kernel image: the host must stop it, and go on ---- */
+
+/*
+ * Start a guest from img with code at its entry and run it until the
+ * host stops it (a bounded number of runs: a guest that keeps running
+ * fails the test).  Why it stopped goes to reason; the guest is released.
+ */
+static bool run_hostile_image(const u8 *code, unsigned int len, char *reason, size_t size)
+{
+	struct test_image img;
+	struct guest *g;
+	unsigned int runs;
+
+	build_image(&img);
+	memcpy(img.text + 4, code, len);	/* the entry is TEXT_GPA + 4 */
+	if (guest_start_image(&img, sizeof(img), "", GUESTMEM_MIN_MIB))
+		return false;
+	g = guest_current();
+	for (runs = 0; runs < 1000 && g->state == GUEST_RUNNING; runs++)
+		guest_run(g);
+	if (g->state == GUEST_RUNNING)
+		guest_stop(g, "still running after %u runs", runs);
+	strlcpy(reason, g->stop_reason, size);
+	guest_release();
+	return true;
+}
+
+/* Each does at once what a pv386 guest never would: before it has given
+ * the host its shared page or gates, so nothing can be delivered to it. */
+static const struct {
+	const char *what;
+	u8 code[8];
+	unsigned int len;
+	const char *stop;	/* how the host's reason starts */
+} hostile_images[] = {
+	{ "a read outside its memory", { 0xa1, 0x00, 0x00, 0x00, 0x40 }, 5,
+	  "trap 14 at 00100004 with no gate" },
+	{ "a hypercall before init", { 0xb8, HCALL_halt, 0, 0, 0, 0xcd, HYPERCALL_VECTOR }, 7,
+	  "hypercall halt before init" },
+	{ "a breakpoint", { 0xcc }, 1, "trap 3 at 00100005 with no gate" },
+	{ "a cli", { 0xfa }, 1, "trap 13 at 00100004 with no gate" },
+};
+
+KTEST(guest_hostile_images_are_stopped)
+{
+	char reason[96];
+	unsigned int i;
+
+	KT_NOT_IN_GUEST("a guest cannot host: the Switcher runs at ring 0");
+	if (guest_current() && guest_current()->state == GUEST_RUNNING)
+		KT_SKIP("a guest is running");
+	for (i = 0; i < ARRAY_SIZE(hostile_images); i++) {
+		if (!run_hostile_image(hostile_images[i].code, hostile_images[i].len,
+				       reason, sizeof(reason)))
+			KT_SKIP("no guest can start here (a 386, or no room)");
+		if (strncmp(reason, hostile_images[i].stop, strlen(hostile_images[i].stop))) {
+			kt_ctx->failures++;
+			printk("ktest:   %s: stopped with '%s'\n", hostile_images[i].what, reason);
+		}
+	}
 }

@@ -64,22 +64,19 @@ static void set_boot_tables(struct guest *g)
 				      &g->cpu->guest_gdt_table[segs[i].index]);
 }
 
-static int load_guest(struct guest *g, const char *cmdline, unsigned int mib)
+static int load_guest(struct guest *g, const void *image, u32 size, const char *cmdline,
+		      unsigned int mib)
 {
-	const struct boot_module *kernel = guest_kernel_module();
 	u32 entry;
 	int err;
 
-	if (!kernel)
-		return -ENOENT;
 	g->cpu = switcher_setup();
 	if (!g->cpu)
 		return -ENODEV;
 	err = guest_memory_alloc(&g->mem, mib);
 	if (err)
 		return err;
-	err = guest_load_kernel(&g->mem, (const void *)kernel->start,
-				kernel->end - kernel->start, &entry);
+	err = guest_load_kernel(&g->mem, image, size, &entry);
 	if (!err)
 		err = guest_write_boot_info(&g->mem, cmdline);
 	if (!err)
@@ -94,9 +91,10 @@ static int load_guest(struct guest *g, const char *cmdline, unsigned int mib)
 	return 0;
 }
 
-/* 0, or -ENOENT (no guest kernel module), -ENODEV (a 386 cannot host,
- * nor can a guest), -EBUSY, -EINVAL (guestmem, cmdline), -ENOMEM. */
-int guest_start(const char *cmdline, unsigned int mib)
+/* A guest made from the kernel image at image (an ELF file of size
+ * bytes): 0, or -ENODEV (a 386 cannot host, nor can a guest), -EBUSY,
+ * -EINVAL (a bad image, guestmem, cmdline), -ENOMEM. */
+int guest_start_image(const void *image, u32 size, const char *cmdline, unsigned int mib)
 {
 	struct guest *g = &the_guest;
 	int err;
@@ -106,12 +104,23 @@ int guest_start(const char *cmdline, unsigned int mib)
 	guest_release();
 	memset(g, 0, sizeof(*g));
 	g->exit_value = -1;
-	err = load_guest(g, cmdline, mib);
+	err = load_guest(g, image, size, cmdline, mib);
 	if (err)
 		return err;
 	g->last_tick = timer_ticks();
 	g->state = GUEST_RUNNING;
 	return 0;
+}
+
+/* The same from the kernel module (-ENOENT if there is none). */
+int guest_start(const char *cmdline, unsigned int mib)
+{
+	const struct boot_module *kernel = guest_kernel_module();
+
+	if (!kernel)
+		return -ENOENT;
+	return guest_start_image((const void *)kernel->start, kernel->end - kernel->start,
+				 cmdline, mib);
 }
 
 /* A stopped guest's memory and shadow back to the host; what it did

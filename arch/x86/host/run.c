@@ -54,6 +54,16 @@ static void check_irqs_off(struct guest *g)
 			   IRQS_OFF_LIMIT_S, switcher_guest_regs()->eip);
 }
 
+/* The guest's page fault: its address where its read_cr2 finds it, in
+ * the shared page - if it has given one yet; if not, it has no gates
+ * either, and the delivery stops it. */
+static void reflect_page_fault(struct guest *g, u32 cr2, u32 error_code)
+{
+	if (g->shared)
+		g->shared->cr2 = cr2;
+	guest_reflect_trap(g, X86_TRAP_PF, error_code);
+}
+
 static void page_fault(struct guest *g, struct pt_regs *r, u32 cr2)
 {
 	switch (shadow_fault(&g->shadow, cr2, &r->error_code)) {
@@ -61,8 +71,7 @@ static void page_fault(struct guest *g, struct pt_regs *r, u32 cr2)
 		g->stats.shadow_faults++;
 		return;
 	case SHADOW_GUEST_FAULT:
-		g->shared->cr2 = cr2;
-		guest_reflect_trap(g, X86_TRAP_PF, r->error_code);
+		reflect_page_fault(g, cr2, r->error_code);
 		return;
 	case SHADOW_BAD_TABLE:
 		guest_stop(g, "its page tables map %08x outside its memory", cr2);
@@ -110,8 +119,9 @@ static void vm86_exit(struct guest *g, struct pt_regs *r, unsigned int vector, u
 		return;
 	}
 	if (vector == X86_TRAP_PF) {
-		shadow_fault(&g->shadow, cr2, &r->error_code);
-		g->shared->cr2 = cr2;
+		shadow_fault(&g->shadow, cr2, &r->error_code);	/* its tables' error code */
+		reflect_page_fault(g, cr2, r->error_code);
+		return;
 	}
 	guest_reflect_trap(g, vector, r->error_code);
 }
