@@ -27,7 +27,7 @@
 #define HYPERCALLS(X)							\
 	X(flush)		/* only the queue, and what is pending */ \
 	X(init)			/* a1: where struct guest_shared is */	\
-	X(console_write)	/* a1: text, a2: its length */		\
+	X(console_write)	/* a1: text, a2: its length; bytes taken */ \
 	X(halt)			/* until an interrupt comes */		\
 	X(exit)			/* a1: GUEST_EXIT_*, a2: emulator exit value */ \
 	X(write_cr3)		/* a1: the page directory */		\
@@ -53,6 +53,7 @@ enum hypercall { HYPERCALLS(HCALL_ENUM) HCALL_NR };
 #define GUEST_EXIT_HALTED	3	/* machine_halt, panic: it stops for good */
 
 #define GUEST_QUEUE_LEN		16
+#define GUEST_CONSOLE_MAX	256	/* bytes a console_write takes at most */
 #define GUEST_INPUT_LEN		64
 #define GUEST_IRQ_CONSOLE	4	/* console input arrives as IRQ 4, as COM1's */
 

@@ -195,4 +195,11 @@ KTEST_ALONE(hostile_console_outside)
 	ONLY_IN_A_GUEST();
 	KT_EXPECT_EQ(hypercall(HCALL_console_write, OUTSIDE - 4, 64, 0), (u32)-EFAULT);
 }
+/* Its whole kernel as console text: the host takes a bounded piece, and
+ * prints no control character of it. */
+KTEST_ALONE(hostile_console_flood)
+{
+	ONLY_IN_A_GUEST();
+	KT_EXPECT_EQ(hypercall(HCALL_console_write, 0x100000, 0x400000, 0), GUEST_CONSOLE_MAX);
+}
 #endif

@@ -122,6 +122,7 @@ HOSTILE = [
     ("hostile_queue_overflow", None, "4294967295 calls in a queue of 16"),
     ("hostile_shared_page_outside", None, "init: its shared page at 40000000 is outside"),
     ("hostile_console_outside", None, PASSED),
+    ("hostile_console_flood", None, PASSED),
     ("hostile_irqs_off_forever", None, "interrupts off for 10 s with one waiting"),
 ]
 HOSTILE_TIMEOUT = 30    # the longest: 10 s of interrupts off
@@ -147,6 +148,10 @@ def hostile_guests(log, build):
             for text in (said, f"host: guest stopped: {stopped}"):
                 if text and not wait_after(session, text.encode(), start, HOSTILE_TIMEOUT):
                     raise Failure(f"{test}: the host never said {text!r}", session.details())
+        guest_text = [line for line in session_lines(session) if line.startswith(GUEST_PREFIX)]
+        if any(ch < " " and ch != "\t" for line in guest_text for ch in line):
+            raise Failure("a guest's control characters reached the host's console",
+                          session.details())
         expect_answer(session, "guest stats", ["guest: stopped: interrupts off for 10 s"])
         expect_answer(session, "cpu", ["paravirt backend native"])
         problem = panic_line(host_lines(session))

@@ -25,9 +25,18 @@ extern volatile struct guest_shared guest_shared;	/* backends/guest.c */
 
 /* ---- console: output by hypercall, input in the shared page ---- */
 
+/* The host takes at most GUEST_CONSOLE_MAX bytes a call, and says how
+ * many it took. */
 static void host_console_write(const char *s, size_t n)
 {
-	hypercall(HCALL_console_write, (u32)s, n, 0);
+	while (n) {
+		u32 took = hypercall(HCALL_console_write, (u32)s, n, 0);
+
+		if (took == 0 || took > n)
+			return;		/* refused: nothing more to do */
+		s += took;
+		n -= took;
+	}
 }
 
 static struct console host_console = { .name = "host", .write = host_console_write };

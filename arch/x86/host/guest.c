@@ -159,16 +159,20 @@ static void print_line(struct guest *g)
 	g->line_len = 0;
 }
 
-/* The guest's text, a line at a time, each marked as the guest's. */
+/* The guest's text, a line at a time, each marked as the guest's.  A
+ * control character becomes '?': the host's terminal is not the guest's
+ * to drive (an escape sequence could redraw the host's own lines). */
 void guest_console_output(struct guest *g, const char *s, u32 n)
 {
 	u32 i;
 
 	for (i = 0; i < n; i++) {
-		if (s[i] == '\n')
+		char c = s[i];
+
+		if (c == '\n')
 			print_line(g);
-		else if (s[i] != '\r')
-			g->line[g->line_len++] = s[i];
+		else if (c != '\r')
+			g->line[g->line_len++] = (c >= ' ' && c < 0x7f) || c == '\t' ? c : '?';
 		if (g->line_len == sizeof(g->line) - 1)
 			print_line(g);
 	}

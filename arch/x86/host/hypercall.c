@@ -39,9 +39,14 @@ static u32 hc_init(struct guest *g, u32 gpa)
 	return 0;
 }
 
+/* A bounded piece at a time: a guest cannot hold the host in one call
+ * for as long as its memory takes to print. */
 static u32 hc_console_write(struct guest *g, u32 gpa, u32 len)
 {
-	const char *text = guest_memory_ptr(&g->mem, gpa, len);
+	const char *text;
+
+	len = min(len, (u32)GUEST_CONSOLE_MAX);
+	text = guest_memory_ptr(&g->mem, gpa, len);
 
 	if (!text)
 		return -EFAULT;
