@@ -1,7 +1,8 @@
 /*
  * main.c - runs the host tests of the host's hypercall-argument checks
- * (arch/x86/host/check.c): GDT entries, IDT gates and the ring-1 stack,
- * each kind of bad one and the good ones pv386's own boot hands over.
+ * (arch/x86/host/check.c): GDT and LDT entries, IDT gates and the
+ * ring-1 stack, each kind of bad one and the good ones pv386's own boot
+ * hands over.
  */
 #include "../runner/runner.h"
 
@@ -15,7 +16,7 @@
 	X(gate_refuses_other_selectors) X(gate_refuses_targets_outside)	\
 	X(gate_refuses_bad_vector) X(stack_inside_accepted)		\
 	X(stack_refuses_other_selectors) X(stack_refuses_outside)	\
-	X(verdict_texts)
+	X(ldt_entries_as_segments) X(verdict_texts)
 
 #define DECLARE(name)	void test_##name(void);
 #define ROW(name)	HOST_TEST(name),

@@ -204,3 +204,19 @@ void test_verdict_texts(void)
 		      "verdict %u has no text", v);
 	CHECK(guest_verdict_text(GUEST_VERDICTS)[0] == '?', "an unknown verdict");
 }
+
+/* The LDT's entries follow the GDT's rules, in every slot of the LDT and
+ * no other: a ring-0 segment comes back at ring 1, a call gate never. */
+void test_ldt_entries_as_segments(void)
+{
+	u64 out;
+
+	CHECK(guest_check_ldt_entry(0, flat(0x2, 0), &out) == GUEST_OK && dpl_of(out) == 1,
+	      "a ring-0 data segment in LDT slot 0: %llx", (unsigned long long)out);
+	CHECK(guest_check_ldt_entry(GUEST_LDT_ENTRIES - 1, flat(0xb, 3), &out) == GUEST_OK &&
+	      out == flat(0xb, 3), "a user code segment in the last slot");
+	CHECK(guest_check_ldt_entry(1, gate(0xc, __KERNEL_CS, 0x100000, 3), &out) ==
+	      GUEST_SYSTEM_DESCRIPTOR && out == 0, "a call gate in the LDT");
+	CHECK(guest_check_ldt_entry(GUEST_LDT_ENTRIES, flat(0x2, 3), &out) == GUEST_BAD_INDEX &&
+	      out == 0, "an entry past the LDT");
+}

@@ -2,8 +2,9 @@
  * fuzz_guest_check.c - a libFuzzer target for the host's checks of what
  * a guest hands it (arch/x86/host/check.c).
  *
- * An input is one request: which check (GDT entry, IDT gate, stack), an
- * index or vector, a descriptor or ss:esp, and the guest's memory size.
+ * An input is one request: which check (GDT entry, IDT gate, stack, LDT
+ * entry), an index or vector, a descriptor or ss:esp, and the guest's
+ * memory size.
  * Whatever the input, what a check accepts must be safe to load into
  * the CPU for a ring-1 guest; any breach aborts.
  */
@@ -28,6 +29,15 @@ static void gdt_safe(const struct request *r, u64 out)
 {
 	if (r->index == 0 || r->index >= GDT_ENTRIES || r->index == GDT_ENTRY_TSS ||
 	    r->index == GDT_ENTRY_LDT)
+		abort();
+	if (out && (!(out & 1ull << 44) || dpl(out) == 0 || !(out & 1ull << 40)))
+		abort();
+}
+
+/* The same rules for an LDT entry, in a slot the guest's LDT has. */
+static void ldt_safe(const struct request *r, u64 out)
+{
+	if (r->index >= GUEST_LDT_ENTRIES)
 		abort();
 	if (out && (!(out & 1ull << 44) || dpl(out) == 0 || !(out & 1ull << 40)))
 		abort();
@@ -58,7 +68,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	if (size < sizeof(r))
 		return 0;
 	memcpy(&r, data, sizeof(r));
-	switch (r.kind % 3) {
+	switch (r.kind % 4) {
 	case 0:
 		if (guest_check_gdt_entry(r.index, r.value, &out) == GUEST_OK)
 			gdt_safe(&r, out);
@@ -72,6 +82,10 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		    GUEST_OK && (ss != (__KERNEL_DS | 1) || (u32)(r.value >> 32) > r.mem_size ||
 				 (u32)(r.value >> 32) <= GUEST_KERNEL_MIN))
 			abort();
+		break;
+	case 3:
+		if (guest_check_ldt_entry(r.index, r.value, &out) == GUEST_OK)
+			ldt_safe(&r, out);
 		break;
 	}
 	return 0;
