@@ -82,5 +82,6 @@ int sched_sleep_ticks(unsigned long ticks);	/* 0 or -EINVAL */
 void sched_sleep_on(void *channel);	/* interrupts off; wake_up(channel) ends it */
 void sched_wake_up(void *channel);
 void sched_tick(void);			/* the timer's tick (timer_init) */
+u64 sched_idle_tsc(void);		/* TSC counts spent idle, halted */
 
 #endif

@@ -10,8 +10,10 @@
 #include <ktest.h>
 #include <panic.h>
 #include <string.h>
+#include <task.h>
 #include <asm/machine.h>
 #include <asm/privileged.h>
+#include <asm/timer.h>
 
 extern const struct ktest __start_ktests[], __stop_ktests[];
 
@@ -139,6 +141,37 @@ struct ktest_counts {
 	int passed, failed, skipped;
 };
 
+/* ktestcost: each test's busy TSC counts after its result, for make
+ * bench to compare a guest's run with a native one test by test. */
+static bool print_test_costs;
+
+static int parse_ktestcost(const char *value)
+{
+	(void)value;
+	print_test_costs = true;
+	return 0;
+}
+boot_option("ktestcost", parse_ktestcost, "print each in-kernel test's busy TSC counts");
+
+/* TSC counts now, less those spent idle so far (0 without a TSC). */
+static u64 busy_clock(void)
+{
+	u64 now;
+
+	return clock_tsc(&now) ? now - sched_idle_tsc() : 0;
+}
+
+/* One test, its cost printed if asked for. */
+static int run_costed(const struct ktest *test)
+{
+	u64 before = busy_clock();
+	int result = run_one(test);
+
+	if (print_test_costs)
+		printk("ktest: cost %s %llu\n", test->name, busy_clock() - before);
+	return result;
+}
+
 /* Every test word selects, in section order; the counts of how they went. */
 static struct ktest_counts run_selected(const char *word)
 {
@@ -148,7 +181,7 @@ static struct ktest_counts run_selected(const char *word)
 	for (test = __start_ktests; test < __stop_ktests; test++) {
 		if (!selected(test, word))
 			continue;
-		switch (run_one(test)) {
+		switch (run_costed(test)) {
 		case 1: n.passed++; break;
 		case 0: n.failed++; break;
 		default: n.skipped++; break;
@@ -164,11 +197,25 @@ static void print_counts(const struct ktest_counts *n)
 	printk("ktest: %d passed, %d failed\n", n->passed, n->failed);
 }
 
+/* What the run cost the machine, in TSC counts, and how many of them
+ * were not idle: under QEMU's -icount the busy ones are instructions
+ * (make bench compares a guest's with a native run's). */
+static void print_cost(bool timed, u64 start, u64 idle_before)
+{
+	u64 end;
+
+	if (timed && clock_tsc(&end))
+		printk("ktest: the run took %llu TSC counts, %llu of them busy\n", end - start,
+		       end - start - (sched_idle_tsc() - idle_before));
+}
+
 void ktest_run_all(void)
 {
 	const struct ktest *test;
 	unsigned int chosen = 0, alone = 0;
 	struct ktest_counts n;
+	u64 start = 0, idle;
+	bool timed;
 
 	panic_set_hook(ktest_panicked);
 	for (test = __start_ktests; test < __stop_ktests; test++) {
@@ -179,9 +226,12 @@ void ktest_run_all(void)
 	printk("ktest: running %u of %u tests (%u only when named)%s%s\n", chosen,
 	       (unsigned int)(__stop_ktests - __start_ktests), alone,
 	       filter[0] ? " matching " : "", filter);
+	timed = clock_tsc(&start);
+	idle = sched_idle_tsc();
 	n = run_selected(filter);
 	if (!filter[0] && !op_coverage_ok())
 		n.failed++;
+	print_cost(timed, start, idle);
 	print_counts(&n);
 	panic_set_hook(NULL);
 	emulator_exit(n.failed || !n.passed ? EMU_EXIT_FAIL : EMU_EXIT_PASS);

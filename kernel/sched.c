@@ -131,6 +131,26 @@ void sched_tick(void)
 		need_resched = true;
 }
 
+/* TSC counts the idle task spent halted: what this kernel left the
+ * machine to do (0 where there is no TSC). */
+static u64 idle_tsc;
+
+u64 sched_idle_tsc(void)
+{
+	return idle_tsc;
+}
+
+/* Halted until an interrupt, the time counted as idle. */
+static void idle_halt(void)
+{
+	u64 before, after;
+	bool counted = clock_tsc(&before);
+
+	raw_safe_halt();
+	if (counted && clock_tsc(&after))
+		idle_tsc += after - before;
+}
+
 /* The idle task.  The check and the halt must be one step, or a wake-up
  * arriving between them would go unnoticed until the next interrupt:
  * safe_halt's sti takes effect only after the hlt has started. */
@@ -143,7 +163,7 @@ static void idle_loop(void)
 			raw_local_irq_enable();
 			schedule();
 		} else {
-			raw_safe_halt();
+			idle_halt();
 		}
 	}
 }
