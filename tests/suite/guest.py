@@ -5,9 +5,10 @@
                    backend and runs its whole in-kernel suite with 0
                    failed (judged as ktest-qemu-* judge theirs, on the
                    lines the host prints as "guest: ..."), while the host
-                   switches its own backend live and back; the host's
-                   shell answers all along and after the guest has
-                   stopped, whose stats show it ran through the host.
+                   switches its own backend live and back and two of its
+                   own programs keep their FPU registers beside it; the
+                   host's shell answers all along and after the guest
+                   has stopped, whose stats show it ran through the host.
   guest-hostile-y  One host starts, one after the other from its shell, a
                    guest for each way tests/kernel/test_hostile_guest.c
                    tries to escape (raw privileged instructions, ring-0
@@ -40,6 +41,9 @@ GUEST_READY = b"guest: pv386 ready: backend=guest cpu="
 GUEST_SUMMARY = re.compile(rb"guest: ktest: \d+ passed, \d+ failed")
 GUEST_PASSED = b"host: guest stopped: it asked to stop: emulator exit (value 0x10)"
 GUEST_TIMEOUT = 120     # its suite takes about 10 s under TCG
+HOST_FPU_RUNS = (11, 12)    # user/fpu.c's N: not the guest suite's own
+# The guest's test just before those whose programs use the FPU.
+GUEST_FPU_TESTS_NEAR = b"guest: ktest: PASS sysfuzz_random_calls_leave_nothing_behind"
 
 
 def session_lines(session):
@@ -78,6 +82,12 @@ def guest_ktest(log, build):
         expect_answer(session, "pv use trace", ["pv: switched from native to trace"])
         expect_answer(session, "pv use native", ["pv: switched from trace to native"])
         switched_while_running = not GUEST_SUMMARY.search(session.received)
+        # Two host programs keep their FPU registers across switches, begun
+        # as the guest's tasks start theirs: neither world may see the
+        # other's registers.
+        session.wait_for(GUEST_FPU_TESTS_NEAR, GUEST_TIMEOUT)
+        for n in HOST_FPU_RUNS:
+            expect_answer(session, f"run fpu {n}", ["run: fpu started as pid"])
         wait_summary(session)
         problem = ktest_problem(guest_lines(session))
         if problem:
@@ -85,6 +95,12 @@ def guest_ktest(log, build):
         if not switched_while_running:
             raise Failure("the guest's suite ended before the host's backend "
                           "switches: they were not tested under a running guest",
+                          session.details())
+        for n in HOST_FPU_RUNS:
+            session.until_reported(f"fpu {n}: ".encode(), GUEST_TIMEOUT)
+        wrong = [n for n in HOST_FPU_RUNS if f"fpu {n}: ok" not in host_lines(session)]
+        if wrong:
+            raise Failure(f"host: fpu {wrong[0]} lost its FPU registers beside the guest",
                           session.details())
         session.wait_for(GUEST_PASSED, GUEST_TIMEOUT)
         expect_answer(session, "guest stats", [
