@@ -53,6 +53,7 @@ struct shadow {
 	const struct guest_memory *mem;
 	u32 guest_cr3;			/* the guest's page directory (gpa) */
 	unsigned long fills;		/* entries filled on demand */
+	unsigned long last_used;	/* shadow_cache.c: which to rebuild */
 };
 
 enum shadow_result {
@@ -70,6 +71,35 @@ int shadow_init(struct shadow *sh, const struct guest_memory *m, u32 guest_cr3);
 void shadow_drop(struct shadow *sh);
 void shadow_free(struct shadow *sh);
 enum shadow_result shadow_fault(struct shadow *sh, u32 va, u32 *error_code);
+/* The guest's entry at gpa changed (for a page-table entry: the va it
+ * maps): what the shadow made from the old one goes. */
+void shadow_forget_pte(struct shadow *sh, u32 pte_gpa, u32 va);
+void shadow_forget_pde(struct shadow *sh, u32 pde_gpa);
+
+/*
+ * A few shadows kept, one per guest page directory (shadow_cache.c), so
+ * that a context switch back to a recent address space finds its shadow
+ * built (lguest kept 4 too).  The guest's page-table changes reach all
+ * of them.
+ */
+#define SHADOWS_KEPT	4
+
+struct shadow_cache {
+	struct shadow shadow[SHADOWS_KEPT];	/* pgd NULL: not made yet */
+	struct shadow *active;			/* what the CPU runs the guest on */
+	const struct guest_memory *mem;
+	unsigned long uses;			/* a clock for last_used */
+	unsigned long built, reused;		/* by shadow_cache_switch() */
+};
+
+/* The identity shadow active: 0 or -ENOMEM. */
+int shadow_cache_init(struct shadow_cache *c, const struct guest_memory *m);
+void shadow_cache_free(struct shadow_cache *c);
+/* The shadow of guest_cr3 made active, kept or rebuilt; NULL: no memory. */
+struct shadow *shadow_cache_switch(struct shadow_cache *c, u32 guest_cr3);
+void shadow_cache_pte_changed(struct shadow_cache *c, u32 pte_gpa, u32 va);
+void shadow_cache_pde_changed(struct shadow_cache *c, u32 pde_gpa);
+void shadow_cache_release(struct shadow_cache *c, u32 pgd_gpa);	/* it is freed */
 
 /* ---- a running guest (arch/x86/host/guest.c, hypercall.c, interrupts.c) ---- */
 
@@ -91,7 +121,7 @@ enum guest_state { GUEST_NONE, GUEST_RUNNING, GUEST_STOPPED };
 struct guest {
 	enum guest_state state;
 	struct guest_memory mem;
-	struct shadow shadow;
+	struct shadow_cache shadows;
 	struct switcher_state *cpu;	/* its GDT, IDT and TSS as the CPU uses them */
 	volatile struct guest_shared *shared;	/* in its memory; NULL before init */
 	u64 gates[256];			/* its IDT, checked (check.c) */

@@ -10,7 +10,7 @@
  * returns to the instruction after the int.
  *
  * Calls that come in bursts and need no answer (descriptor writes, the
- * ring-1 stack) are queued in the shared page instead; the host runs
+ * ring-1 stack, page-table changes) are queued in the shared page instead; the host runs
  * the queue before any hypercall, so a context switch costs the guest
  * one exit, not five (Xen's multicalls, lguest's async ring).
  *
@@ -39,7 +39,10 @@
 	X(write_idt_entry)	/* a1: vector, a2: low word, a3: high word */ \
 	X(load_ldt)		/* a1: the table, a2: its entries (0: none) */ \
 	X(write_ldt_entry)	/* a1: index, a2: low word, a3: high word */ \
-	X(set_stack)		/* a1: ss, a2: esp: the ring-1 stack */
+	X(set_stack)		/* a1: ss, a2: esp: the ring-1 stack */	\
+	X(set_pte)		/* a1: a table entry it changed, a2: its va */ \
+	X(set_pde)		/* a1: a directory entry it changed */	\
+	X(release_pgd)		/* a1: a directory it is about to free */
 
 #define HCALL_ENUM(name)	HCALL_##name,
 #ifndef __ASSEMBLER__

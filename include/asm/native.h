@@ -354,6 +354,25 @@ static inline void native_load_esp0(struct tss *tss, const struct thread_struct 
 	tss->esp0 = t->esp0;
 }
 
+/* ---- page tables: on bare hardware the CPU reads them from memory ---- */
+
+static inline void native_set_pte_at(u32 *ptep, u32 pte, u32 va)
+{
+	(void)va;
+	*(volatile u32 *)ptep = pte;
+}
+
+static inline void native_set_pde(u32 *pdep, u32 pde)
+{
+	*(volatile u32 *)pdep = pde;
+}
+
+/* Nothing holds a page directory for the CPU once %cr3 has left it. */
+static inline void native_release_pgd(u32 *pgd)
+{
+	(void)pgd;
+}
+
 /* ---- I/O privilege ---- */
 
 static inline void native_set_iopl_mask(unsigned long mask)

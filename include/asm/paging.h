@@ -10,6 +10,14 @@
  *
  * Kernel text and read-only data are mapped read-only once the patcher
  * is done; kernel_text_poke() is the one way to write code after that.
+ *
+ * Tables in use: from the first time a page directory is loaded into
+ * %cr3, its entries and those of its tables change only through
+ * set_pte_at() and set_pde() (asm/privileged.h), and release_pgd() lets
+ * it go before its page is freed.  Natively these are plain stores; a
+ * host running this kernel as its guest keeps shadows of the tables
+ * and must hear of each change (docs/guest.md).  A directory being
+ * built, that no %cr3 has held yet, is plain memory.
  */
 #ifndef ASM_PAGING_H
 #define ASM_PAGING_H

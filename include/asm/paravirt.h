@@ -94,7 +94,15 @@
 									\
 	/* Jumped to, never called: the stack holds an interrupt frame. */ \
 	X(irq_enable_sysexit, void, (void))				\
-	X(iret, void, (void))
+	X(iret, void, (void))						\
+									\
+	/* Page tables the CPU may walk (not in the 2006 patch: added for \
+	 * the guest, as Linux's set_pte family was for Xen and lguest). \
+	 * Natively two stores and nothing; a host that keeps shadows of \
+	 * the tables hears of every change (asm/paging.h has the rule). */ \
+	X(set_pte_at, void, (u32 *ptep, u32 pte, u32 va))		\
+	X(set_pde, void, (u32 *pdep, u32 pde))				\
+	X(release_pgd, void, (u32 *pgd))	/* before it is freed */
 
 #define PARAVIRT_OP_MEMBER(op, ret, params)	ret (*op) params;
 

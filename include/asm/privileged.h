@@ -115,6 +115,11 @@ static inline void write_idt_entry(void *dt, int n, u64 d) { PVOP(write_idt_entr
 
 static inline void set_iopl_mask(unsigned long mask)	{ PVOP(set_iopl_mask)(mask); }
 
+/* ---- page tables in use (the rule: asm/paging.h) ---- */
+static inline void set_pte_at(u32 *ptep, u32 pte, u32 va) { PVOP(set_pte_at)(ptep, pte, va); }
+static inline void set_pde(u32 *pdep, u32 pde)		{ PVOP(set_pde)(pdep, pde); }
+static inline void release_pgd(u32 *pgd)		{ PVOP(release_pgd)(pgd); }
+
 /* ---- which backend is running ---- */
 #ifdef CONFIG_PARAVIRT
 static inline const char *paravirt_backend_name(void)	{ return paravirt_ops.name; }

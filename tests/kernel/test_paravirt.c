@@ -4,7 +4,8 @@
  * op empty.
  *
  * The slot numbers below are written out from the member order of the
- * 2006 table (name 0, kernel_rpl 1, cpuid 2, ... iret 42), not computed
+ * 2006 table (name 0, kernel_rpl 1, cpuid 2, ... iret 42) and the
+ * page-table ops after it (... release_pgd 45), not computed
  * with the macros under test: a member moved, added or dropped changes
  * them, and then these tests and every patch record must agree anew.
  */
@@ -19,8 +20,10 @@
 #define SLOT_SAVE_FL		16
 #define SLOT_IRQ_DISABLE	19
 #define SLOT_SET_IOPL_MASK	40
-#define SLOT_IRET		42	/* the last op */
-#define NR_OPS			41	/* "paravirt: backend native, 41 ops" */
+#define SLOT_IRET		42	/* the 2006 table's last op */
+#define SLOT_SET_PTE_AT		43
+#define SLOT_RELEASE_PGD	45	/* the last op */
+#define NR_OPS			44	/* "paravirt: backend native, 44 ops" */
 
 static bool named(unsigned int slot, const char *want)
 {
@@ -40,9 +43,11 @@ KTEST(paravirt_slots_are_known)
 	KT_EXPECT_EQ(PARAVIRT_SLOT(irq_disable), SLOT_IRQ_DISABLE);
 	KT_EXPECT_EQ(PARAVIRT_SLOT(set_iopl_mask), SLOT_SET_IOPL_MASK);
 	KT_EXPECT_EQ(PARAVIRT_SLOT(iret), SLOT_IRET);
+	KT_EXPECT_EQ(PARAVIRT_SLOT(set_pte_at), SLOT_SET_PTE_AT);
+	KT_EXPECT_EQ(PARAVIRT_SLOT(release_pgd), SLOT_RELEASE_PGD);
 	KT_EXPECT_EQ(PARAVIRT_NR_OPS, NR_OPS);
 	KT_EXPECT_EQ(PARAVIRT_FIRST_OP_SLOT, SLOT_CPUID);
-	KT_EXPECT_EQ(PARAVIRT_NR_SLOTS, SLOT_IRET + 1);
+	KT_EXPECT_EQ(PARAVIRT_NR_SLOTS, SLOT_RELEASE_PGD + 1);
 }
 
 KTEST(paravirt_op_names_match_slots)
@@ -53,10 +58,12 @@ KTEST(paravirt_op_names_match_slots)
 	KT_EXPECT(named(SLOT_IRQ_DISABLE, "irq_disable"));
 	KT_EXPECT(named(SLOT_SET_IOPL_MASK, "set_iopl_mask"));
 	KT_EXPECT(named(SLOT_IRET, "iret"));
+	KT_EXPECT(named(SLOT_SET_PTE_AT, "set_pte_at"));
+	KT_EXPECT(named(SLOT_RELEASE_PGD, "release_pgd"));
 	/* Not ops: the backend's name, kernel_rpl, and past the end. */
 	KT_EXPECT(named(0, "?"));
 	KT_EXPECT(named(1, "?"));
-	KT_EXPECT(named(SLOT_IRET + 1, "?"));
+	KT_EXPECT(named(SLOT_RELEASE_PGD + 1, "?"));
 	KT_EXPECT(named(255, "?"));
 }
 
@@ -65,7 +72,7 @@ KTEST(paravirt_every_op_named_once)
 {
 	unsigned int slot, other, unnamed = 0, twice = 0;
 
-	for (slot = SLOT_CPUID; slot <= SLOT_IRET; slot++) {
+	for (slot = SLOT_CPUID; slot <= SLOT_RELEASE_PGD; slot++) {
 		const char *name = paravirt_op_name(slot);
 
 		if (!strcmp(name, "?")) {

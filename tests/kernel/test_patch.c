@@ -373,7 +373,10 @@ static bool tls_site_fills_gdt(void)
 	memcpy(saved, &gdt_table[GDT_ENTRY_TLS_MIN], sizeof(saved));
 	run_tls_site(&t);
 	ok = !memcmp(&gdt_table[GDT_ENTRY_TLS_MIN], t.tls_array, sizeof(saved));
-	memcpy(&gdt_table[GDT_ENTRY_TLS_MIN], saved, sizeof(saved));
+	/* Through the op, as the site wrote them: in a guest the host holds
+	 * the GDT the CPU uses, and must get the old entries back too. */
+	for (i = 0; i < GDT_ENTRY_TLS_ENTRIES; i++)
+		write_gdt_entry(gdt_table, GDT_ENTRY_TLS_MIN + i, saved[i]);
 	raw_local_irq_restore(flags);
 	return ok;
 }

@@ -39,7 +39,7 @@ def tests():
              {"append": "test pv=trace", "expect": [ready, CPU_LINES["486"]]}),
         Test("trace-ktest-qemu-y-qemu32-nopatch", qemu_ktest, (Y, "qemu32"),
              {"append": "test pv=trace nopatch",
-              "expect": [ready, "paravirt: nopatch:", "op coverage: 41/41"]}),
+              "expect": [ready, "paravirt: nopatch:", "op coverage: 44/44"]}),
         Test("trace-boot-qemu-y", qemu_boot_backend, (Y, "pv=trace", ready)),
         Test("trace-switch-stress-qemu-y", qemu_stress,
              (Y, "test=pv_switch_stress",

@@ -80,12 +80,12 @@ static int load_guest(struct guest *g, const void *image, u32 size, const char *
 	if (!err)
 		err = guest_write_boot_info(&g->mem, cmdline);
 	if (!err)
-		err = shadow_init(&g->shadow, &g->mem, SHADOW_IDENTITY);
+		err = shadow_cache_init(&g->shadows, &g->mem);
 	if (err) {
 		guest_memory_free(&g->mem);
 		return err;
 	}
-	g->cpu->guest_cr3 = (u32)g->shadow.pgd;
+	g->cpu->guest_cr3 = (u32)g->shadows.active->pgd;
 	set_boot_tables(g);
 	set_boot_registers(entry);
 	return 0;
@@ -131,7 +131,7 @@ void guest_release(void)
 
 	if (g->state != GUEST_STOPPED || !g->mem.size)
 		return;
-	shadow_free(&g->shadow);
+	shadow_cache_free(&g->shadows);
 	guest_memory_free(&g->mem);
 	g->shared = NULL;
 }

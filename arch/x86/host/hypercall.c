@@ -54,14 +54,21 @@ static u32 hc_console_write(struct guest *g, u32 gpa, u32 len)
 	return len;
 }
 
+/* A switch, or pv386's TLB flush: a kept shadow if there is one. */
 static u32 hc_write_cr3(struct guest *g, u32 gpa)
 {
+	struct shadow *sh;
+
 	if (gpa % PAGE_SIZE || !guest_memory_ptr(&g->mem, gpa, PAGE_SIZE)) {
 		guest_stop(g, "write_cr3: %08x is not a page of its memory", gpa);
 		return -EINVAL;
 	}
-	shadow_drop(&g->shadow);	/* a switch, or pv386's TLB flush */
-	g->shadow.guest_cr3 = gpa;
+	sh = shadow_cache_switch(&g->shadows, gpa);
+	if (!sh) {
+		guest_stop(g, "the host is out of memory for its page tables");
+		return -ENOMEM;
+	}
+	g->cpu->guest_cr3 = (u32)sh->pgd;
 	return 0;
 }
 
@@ -233,6 +240,9 @@ static u32 run_call(struct guest *g, u32 nr, u32 a1, u32 a2, u32 a3)
 	case HCALL_load_ldt:		return hc_load_ldt(g, a1, a2);
 	case HCALL_write_ldt_entry:	return hc_write_ldt_entry(g, a1, a2 | (u64)a3 << 32);
 	case HCALL_set_stack:		return hc_set_stack(g, a1, a2);
+	case HCALL_set_pte:	shadow_cache_pte_changed(&g->shadows, a1, a2); return 0;
+	case HCALL_set_pde:	shadow_cache_pde_changed(&g->shadows, a1); return 0;
+	case HCALL_release_pgd:	shadow_cache_release(&g->shadows, a1); return 0;
 	}
 	printk("host: the guest made hypercall %u, which there is not\n", nr);
 	return -ENOSYS;

@@ -10,10 +10,12 @@
  * guest's own; if they do, the host fills the shadow entry with the host
  * frame behind the guest frame, and the guest runs on.  Every frame is
  * translated by guest_memory_ptr(), so a shadow can only ever map the
- * guest's own memory.  When the guest loads cr3 (the one way pv386
- * flushes its TLB) the shadow is dropped and built again as it runs.
- * Until the guest's first cr3 the shadow maps its memory 1:1
- * (SHADOW_IDENTITY): a guest starts with paging on.
+ * guest's own memory.  The guest tells the host of every entry it
+ * changes (the set_pte_at and set_pde ops), and the shadow forgets the
+ * entry it made from the old one: so a shadow stays right across cr3
+ * loads, and shadow_cache.c keeps a few.  Until the guest's first cr3
+ * the shadow maps its memory 1:1 (SHADOW_IDENTITY): a guest starts with
+ * paging on.
  */
 #include <kernel.h>
 #include <page_alloc.h>
@@ -159,4 +161,40 @@ enum shadow_result shadow_fault(struct shadow *sh, u32 va, u32 *error_code)
 			       (*pde & *pte & (PTE_WRITE | PTE_USER));
 	sh->fills++;
 	return SHADOW_FILLED;
+}
+
+/*
+ * The guest changed its page-table entry at pte_gpa, which maps va: the
+ * shadow's entry for va goes if it was made from there, and fills again
+ * on use.  Only the va the guest names is looked at: a guest that maps
+ * one table at two places, or names the wrong va, keeps a stale entry -
+ * to its own memory, as every shadow entry is.
+ */
+void shadow_forget_pte(struct shadow *sh, u32 pte_gpa, u32 va)
+{
+	const u32 *pde;
+	u32 shadow_pde;
+
+	if (va >= SWITCHER_ADDR || sh->guest_cr3 == SHADOW_IDENTITY ||
+	    PTE_INDEX(va) != pte_gpa % PAGE_SIZE / 4)
+		return;
+	pde = guest_entry(sh, sh->guest_cr3, PDE_INDEX(va));
+	if (!pde || !(*pde & PTE_PRESENT) || (*pde & PAGE_MASK) != (pte_gpa & PAGE_MASK))
+		return;
+	shadow_pde = sh->pgd[PDE_INDEX(va)];
+	if (shadow_pde & PTE_PRESENT)
+		((u32 *)(shadow_pde & PAGE_MASK))[PTE_INDEX(va)] = 0;
+}
+
+/* The guest changed its directory entry at pde_gpa: if the directory is
+ * this shadow's, the shadow's table for those 4 MiB goes. */
+void shadow_forget_pde(struct shadow *sh, u32 pde_gpa)
+{
+	unsigned int d = pde_gpa % PAGE_SIZE / 4;
+
+	if ((pde_gpa & PAGE_MASK) != sh->guest_cr3 || d >= SWITCHER_PDE ||
+	    !(sh->pgd[d] & PTE_PRESENT))
+		return;
+	page_free(sh->pgd[d] & PAGE_MASK);
+	sh->pgd[d] = 0;
 }

@@ -66,7 +66,7 @@ static void reflect_page_fault(struct guest *g, u32 cr2, u32 error_code)
 
 static void page_fault(struct guest *g, struct pt_regs *r, u32 cr2)
 {
-	switch (shadow_fault(&g->shadow, cr2, &r->error_code)) {
+	switch (shadow_fault(g->shadows.active, cr2, &r->error_code)) {
 	case SHADOW_FILLED:
 		g->stats.shadow_faults++;
 		return;
@@ -119,7 +119,7 @@ static void vm86_exit(struct guest *g, struct pt_regs *r, unsigned int vector, u
 		return;
 	}
 	if (vector == X86_TRAP_PF) {
-		shadow_fault(&g->shadow, cr2, &r->error_code);	/* its tables' error code */
+		shadow_fault(g->shadows.active, cr2, &r->error_code);	/* its tables' error code */
 		reflect_page_fault(g, cr2, r->error_code);
 		return;
 	}
@@ -189,6 +189,8 @@ void guest_print_stats(void)
 	       g->state == GUEST_STOPPED ? g->stop_reason : "", g->halted ? " (halted)" : "");
 	printk("  world switches %lu, traps reflected %lu, interrupts injected %lu, "
 	       "shadow faults %lu\n", st->exits, st->traps, st->interrupts, st->shadow_faults);
+	printk("  shadows: %lu built, %lu reused at a cr3 load\n", g->shadows.built,
+	       g->shadows.reused);
 	for (i = 0; i < HCALL_NR; i++)
 		if (st->hypercalls[i])
 			printk("  hypercall %-16s %lu\n", hypercall_name(i), st->hypercalls[i]);

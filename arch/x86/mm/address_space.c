@@ -12,6 +12,7 @@
 #include <page_alloc.h>
 #include <string.h>
 #include <asm/paging.h>
+#include <asm/privileged.h>
 
 #define KERNEL_PDES	(KERNEL_SPACE_END / PGDIR_SPAN)
 #define USER_PDE_FIRST	(USER_BASE / PGDIR_SPAN)
@@ -22,6 +23,7 @@ static u32 *table_of(u32 pde)
 	return (u32 *)(pde & PAGE_MASK);
 }
 
+/* Its kernel half copied by plain stores: no %cr3 has held it yet. */
 u32 *pgd_alloc(void)
 {
 	u32 *pgd = (u32 *)page_alloc();
@@ -36,6 +38,7 @@ void pgd_free(u32 *pgd)
 {
 	u32 d, i;
 
+	release_pgd(pgd);
 	for (d = USER_PDE_FIRST; d < USER_PDE_END; d++) {
 		u32 *table = table_of(pgd[d]);
 
@@ -60,7 +63,7 @@ static u32 *user_pte(u32 *pgd, u32 va, bool create)
 
 		if (!table)
 			return NULL;
-		*pde = table | PTE_PRESENT | PTE_WRITE | PTE_USER;
+		set_pde(pde, table | PTE_PRESENT | PTE_WRITE | PTE_USER);
 	}
 	return &table_of(*pde)[(va / PAGE_SIZE) % PT_ENTRIES];
 }
@@ -80,7 +83,7 @@ int map_user_page(u32 *pgd, u32 va, bool writable)
 	frame = page_alloc();
 	if (!frame)
 		return -ENOMEM;
-	*pte = frame | PTE_PRESENT | PTE_USER | (writable ? PTE_WRITE : 0);
+	set_pte_at(pte, frame | PTE_PRESENT | PTE_USER | (writable ? PTE_WRITE : 0), va);
 	return 0;
 }
 
@@ -97,7 +100,7 @@ void unmap_user_range(u32 *pgd, u32 start, u32 end)
 		if (!pte || !(*pte & PTE_PRESENT))
 			continue;
 		page_free(*pte & PAGE_MASK);
-		*pte = 0;
+		set_pte_at(pte, 0, va);
 	}
 	flush_tlb();
 }

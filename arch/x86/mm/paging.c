@@ -54,6 +54,7 @@ static void map_kernel_tables(void)
 	}
 }
 
+/* Plain stores: no %cr3 has held these tables yet (asm/paging.h). */
 static void map_identity(void)
 {
 	u32 addr;
@@ -74,8 +75,10 @@ void paging_set_user(u32 start, u32 end)
 	for (page = start & PAGE_MASK; page < end; page += PAGE_SIZE) {
 		if (page == 0 || page >= mapped_bytes)
 			panic("paging_set_user: %08x is not mapped", page);
-		*kernel_pte(page) |= PTE_USER;
-		kernel_page_dir[page / PGDIR_SPAN] |= PTE_USER;
+		u32 *pde = &kernel_page_dir[page / PGDIR_SPAN];
+
+		set_pte_at(kernel_pte(page), *kernel_pte(page) | PTE_USER, page);
+		set_pde(pde, *pde | PTE_USER);
 	}
 	flush_tlb();
 }
@@ -98,8 +101,8 @@ set_text_writable(u32 start, u32 end, bool writable)
 	u32 page;
 
 	for (page = start & PAGE_MASK; page < end; page += PAGE_SIZE)
-		*kernel_pte(page) = (*kernel_pte(page) & ~PTE_WRITE) |
-				    (writable ? PTE_WRITE : 0);
+		set_pte_at(kernel_pte(page), (*kernel_pte(page) & ~PTE_WRITE) |
+			   (writable ? PTE_WRITE : 0), page);
 	flush_tlb_inline();
 }
 

@@ -15,7 +15,8 @@
  *     what the CPU's registers would hold, which the host owns;
  *   - a hypercall, now (write_cr3, halt, load_gdt, ...) or queued for the
  *     next one (what a context switch changes: the ring-1 stack and the
- *     TLS entries, which load_tls sends with one exit);
+ *     TLS entries; and page-table entries changed, which the host's
+ *     shadows must forget before the next TLB flush);
  *   - an instruction that is harmless at ring 1 (cpuid, rdtsc, pushf,
  *     popf, iret), borrowed from the native table: only native_*
  *     functions execute such instructions (tools/audit-privileged).
@@ -28,6 +29,7 @@
 #include <asm/processor.h>
 #include <asm/processor-flags.h>
 #include <asm/cpu.h>
+#include <asm/paging.h>
 #include <asm/segment.h>
 
 extern const struct paravirt_ops native_paravirt_ops;
@@ -113,12 +115,20 @@ static void guest_halt(void)
 
 /* ---- the queue of calls the host runs at the next hypercall ---- */
 
-static void queue_call(enum hypercall nr, u32 a1, u32 a2, u32 a3)
+/* Interrupts off, as save_fl_irq_disable does: the flag before. */
+static u32 irqs_off(void)
 {
 	u32 flags = guest_shared.irq_enabled;
+
+	guest_shared.irq_enabled = 0;
+	return flags;
+}
+
+static void queue_call(enum hypercall nr, u32 a1, u32 a2, u32 a3)
+{
+	u32 flags = irqs_off();		/* an interrupt handler may queue too */
 	u32 n;
 
-	guest_shared.irq_enabled = 0;	/* an interrupt handler may queue too */
 	if (guest_shared.queued >= GUEST_QUEUE_LEN)
 		hypercall(HCALL_flush, 0, 0, 0);
 	n = guest_shared.queued;
@@ -304,21 +314,36 @@ static void guest_write_idt_entry(void *dt, int entry, u64 desc)
 		hypercall(HCALL_write_idt_entry, entry, (u32)desc, desc >> 32);
 }
 
-/* The last thing a context switch does to the CPU: its TLS entries and
- * the stack load_esp0 queued reach the host with this one exit. */
+/*
+ * The last thing a context switch does to the CPU: the TLS entries that
+ * differ from the host's copy, and what is queued (the stack load_esp0
+ * queued), reach the host with one exit - none if write_cr3, just
+ * before, took the queue and the entries are the same (no task of the
+ * two uses TLS): a switch then costs one exit in all.  Our GDT is the
+ * host's copy only because it changes by write_gdt_entry and this op
+ * alone (a test that writes it behind the table's back makes them part:
+ * test_patch.c puts its entries back through the op).  Interrupts off
+ * throughout: a switch from an interrupt between our copy's write and
+ * the queueing would compare against an entry the host has not got.
+ */
 static void guest_load_tls(const struct thread_struct *t, unsigned int cpu)
 {
 	u64 *gdt = (u64 *)gdtr.address;
+	u32 flags = irqs_off();
 	int i;
 
 	(void)cpu;
 	for (i = 0; i < GDT_ENTRY_TLS_ENTRIES; i++) {
 		u64 desc = t->tls_array[i];
 
+		if (gdt[GDT_ENTRY_TLS_MIN + i] == desc)
+			continue;
 		gdt[GDT_ENTRY_TLS_MIN + i] = desc;
 		queue_call(HCALL_write_gdt_entry, GDT_ENTRY_TLS_MIN + i, (u32)desc, desc >> 32);
 	}
-	hypercall(HCALL_flush, 0, 0, 0);
+	if (guest_shared.queued)
+		hypercall(HCALL_flush, 0, 0, 0);
+	set_irq_flag(flags);
 }
 
 /* Traps from user mode arrive on ring 1's stack: the host puts it in
@@ -352,6 +377,44 @@ static void guest_write_ldt_entry(void *dt, int entry, u64 desc)
 	((u64 *)dt)[entry] = desc;
 	if ((u32)dt == loaded_ldt && (u32)entry < loaded_ldt_entries)
 		hypercall(HCALL_write_ldt_entry, entry, (u32)desc, desc >> 32);
+}
+
+/* ---- page tables: ours to write; the host hears of what it shadows ---- */
+
+/*
+ * The host's shadows hold only what was present in our tables: a new
+ * entry needs no word (its first use faults, and the host reads it
+ * then); a changed or cleared one does, before the next flush of the
+ * TLB, which is a hypercall and takes the queue first - the very moment
+ * a real TLB would drop the old entry too.  Interrupts off from the
+ * store to the queueing: a context switch in between flushes the TLB,
+ * and must find the word in the queue.
+ */
+static void guest_set_pte_at(u32 *ptep, u32 pte, u32 va)
+{
+	u32 flags = irqs_off(), old = *ptep;
+
+	*(volatile u32 *)ptep = pte;
+	if (old & PTE_PRESENT)
+		queue_call(HCALL_set_pte, (u32)ptep, va, 0);
+	set_irq_flag(flags);
+}
+
+static void guest_set_pde(u32 *pdep, u32 pde)
+{
+	u32 flags = irqs_off(), old = *pdep;
+
+	*(volatile u32 *)pdep = pde;
+	if (old & PTE_PRESENT)
+		queue_call(HCALL_set_pde, (u32)pdep, 0, 0);
+	set_irq_flag(flags);
+}
+
+/* Before its page goes back to the allocator (and perhaps becomes the
+ * next task's directory): the host's shadow of it goes. */
+static void guest_release_pgd(u32 *pgd)
+{
+	queue_call(HCALL_release_pgd, (u32)pgd, 0, 0);
 }
 
 /* popf at ring 1 cannot change IOPL, and a guest's programs never get
@@ -412,6 +475,10 @@ static const struct paravirt_ops guest_paravirt_ops = {
 
 	.irq_enable_sysexit	= guest_irq_enable_sysexit,
 	.iret			= guest_iret,
+
+	.set_pte_at		= guest_set_pte_at,
+	.set_pde		= guest_set_pde,
+	.release_pgd		= guest_release_pgd,
 };
 
 /* sysexit needs ring 0, and sysenter is hidden from cpuid: nothing can

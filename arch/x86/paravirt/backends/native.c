@@ -68,6 +68,10 @@ const struct paravirt_ops native_paravirt_ops = {
 
 	.irq_enable_sysexit	= native_irq_enable_sysexit,
 	.iret			= native_iret,
+
+	.set_pte_at		= native_set_pte_at,
+	.set_pde		= native_set_pde,
+	.release_pgd		= native_release_pgd,
 };
 
 /* Not native_*: that prefix is for the instructions (tools/audit-natives). */

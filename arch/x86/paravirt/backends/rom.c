@@ -87,6 +87,25 @@ static void rom_load_tls(const struct thread_struct *t, unsigned int cpu)
 		rom_ops.write_gdt_entry(gdt_table, GDT_ENTRY_TLS_MIN + i, t->tls_array[i]);
 }
 
+/* ABI 1.0 predates the page-table ops: a ROM is a native machine's, and
+ * there the CPU reads the entries from memory and nothing else must
+ * hear of them. */
+static void rom_set_pte_at(u32 *ptep, u32 pte, u32 va)
+{
+	(void)va;
+	*(volatile u32 *)ptep = pte;
+}
+
+static void rom_set_pde(u32 *pdep, u32 pde)
+{
+	*(volatile u32 *)pdep = pde;
+}
+
+static void rom_release_pgd(u32 *pgd)
+{
+	(void)pgd;
+}
+
 /* ---- installing ---- */
 
 #define TABLE_OP(nr, op)	rom_ops.op = (__typeof__(rom_ops.op))rom_code(nr);
@@ -100,6 +119,9 @@ static void fill_ops(void)
 	rom_ops.load_ldt_desc = rom_load_ldt_desc;
 	rom_ops.load_esp0 = rom_load_esp0;
 	rom_ops.load_tls = rom_load_tls;
+	rom_ops.set_pte_at = rom_set_pte_at;
+	rom_ops.set_pde = rom_set_pde;
+	rom_ops.release_pgd = rom_release_pgd;
 }
 
 /* The ROM's fixups, as addresses where it now lies. */
