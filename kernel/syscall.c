@@ -15,6 +15,7 @@
 #include <task.h>
 #include <asm/cpu.h>
 #include <asm/paging.h>
+#include <asm/platform.h>
 #include <asm/privileged.h>
 #include <asm/process.h>
 #include <asm/timer.h>
@@ -155,6 +156,17 @@ static long sys_cpuinfo(u32 out)
 	return copy_to_user(out, v, sizeof(v)) ? -EFAULT : 0;
 }
 
+/* For make bench's guest column: what each path costs the host. */
+static long sys_hostcounts(u32 out)
+{
+	u32 v[2];
+
+	if (!platform->host_counts)
+		return -ENODEV;
+	platform->host_counts(&v[0], &v[1]);
+	return copy_to_user(out, v, sizeof(v)) ? -EFAULT : 0;
+}
+
 static long sys_iopl(struct pt_regs *regs, u32 level)
 {
 	if (level && !current->io_allowed && !list_has_word(io_programs, current->name))
@@ -184,6 +196,7 @@ long do_syscall(struct pt_regs *regs, u32 nr, u32 a, u32 b, u32 c)
 	case SYS_pmc:		return sys_pmc(a);
 	case SYS_nop:		return 0;
 	case SYS_cpuinfo:	return sys_cpuinfo(a);
+	case SYS_hostcounts:	return sys_hostcounts(a);
 	}
 	return -ENOSYS;
 }

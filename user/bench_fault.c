@@ -21,6 +21,7 @@ BENCH_TIMED(touch_pages, heap[i * PAGE_BYTES] = 1)
 
 int main(void)
 {
+	struct bench_exits exits;
 	uint32_t faulting, mapped;
 
 	heap = sbrk(PAGES * PAGE_BYTES);
@@ -28,8 +29,11 @@ int main(void)
 		printf("bench_fault: sbrk(%u pages) refused\n", PAGES);
 		return 1;
 	}
+	bench_exits_begin(&exits);
 	faulting = touch_pages(PAGES);
+	bench_exits_end(&exits);
 	mapped = touch_pages(PAGES);
 	bench_print("page_fault", faulting - mapped, PAGES);
+	bench_print_exits("page_fault", &exits, PAGES);
 	return 0;
 }

@@ -92,26 +92,75 @@ static __attribute__((noinline)) uint32_t name(unsigned int n)		\
 	return bench_tsc() - start;					\
 }
 
+/* " W.HH": count / n with two decimals, rounded, in the format of the
+ * kernel's own bench lines (tools/bench reads both).  Only 32-bit
+ * arithmetic: user programs have no libgcc for 64-bit division. */
+static inline void bench_print_per(uint32_t count, uint32_t n)
+{
+	uint32_t whole = count / n, rest = count % n;
+	uint32_t hundredths = (rest * 100 + n / 2) / n;
+
+	if (hundredths == 100)
+		whole++, hundredths = 0;
+	printf(" %u.%02u", (unsigned int)whole, (unsigned int)hundredths);
+}
+
 /*
- * "bench: path NAME W.HH": ticks / n with two decimals, rounded, in the
- * format of the kernel's own bench lines (tools/bench reads both).  Only
- * 32-bit arithmetic: user programs have no libgcc for 64-bit division.
- * A measured loop cheaper than its empty twin means the measurement is
- * broken: that is printed as such rather than as a small figure.
+ * "bench: path NAME W.HH": ticks per iteration.  A measured loop
+ * cheaper than its empty twin means the measurement is broken: that is
+ * printed as such rather than as a small figure.
  */
 static inline void bench_print(const char *path, uint32_t ticks, uint32_t n)
 {
-	uint32_t whole = ticks / n, rest = ticks % n;
-	uint32_t hundredths = (rest * 100 + n / 2) / n;
-
 	if ((int32_t)ticks < 0) {
 		printf("bench: path %s broken (loop cheaper than its empty twin)\n", path);
 		return;
 	}
-	if (hundredths == 100)
-		whole++, hundredths = 0;
-	printf("bench: path %s %u.%02u\n", path, (unsigned int)whole,
-	       (unsigned int)hundredths);
+	printf("bench: path %s", path);
+	bench_print_per(ticks, n);
+	printf("\n");
+}
+
+/*
+ * In a guest, what a path costs the host too: the world switches and
+ * hypercalls it counted (SYS_hostcounts) over the timed stretch,
+ * printed per iteration as "bench: exits NAME W.HH H.HH".  A guest's
+ * system call leaves no trace there (it never leaves the guest), so
+ * reading them adds nothing.  On bare hardware there is no host, and
+ * no line.
+ */
+struct bench_exits {
+	uint32_t count[2];	/* world switches, hypercalls */
+	int counted;
+};
+
+static inline void bench_exits_begin(struct bench_exits *e)
+{
+	e->counted = host_counts(e->count) == 0;
+}
+
+/* e: the counts of the stretch since bench_exits_begin(). */
+static inline void bench_exits_end(struct bench_exits *e)
+{
+	uint32_t now[2];
+
+	if (!e->counted || host_counts(now)) {
+		e->counted = 0;
+		return;
+	}
+	e->count[0] = now[0] - e->count[0];
+	e->count[1] = now[1] - e->count[1];
+}
+
+static inline void bench_print_exits(const char *path, const struct bench_exits *e,
+				     uint32_t n)
+{
+	if (!e->counted)
+		return;
+	printf("bench: exits %s", path);
+	bench_print_per(e->count[0], n);
+	bench_print_per(e->count[1], n);
+	printf("\n");
 }
 
 /* A path the CPU cannot take: shown as such, never as a figure. */
@@ -140,7 +189,8 @@ static inline void bench_print_absent(const char *path, const char *why)
  * So the timed stretch holds exactly 2 * rounds switches and 2 * rounds
  * loop iterations (rounds of each task), whatever the iterations cost.
  * *ticks is the timed loop's instructions less two empty loops (one per
- * task).  Returns 0, or -1 after printing why the pair did not run.
+ * task), *exits what the host counted meanwhile (in a guest).  Returns
+ * 0, or -1 after printing why the pair did not run.
  */
 typedef uint32_t (*bench_loop_t)(unsigned int n);
 
@@ -152,7 +202,8 @@ static inline int bench_is_partner(void)
 }
 
 static inline int bench_pair(const char *program, unsigned int rounds,
-			     bench_loop_t loop, bench_loop_t empty, uint32_t *ticks)
+			     bench_loop_t loop, bench_loop_t empty, uint32_t *ticks,
+			     struct bench_exits *exits)
 {
 	int pid, status = -1;
 
@@ -166,7 +217,9 @@ static inline int bench_pair(const char *program, unsigned int rounds,
 		return -1;
 	}
 	loop(1);
+	bench_exits_begin(exits);
 	*ticks = loop(rounds);
+	bench_exits_end(exits);
 	if (wait(pid, &status) != pid || status != 0) {
 		printf("%s: the partner ended with status %d\n", program, status);
 		return -1;

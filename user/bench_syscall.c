@@ -19,7 +19,14 @@ BENCH_TIMED(sysenter_empty, bench_sysenter_frame(SYS_nop))
 
 int main(void)
 {
-	bench_print("syscall_int80", int80_loop(CALLS) - int80_empty(CALLS), CALLS);
+	struct bench_exits exits;
+	uint32_t ticks;
+
+	bench_exits_begin(&exits);
+	ticks = int80_loop(CALLS);
+	bench_exits_end(&exits);
+	bench_print("syscall_int80", ticks - int80_empty(CALLS), CALLS);
+	bench_print_exits("syscall_int80", &exits, CALLS);
 	/* crt0 learned from the kernel whether sysenter is set up: without
 	 * SEP the instruction would raise #UD, so there is no figure. */
 	if (have_sysenter())

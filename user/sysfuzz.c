@@ -27,7 +27,7 @@
  * the end, sleeps at most 2 ticks (or asks for a sleep the kernel must
  * refuse), spawns only `sleep` with a short argument and reaps every
  * child, and gives a call that writes user memory (wait, getarg,
- * uptime, pmc, cpuinfo) or prints it (write) no pointer into its own
+ * uptime, pmc, cpuinfo, hostcounts) or prints it (write) no pointer into its own
  * data, bss or stack: a pointer that would land there is moved into
  * the heap, which it keeps as scratch.  brk is fuzzed too, so the model
  * of the heap follows it.  Watchpoints go only where nothing of this
@@ -82,6 +82,8 @@ static char my_arg[ARG_SIZE];
 static uint32_t arg_len;
 static uint32_t hz, last_ticks, cpu_family, cpu_feature_bits;
 static int pmc_absent;			/* pmc gives -ENODEV whatever it is passed */
+static int no_host;			/* hostcounts too: not a guest */
+static uint32_t host_count[2];		/* the host's counts last seen */
 static int children[MAX_CHILDREN], nr_children;
 static int watches;			/* watchpoints armed: they stay */
 
@@ -875,6 +877,29 @@ static void fuzz_cpuinfo(void)
 		       (unsigned int)cpu_feature_bits);
 }
 
+/* In a guest the host's counts only grow. */
+static void fuzz_hostcounts(void)
+{
+	uint32_t p = out_pointer(8);
+	enum outcome o = write_outcome(p, 8);
+	const volatile uint32_t *v = (const volatile uint32_t *)p;
+
+	enter("hostcounts", SYS_hostcounts, p, pick_plain(), pick_plain());
+	if (no_host) {
+		expect(-ENODEV);
+		return;
+	}
+	expect(o == FAULT ? -EFAULT : 0);
+	if (o != DONE || cur.result)
+		return;
+	if ((int32_t)(v[0] - host_count[0]) < 0 || (int32_t)(v[1] - host_count[1]) < 0)
+		report("host counts %u %u, before: %u %u", (unsigned int)v[0],
+		       (unsigned int)v[1], (unsigned int)host_count[0],
+		       (unsigned int)host_count[1]);
+	host_count[0] = v[0];
+	host_count[1] = v[1];
+}
+
 /* ---- numbers outside the table ---- */
 
 static const uint32_t unknown_edges[] = {
@@ -918,6 +943,7 @@ static void (*const fuzzers[NR_SYSCALLS])(void) = {
 	[SYS_set_ldt] = fuzz_set_ldt,	[SYS_getarg] = fuzz_getarg,
 	[SYS_uptime] = fuzz_uptime,	[SYS_pmc] = fuzz_pmc,
 	[SYS_nop] = fuzz_nop,		[SYS_cpuinfo] = fuzz_cpuinfo,
+	[SYS_hostcounts] = fuzz_hostcounts,
 };
 
 /* A heap grown past HEAP_KEEP goes back to its first size, so the pages
@@ -1015,6 +1041,7 @@ static void learn_the_machine(void)
 	last_ticks = up[0];
 	hz = up[1];
 	pmc_absent = read_pmc_count(&count) == -ENODEV;
+	no_host = host_counts(host_count) == -ENODEV;
 }
 
 static int parse_arg(uint32_t *seed, unsigned long *calls, unsigned long *seconds,

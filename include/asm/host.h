@@ -75,6 +75,8 @@ enum shadow_result shadow_fault(struct shadow *sh, u32 va, u32 *error_code);
  * maps): what the shadow made from the old one goes. */
 void shadow_forget_pte(struct shadow *sh, u32 pte_gpa, u32 va);
 void shadow_forget_pde(struct shadow *sh, u32 pde_gpa);
+void shadow_forget(struct shadow *sh, u32 va);	/* its entry for va */
+void shadow_write_protect(struct shadow *sh, u32 va);
 
 /*
  * A few shadows kept, one per guest page directory (shadow_cache.c), so
@@ -100,6 +102,7 @@ struct shadow *shadow_cache_switch(struct shadow_cache *c, u32 guest_cr3);
 void shadow_cache_pte_changed(struct shadow_cache *c, u32 pte_gpa, u32 va);
 void shadow_cache_pde_changed(struct shadow_cache *c, u32 pde_gpa);
 void shadow_cache_release(struct shadow_cache *c, u32 pgd_gpa);	/* it is freed */
+void shadow_cache_forget(struct shadow_cache *c, u32 va);	/* in every one */
 
 /* ---- a running guest (arch/x86/host/guest.c, hypercall.c, interrupts.c) ---- */
 
@@ -114,6 +117,7 @@ struct guest_stats {
 	unsigned long traps;			/* reflected into the guest */
 	unsigned long interrupts;		/* injected */
 	unsigned long shadow_faults;		/* page faults the shadow filled */
+	unsigned long irq_windows;		/* IF stores trapped (irq_window.c) */
 };
 
 enum guest_state { GUEST_NONE, GUEST_RUNNING, GUEST_STOPPED };
@@ -124,6 +128,10 @@ struct guest {
 	struct shadow_cache shadows;
 	struct switcher_state *cpu;	/* its GDT, IDT and TSS as the CPU uses them */
 	volatile struct guest_shared *shared;	/* in its memory; NULL before init */
+	u32 flag_page;			/* the shared flag page: its gpa, and va */
+	bool window_armed;		/* the flag page read-only (irq_window.c) */
+	bool window_step;		/* one store let through: TF set */
+	bool window_keeps_tf;		/* the guest had TF set itself */
 	u64 gates[256];			/* its IDT, checked (check.c) */
 	u32 stack_ss, stack_esp;	/* ring 1's stack, for traps from ring 3 */
 	bool ts;			/* its CR0.TS */
@@ -158,6 +166,11 @@ const char *hypercall_name(unsigned int nr);
 /* insn.c: the privileged instruction at code (3 bytes), and its op. */
 #define GUEST_INSN_MAX	15	/* the longest x86 instruction */
 const char *guest_privileged_insn(const u8 *code, unsigned int len, const char **op);
+
+/* irq_window.c: the pending check of a guest's IF stores, by the MMU. */
+void irq_window_arm(struct guest *g);		/* before each entry */
+void irq_window_fault(struct guest *g, struct pt_regs *r, u32 cr2);	/* a filled one */
+bool irq_window_stepped(struct guest *g, struct pt_regs *r);	/* a #DB: ours? */
 
 /* interrupts.c */
 void guest_reflect_trap(struct guest *g, unsigned int vector, u32 error_code);

@@ -63,24 +63,36 @@ enum hypercall { HYPERCALLS(HCALL_ENUM) HCALL_NR };
 #ifndef __ASSEMBLER__
 
 #include <types.h>
+#include <asm/paging.h>
 
 struct guest_call {
 	u32 nr, a1, a2, a3;
 };
 
 /*
- * The page the guest gives the host at init, in the guest's memory.
+ * The pages the guest gives the host at init, in the guest's memory.
  * The host reads every field as a value the guest may have made up.
+ *
+ * The first page is the flag page: its words change seldom, but for
+ * irq_enabled.  While an interrupt waits that the guest's IF holds
+ * back, the host maps it read-only (arch/x86/host/irq_window.c), so the
+ * store that turns IF on - one instruction at the guest's sites, with
+ * no test after it - traps, and the host delivers right after it.  What
+ * the guest writes often (the queue, the console input) is on the next
+ * page, where it never traps.
  */
 struct guest_shared {
 	u32 irq_enabled;	/* X86_EFLAGS_IF or 0: the guest's IF */
 	u32 irq_pending;	/* bit n: IRQ n waits (the host sets, delivery clears) */
 	u32 irq_masked;		/* bit n: the guest masked IRQ n */
 	u32 cr2;		/* the last page fault's address */
-	u32 queued;		/* calls in queue[] */
+	u32 queued __attribute__((aligned(PAGE_SIZE)));	/* calls in queue[] */
 	struct guest_call queue[GUEST_QUEUE_LEN];
 	u32 input_head, input_tail;	/* console input: host writes at tail */
 	char input[GUEST_INPUT_LEN];
+	/* What the host counted, for the guest's own measures (make bench):
+	 * every world switch out of it, and those that were hypercalls. */
+	u32 world_switches, hypercalls;
 };
 
 /* The guest side: a hypercall now. */

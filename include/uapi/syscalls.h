@@ -39,7 +39,10 @@
 #define SYS_nop		15	/* does nothing: for measuring the way in */
 #define SYS_cpuinfo	16	/* (u32 out[2]): CPU family, CPUID.1:EDX features
 				   as the kernel uses them (cpu= may hide some) */
-#define NR_SYSCALLS	17
+#define SYS_hostcounts	17	/* (u32 out[2]): in a guest, the world switches
+				   and hypercalls its host counted so far;
+				   -ENODEV on bare hardware */
+#define NR_SYSCALLS	18
 
 /* The longest sleep: wake-up times are compared with the tick counter
  * as a signed difference, which orders two times only when they are

@@ -114,6 +114,14 @@ static unsigned int guest_timer_start(unsigned int hz)
 	return rate;
 }
 
+/* ---- what the host counted, for programs that measure (SYS_hostcounts) ---- */
+
+static void guest_host_counts(u32 *world_switches, u32 *hypercalls)
+{
+	*world_switches = guest_shared.world_switches;
+	*hypercalls = guest_shared.hypercalls;
+}
+
 /* ---- leaving: the host stops the guest ---- */
 
 static void guest_emulator_exit(u8 value)
@@ -142,6 +150,7 @@ const struct platform guest_platform = {
 	.irq_in_service		= guest_irq_in_service,
 	.irq_pending		= guest_irq_pending,
 	.timer_start		= guest_timer_start,
+	.host_counts		= guest_host_counts,
 	.emulator_exit		= guest_emulator_exit,
 	.restart		= guest_restart,
 	.power_off		= guest_power_off,

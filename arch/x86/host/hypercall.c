@@ -31,11 +31,13 @@ static u32 hc_init(struct guest *g, u32 gpa)
 {
 	volatile struct guest_shared *s = guest_memory_ptr(&g->mem, gpa, sizeof(*s));
 
-	if (!s || gpa % 4) {
-		guest_stop(g, "init: its shared page at %08x is outside its memory", gpa);
+	if (!s || gpa % PAGE_SIZE) {
+		guest_stop(g, "init: its shared pages at %08x are not whole pages of its memory",
+			   gpa);
 		return -EINVAL;
 	}
 	g->shared = s;
+	g->flag_page = gpa;
 	return 0;
 }
 
@@ -270,6 +272,8 @@ static void run_queue(struct guest *g)
 
 void guest_hypercall(struct guest *g, struct pt_regs *regs)
 {
+	if (g->shared)
+		g->shared->hypercalls++;
 	run_queue(g);
 	if (g->state == GUEST_RUNNING)
 		regs->eax = run_call(g, regs->eax, regs->ebx, regs->ecx, regs->edx);

@@ -163,6 +163,32 @@ enum shadow_result shadow_fault(struct shadow *sh, u32 va, u32 *error_code)
 	return SHADOW_FILLED;
 }
 
+/* The shadow's entry for va, or NULL where it has no table. */
+static u32 *shadow_pte(const struct shadow *sh, u32 va)
+{
+	u32 pde = va < SWITCHER_ADDR ? sh->pgd[PDE_INDEX(va)] : 0;
+
+	return pde & PTE_PRESENT ? &((u32 *)(pde & PAGE_MASK))[PTE_INDEX(va)] : NULL;
+}
+
+/* The shadow's entry for va goes, and fills again on use. */
+void shadow_forget(struct shadow *sh, u32 va)
+{
+	u32 *pte = shadow_pte(sh, va);
+
+	if (pte)
+		*pte = 0;
+}
+
+/* Reads of va go on as they did; its next write faults (irq_window.c). */
+void shadow_write_protect(struct shadow *sh, u32 va)
+{
+	u32 *pte = shadow_pte(sh, va);
+
+	if (pte)
+		*pte &= ~PTE_WRITE;
+}
+
 /*
  * The guest changed its page-table entry at pte_gpa, which maps va: the
  * shadow's entry for va goes if it was made from there, and fills again
@@ -173,17 +199,13 @@ enum shadow_result shadow_fault(struct shadow *sh, u32 va, u32 *error_code)
 void shadow_forget_pte(struct shadow *sh, u32 pte_gpa, u32 va)
 {
 	const u32 *pde;
-	u32 shadow_pde;
 
 	if (va >= SWITCHER_ADDR || sh->guest_cr3 == SHADOW_IDENTITY ||
 	    PTE_INDEX(va) != pte_gpa % PAGE_SIZE / 4)
 		return;
 	pde = guest_entry(sh, sh->guest_cr3, PDE_INDEX(va));
-	if (!pde || !(*pde & PTE_PRESENT) || (*pde & PAGE_MASK) != (pte_gpa & PAGE_MASK))
-		return;
-	shadow_pde = sh->pgd[PDE_INDEX(va)];
-	if (shadow_pde & PTE_PRESENT)
-		((u32 *)(shadow_pde & PAGE_MASK))[PTE_INDEX(va)] = 0;
+	if (pde && (*pde & PTE_PRESENT) && (*pde & PAGE_MASK) == (pte_gpa & PAGE_MASK))
+		shadow_forget(sh, va);
 }
 
 /* The guest changed its directory entry at pde_gpa: if the directory is

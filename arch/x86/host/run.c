@@ -7,8 +7,9 @@
  * or passes on (page_tables.c), a trap for the guest's own IDT
  * (interrupts.c), or one of the host's own interrupts, already handled.
  * Before each entry the guest's timer ticks and its pending interrupts
- * are injected if its flag allows; a guest that keeps them off too long
- * is stopped.  guest_run() returns to its caller (kernel/guest.c, a host
+ * are injected if its flag allows, else its flag page is armed to trap
+ * the store that allows them (irq_window.c); a guest that keeps them off
+ * too long is stopped.  guest_run() returns to its caller (kernel/guest.c, a host
  * thread) when the guest halts or stops, or the host's scheduler wants
  * the CPU.
  */
@@ -69,6 +70,7 @@ static void page_fault(struct guest *g, struct pt_regs *r, u32 cr2)
 	switch (shadow_fault(g->shadows.active, cr2, &r->error_code)) {
 	case SHADOW_FILLED:
 		g->stats.shadow_faults++;
+		irq_window_fault(g, r, cr2);
 		return;
 	case SHADOW_GUEST_FAULT:
 		reflect_page_fault(g, cr2, r->error_code);
@@ -131,6 +133,8 @@ static void handle_exit(struct guest *g, unsigned int vector, u32 cr2)
 	struct pt_regs *r = switcher_guest_regs();
 
 	g->stats.exits++;
+	if (g->shared)
+		g->shared->world_switches++;
 	if (vector != GUEST_TRAP_NONE && (r->eflags & X86_EFLAGS_VM))
 		vm86_exit(g, r, vector, cr2);
 	else if (hardware_vector(vector))
@@ -143,6 +147,8 @@ static void handle_exit(struct guest *g, unsigned int vector, u32 cr2)
 		general_protection(g, r);
 	else if (vector == X86_TRAP_NM)
 		device_not_available(g, r);
+	else if (vector == X86_TRAP_DB && irq_window_stepped(g, r))
+		return;			/* an IF store let through: the loop delivers */
 	else if (vector == X86_TRAP_DF || vector == GUEST_TRAP_NONE)
 		guest_stop(g, "%s at %08x", vector == X86_TRAP_DF ? "double fault" :
 			   "a frame that is not a guest's", r->eip);
@@ -163,6 +169,7 @@ void guest_run(struct guest *g)
 		tick(g);
 		guest_inject_interrupt(g);
 		check_irqs_off(g);
+		irq_window_arm(g);
 		if (g->state != GUEST_RUNNING || g->halted)
 			return;
 		if (g->ts)
@@ -189,8 +196,8 @@ void guest_print_stats(void)
 	       g->state == GUEST_STOPPED ? g->stop_reason : "", g->halted ? " (halted)" : "");
 	printk("  world switches %lu, traps reflected %lu, interrupts injected %lu, "
 	       "shadow faults %lu\n", st->exits, st->traps, st->interrupts, st->shadow_faults);
-	printk("  shadows: %lu built, %lu reused at a cr3 load\n", g->shadows.built,
-	       g->shadows.reused);
+	printk("  shadows: %lu built, %lu reused at a cr3 load; interrupt windows %lu\n",
+	       g->shadows.built, g->shadows.reused, st->irq_windows);
 	for (i = 0; i < HCALL_NR; i++)
 		if (st->hypercalls[i])
 			printk("  hypercall %-16s %lu\n", hypercall_name(i), st->hypercalls[i]);

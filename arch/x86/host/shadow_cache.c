@@ -113,6 +113,14 @@ void shadow_cache_pde_changed(struct shadow_cache *c, u32 pde_gpa)
 		shadow_forget_pde(sh, pde_gpa);
 }
 
+void shadow_cache_forget(struct shadow_cache *c, u32 va)
+{
+	struct shadow *sh;
+
+	for_each_kept_shadow(c, sh)
+		shadow_forget(sh, va);
+}
+
 /* Its page may become anything, a new directory too: its shadow must not
  * outlive it.  The active one is only emptied (a guest that frees the
  * directory it runs on faults its way through whatever is there). */

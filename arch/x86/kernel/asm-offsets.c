@@ -50,8 +50,5 @@ void asm_offsets(void)
 	OFFSET(PV_irq_enable_sysexit, paravirt_ops, irq_enable_sysexit);
 	/* for the guest backend (paravirt/backends/guest_entry.S) */
 	OFFSET(SHARED_irq_enabled, guest_shared, irq_enabled);
-	OFFSET(SHARED_irq_pending, guest_shared, irq_pending);
-	OFFSET(SHARED_irq_masked, guest_shared, irq_masked);
-	DEFINE(HCALL_FLUSH, HCALL_flush);
 #endif
 }

@@ -38,8 +38,9 @@ void guest_irq_enable_sysexit(void);
 void paravirt_nop(void);
 
 /* Shared with the host, which reads and writes it between any two of
- * our instructions: every access is a volatile one. */
-volatile struct guest_shared guest_shared __attribute__((aligned(64)));
+ * our instructions: every access is a volatile one.  Page-aligned: its
+ * first page, the flag page, is one the host may map read-only. */
+volatile struct guest_shared guest_shared __attribute__((aligned(PAGE_SIZE)));
 
 /* The registers the host owns, as this kernel last set them.  Paging
  * is on from the first instruction (the host's doing). */
@@ -48,27 +49,27 @@ static unsigned long cr3, cr4;
 static struct desc_ptr gdtr, idtr;
 static unsigned long debugreg[8];
 
-/* ---- the interrupt flag: a word in the shared page ---- */
-
-/* Interrupts the host holds for us, that we have not masked. */
-static bool irq_waiting(void)
-{
-	return guest_shared.irq_pending & ~guest_shared.irq_masked;
-}
-
-/* IF to the shared word; turning it on with an interrupt waiting asks
- * the host to deliver it now (any hypercall does).  The check is what
- * lguest once got wrong: it must be made on every way IF comes on. */
+/*
+ * ---- the interrupt flag: a word in the shared flag page ----
+ *
+ * Turning IF on while an interrupt waits must deliver it at once: the
+ * check lguest once shipped without.  Here it costs no instruction: as
+ * long as an interrupt waits that IF holds back, the host keeps the
+ * flag page read-only (arch/x86/host/irq_window.c), so the very store
+ * that turns IF on traps, and the host delivers right after it.  Each
+ * op is therefore a plain store, as the sites of irq_disable and
+ * irq_enable have them inline.  A store of 0 over 0 would trap for
+ * nothing in that time: the functions below skip it.
+ */
 static void set_irq_flag(unsigned long flags)
 {
 	guest_shared.irq_enabled = flags & X86_EFLAGS_IF;
-	if (guest_shared.irq_enabled && irq_waiting())
-		hypercall(HCALL_flush, 0, 0, 0);
 }
 
 static void guest_irq_disable(void)
 {
-	guest_shared.irq_enabled = 0;
+	if (guest_shared.irq_enabled)
+		guest_shared.irq_enabled = 0;
 }
 /* Its sites hold the store itself, not a call (guest_entry.S). */
 paravirt_inline(guest_irq_disable, tpl_guest_irq_disable, 0);
@@ -77,6 +78,7 @@ static void guest_irq_enable(void)
 {
 	set_irq_flag(X86_EFLAGS_IF);
 }
+paravirt_inline(guest_irq_enable, tpl_guest_irq_enable, 0);
 
 /* The real flags for every bit but IF (cpu_detect toggles AC and ID,
  * tests read DF): pushf at ring 1 shows the real IF, always set. */
@@ -120,7 +122,7 @@ static u32 irqs_off(void)
 {
 	u32 flags = guest_shared.irq_enabled;
 
-	guest_shared.irq_enabled = 0;
+	guest_irq_disable();
 	return flags;
 }
 

@@ -3,7 +3,6 @@
  * (backends/guest.c): iret and sysexit are jumped to with an interrupt
  * frame on the stack.
  */
-#include <asm/hypercall.h>
 #include <asm/processor-flags.h>
 #include <generated/asm-offsets.h>
 
@@ -13,9 +12,9 @@
 
 /*
  * At ring 1 iret does not load IF (CPL > IOPL): the frame's IF goes to
- * the shared word first, and an interrupt that waits for it is asked
- * for now, as guest.c's set_irq_flag does.  Then the real iret, the
- * native table's, whose exception-table entry sends a bad user frame to
+ * the flag word first (an interrupt that waits for it traps that store,
+ * as at every way IF comes on: guest.c), then the real iret, the native
+ * table's, whose exception-table entry sends a bad user frame to
  * iret_fault.  %ds may already hold a user selector: %ss: throughout.
  */
 	.globl guest_iret
@@ -25,20 +24,7 @@ guest_iret:
 	movl 12(%esp), %eax		/* the frame's EFLAGS, past EAX, EIP, CS */
 	andl $X86_EFLAGS_IF, %eax
 	movl %eax, SHARED(irq_enabled)
-	jz 1f
-	movl SHARED(irq_masked), %eax
-	notl %eax
-	testl %eax, SHARED(irq_pending)
-	jz 1f
-	pushl %ebx
-	pushl %ecx
-	pushl %edx
-	movl $HCALL_FLUSH, %eax
-	int $HYPERCALL_VECTOR
-	popl %edx
-	popl %ecx
-	popl %ebx
-1:	popl %eax
+	popl %eax
 	jmp *%ss:native_paravirt_ops + PV_iret
 	.size guest_iret, . - guest_iret
 
@@ -60,4 +46,12 @@ guest_irq_enable_sysexit:
 tpl_guest_irq_disable:
 	movb $0, SHARED(irq_enabled) + 1
 tpl_guest_irq_disable_end:
+
+/* irq_enable the same way, one store like the sti it stands for; the
+ * interrupt that waits for it is the host's to deliver, by trapping this
+ * very store (arch/x86/host/irq_window.c). */
+	.globl tpl_guest_irq_enable, tpl_guest_irq_enable_end
+tpl_guest_irq_enable:
+	movb $(X86_EFLAGS_IF >> 8), SHARED(irq_enabled) + 1
+tpl_guest_irq_enable_end:
 
