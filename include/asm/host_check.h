@@ -28,6 +28,8 @@ enum guest_verdict {
 	GUEST_BAD_GATE_TYPE,	/* not a 32-bit interrupt or trap gate */
 	GUEST_BAD_SELECTOR,	/* not the guest kernel's code (or data) segment */
 	GUEST_BAD_TARGET,	/* a gate or stack outside the guest kernel */
+	GUEST_BAD_DEBUG_CONTROL,	/* DR7 bits a guest may not set */
+	GUEST_BAD_WATCHPOINT,	/* an armed watchpoint on the Switcher */
 	GUEST_VERDICTS
 };
 
@@ -54,5 +56,9 @@ enum guest_verdict guest_check_idt_gate(unsigned int vector, u64 gate, u32 mem_s
 
 /* The stack ss:esp a trap from ring 3 switches to (the TSS's ss1:esp1). */
 enum guest_verdict guest_check_stack(u32 ss, u32 esp, u32 mem_size, u32 *out_ss);
+
+/* Watchpoints at addr[0..3] as dr7 arms them: the CPU holds them while
+ * the guest runs, and while the Switcher does. */
+enum guest_verdict guest_check_debugregs(const u32 addr[4], u32 dr7);
 
 #endif

@@ -42,7 +42,8 @@
 	X(set_stack)		/* a1: ss, a2: esp: the ring-1 stack */	\
 	X(set_pte)		/* a1: a table entry it changed, a2: its va */ \
 	X(set_pde)		/* a1: a directory entry it changed */	\
-	X(release_pgd)		/* a1: a directory it is about to free */
+	X(release_pgd)		/* a1: a directory it is about to free */ \
+	X(set_debugreg)		/* a1: 0-3 or 7, a2: its value */
 
 #define HCALL_ENUM(name)	HCALL_##name,
 #ifndef __ASSEMBLER__
@@ -93,6 +94,7 @@ struct guest_shared {
 	/* What the host counted, for the guest's own measures (make bench):
 	 * every world switch out of it, and those that were hypercalls. */
 	u32 world_switches, hypercalls;
+	u32 dr6;		/* the last debug trap's status (the host writes) */
 };
 
 /* The guest side: a hypercall now. */

@@ -58,6 +58,9 @@ struct switcher_state {
 	/* A trap from virtual-8086 mode: the data segments the CPU pushed
 	 * above its frame, moved here (world_switch.S). */
 	u32 guest_vm86_es, guest_vm86_ds, guest_vm86_fs, guest_vm86_gs;
+	/* The guest's watchpoints, checked (host_check.h): the Switcher
+	 * arms them going in and disarms them coming out, if dr7 has any. */
+	u32 guest_dr[4], guest_dr7;
 };
 
 /* The guest's registers at the end of the regs page, as a trap leaves

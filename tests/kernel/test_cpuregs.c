@@ -5,6 +5,7 @@
 #include <ktest.h>
 #include <string.h>
 #include <asm/cpu.h>
+#include <asm/debug_regs.h>
 #include <asm/paging.h>
 #include <asm/privileged.h>
 #include <asm/processor-flags.h>
@@ -92,24 +93,22 @@ KTEST(debugreg_round_trip)
 	}
 }
 
-#define DR7_L0		0x00000001	/* enable breakpoint 0 */
-#define DR7_LE_GE	0x00000300	/* exact data breakpoints (needed on a 386) */
-#define DR7_RW0_WRITE	0x00010000	/* ... on data writes */
-#define DR7_LEN0_4	0x000c0000	/* ... of 4 bytes */
-#define DR6_B0		0x00000001	/* breakpoint 0 fired */
 
 /* The real effect of the debug registers: a data breakpoint on a
  * variable makes the next write to it raise #DB. */
+#define WATCH_SLOT0	(DR7_LOCAL_ENABLE(0) | DR7_RW_WRITE(0) | DR7_LEN(0, DR7_LEN_4))
+#define DR6_B0		0x1	/* slot 0 fired */
+
 KTEST(debugreg_data_breakpoint_fires)
 {
 	static volatile u32 watched;
 	unsigned long before = trap_count(X86_TRAP_DB);
 
-	KT_NOT_IN_GUEST("the host does not lend it the debug registers");
 	set_debugreg(6, 0);
 	set_debugreg(0, (unsigned long)&watched);
-	set_debugreg(7, DR7_L0 | DR7_LE_GE | DR7_RW0_WRITE | DR7_LEN0_4);
-	KT_EXPECT_EQ(get_debugreg(7) & 0xffff0003, DR7_L0 | DR7_RW0_WRITE | DR7_LEN0_4);
+	/* Exact data breakpoints: a 386 needs them to stop at the write. */
+	set_debugreg(7, WATCH_SLOT0 | DR7_EXACT);
+	KT_EXPECT_EQ(get_debugreg(7) & 0xffff0003, WATCH_SLOT0);
 	watched = 1;
 	set_debugreg(7, 0);
 	KT_EXPECT_EQ(trap_count(X86_TRAP_DB), before + 1);

@@ -13,6 +13,7 @@
 #ifdef CONFIG_PARAVIRT
 #include <ktest.h>
 #include <page_alloc.h>
+#include <asm/debug_regs.h>
 #include <asm/desc.h>
 #include <asm/extable.h>
 #include <asm/hypercall.h>
@@ -174,6 +175,26 @@ KTEST_ALONE(hostile_unknown_hypercall)
 {
 	ONLY_IN_A_GUEST();
 	KT_EXPECT_EQ(hypercall(NO_SUCH_HYPERCALL, 1, 2, 3), (u32)-ENOSYS);
+}
+
+/* A write watchpoint on the Switcher's state page: the CPU would hold it
+ * while the Switcher writes there at ring 0. */
+KTEST_ALONE(hostile_watchpoint_on_switcher)
+{
+	ONLY_IN_A_GUEST();
+	hypercall(HCALL_set_debugreg, 0, SWITCHER_STATE_PAGE, 0);
+	hypercall(HCALL_set_debugreg, 7, DR7_LOCAL_ENABLE(0) | DR7_RW_WRITE(0) |
+		  DR7_LEN(0, DR7_LEN_4), 0);
+	HOST_LET_IT_THROUGH("a watchpoint on the Switcher");
+}
+
+/* General detect: the host's own moves to the debug registers would
+ * trap. */
+KTEST_ALONE(hostile_debug_general_detect)
+{
+	ONLY_IN_A_GUEST();
+	hypercall(HCALL_set_debugreg, 7, DR7_GD, 0);
+	HOST_LET_IT_THROUGH("DR7's general-detect bit");
 }
 
 KTEST_ALONE(hostile_queue_overflow)

@@ -93,6 +93,20 @@ KTEST(system_calls_refuse_bad_pointers)
 	check_end(kt_ctx, "badptr", "all", 0, NULL);
 }
 
+/* A call answered -EFAULT, its page then mapped: the next call reads its
+ * own argument, not the old address (DOSBox does not:
+ * tests/suite/dosbox_gaps.py). */
+KTEST(system_call_after_efault_reads_its_own_argument)
+{
+	int status;
+
+	capture_start();
+	status = finish_program(start_program("badptr", "refault"));
+	capture_stop();
+	KT_EXPECT_EQ(status, 0);
+	KT_EXPECT_EQ(captured_lines("badptr: refault A"), 1);
+}
+
 /*
  * Preemption: spin computes without a system call; hello, spawned after
  * it, must still finish while spin runs.  Without the timer taking the

@@ -1,6 +1,7 @@
 /*
  * check.c - the host's rules for what a guest hands it to load into the
- * CPU (asm/host_check.h): GDT entries, IDT gates and the ring-1 stack.
+ * CPU (asm/host_check.h): GDT entries, IDT gates, the ring-1 stack and
+ * the debug registers.
  *
  * Descriptors are taken apart by their bits, as the CPU reads them
  * (Intel SDM vol. 3, 3.4.5 and 6.11): a segment descriptor's access
@@ -8,6 +9,7 @@
  * masks, not asm/desc_defs.h's access-byte values), a gate keeps its
  * selector in bits 16-31 and its type in bits 40-43.
  */
+#include <asm/debug_regs.h>
 #include <asm/host_check.h>
 #include <asm/host.h>
 #include <asm/segment.h>
@@ -36,6 +38,8 @@ static const char *const verdict_texts[GUEST_VERDICTS] = {
 	[GUEST_BAD_GATE_TYPE]	  = "not a 32-bit interrupt or trap gate",
 	[GUEST_BAD_SELECTOR]	  = "not the guest kernel's segment",
 	[GUEST_BAD_TARGET]	  = "outside the guest kernel",
+	[GUEST_BAD_DEBUG_CONTROL] = "a debug control a guest may not set",
+	[GUEST_BAD_WATCHPOINT]	  = "a watchpoint on the Switcher",
 };
 
 const char *guest_verdict_text(enum guest_verdict v)
@@ -138,5 +142,30 @@ enum guest_verdict guest_check_stack(u32 ss, u32 esp, u32 mem_size, u32 *out_ss)
 	if (esp <= GUEST_KERNEL_MIN || esp > mem_size)
 		return GUEST_BAD_TARGET;
 	*out_ss = __KERNEL_DS | GUEST_KERNEL_RPL;
+	return GUEST_OK;
+}
+
+/*
+ * Enables, exact-match bits and each slot's kind and length: no general
+ * detect (GD would make the host's own debug-register moves trap), no
+ * I/O breakpoints, and no armed slot at or above the Switcher, whose
+ * code and pages the CPU uses with the guest's watchpoints armed.  A
+ * watchpoint is aligned to its length (at most 8), so one below the
+ * Switcher's 4 MiB boundary ends below it.
+ */
+enum guest_verdict guest_check_debugregs(const u32 addr[4], u32 dr7)
+{
+	unsigned int i;
+
+	if (dr7 & ~(DR7_ENABLES | DR7_EXACT | DR7_ALWAYS_ONE | DR7_SLOT_FIELDS))
+		return GUEST_BAD_DEBUG_CONTROL;
+	for (i = 0; i < 4; i++) {
+		if (!((dr7 >> (2 * i)) & 3))	/* neither L nor G */
+			continue;
+		if (DR7_RW_OF(dr7, i) == DR7_RW_IO)
+			return GUEST_BAD_DEBUG_CONTROL;
+		if (addr[i] >= SWITCHER_ADDR)
+			return GUEST_BAD_WATCHPOINT;
+	}
 	return GUEST_OK;
 }

@@ -192,6 +192,31 @@ static u32 hc_set_stack(struct guest *g, u32 ss, u32 esp)
 	return 0;
 }
 
+/* A watchpoint's address (0-3) or the control (7): the four and DR7
+ * checked together, as the CPU will hold them (world_switch.S). */
+static u32 hc_set_debugreg(struct guest *g, u32 regno, u32 value)
+{
+	struct switcher_state *s = g->cpu;
+	u32 addr[4] = { s->guest_dr[0], s->guest_dr[1], s->guest_dr[2], s->guest_dr[3] };
+	u32 dr7 = regno == 7 ? value : s->guest_dr7;
+	enum guest_verdict v;
+
+	if (regno < 4)
+		addr[regno] = value;
+	else if (regno != 7) {
+		guest_stop(g, "set_debugreg: no debug register %u", regno);
+		return -EINVAL;
+	}
+	v = guest_check_debugregs(addr, dr7);
+	if (v != GUEST_OK) {
+		guest_stop(g, "set_debugreg %u to %08x: %s", regno, value, guest_verdict_text(v));
+		return -EINVAL;
+	}
+	memcpy(s->guest_dr, addr, sizeof(addr));
+	s->guest_dr7 = dr7;
+	return 0;
+}
+
 static u32 hc_halt(struct guest *g, u32 enable)
 {
 	if (enable)
@@ -245,6 +270,7 @@ static u32 run_call(struct guest *g, u32 nr, u32 a1, u32 a2, u32 a3)
 	case HCALL_set_pte:	shadow_cache_pte_changed(&g->shadows, a1, a2); return 0;
 	case HCALL_set_pde:	shadow_cache_pde_changed(&g->shadows, a1); return 0;
 	case HCALL_release_pgd:	shadow_cache_release(&g->shadows, a1); return 0;
+	case HCALL_set_debugreg:	return hc_set_debugreg(g, a1, a2);
 	}
 	printk("host: the guest made hypercall %u, which there is not\n", nr);
 	return -ENOSYS;

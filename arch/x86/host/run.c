@@ -18,6 +18,7 @@
 #include <asm/host.h>
 #include <asm/host_check.h>
 #include <asm/irq.h>
+#include <asm/privileged.h>
 #include <asm/processor-flags.h>
 #include <asm/switcher.h>
 #include <asm/timer.h>
@@ -99,6 +100,24 @@ static void general_protection(struct guest *g, struct pt_regs *r)
 	guest_reflect_trap(g, X86_TRAP_GP, r->error_code);
 }
 
+/*
+ * A debug trap: the step irq_window.c asked for, or the guest's own (a
+ * watchpoint, a single step), which goes to it with the status the CPU
+ * left in DR6.  The real DR6 is cleared either way: its bits stick, and
+ * the host's own watchpoint handler reads them.
+ */
+static void debug_trap(struct guest *g, struct pt_regs *r)
+{
+	u32 dr6 = get_debugreg(6);
+
+	set_debugreg(6, 0);
+	if (irq_window_stepped(g, r))
+		return;			/* an IF store let through: the loop delivers */
+	if (g->shared)
+		g->shared->dr6 = dr6;
+	guest_reflect_trap(g, X86_TRAP_DB, 0);
+}
+
 /* The FPU is the host thread's: the guest's TS is its own to trap on. */
 static void device_not_available(struct guest *g, struct pt_regs *r)
 {
@@ -147,8 +166,8 @@ static void handle_exit(struct guest *g, unsigned int vector, u32 cr2)
 		general_protection(g, r);
 	else if (vector == X86_TRAP_NM)
 		device_not_available(g, r);
-	else if (vector == X86_TRAP_DB && irq_window_stepped(g, r))
-		return;			/* an IF store let through: the loop delivers */
+	else if (vector == X86_TRAP_DB)
+		debug_trap(g, r);
 	else if (vector == X86_TRAP_DF || vector == GUEST_TRAP_NONE)
 		guest_stop(g, "%s at %08x", vector == X86_TRAP_DF ? "double fault" :
 			   "a frame that is not a guest's", r->eip);

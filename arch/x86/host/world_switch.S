@@ -56,7 +56,22 @@ switch_to_guest:
 	lldt %ax
 	movl STATE(guest_cr3), %eax
 	movl %eax, %cr3
-	movl $REGS_BOTTOM, %esp		/* the regs page: mapped in both */
+	/* The guest's watchpoints, if it has any: armed only from here,
+	 * where nothing but the Switcher's own pages is touched until the
+	 * iret (the host checked that none lies on them). */
+	movl STATE(guest_dr7), %eax
+	testl %eax, %eax
+	jz 2f
+	movl STATE(guest_dr), %ecx
+	movl %ecx, %db0
+	movl STATE(guest_dr) + 4, %ecx
+	movl %ecx, %db1
+	movl STATE(guest_dr) + 8, %ecx
+	movl %ecx, %db2
+	movl STATE(guest_dr) + 12, %ecx
+	movl %ecx, %db3
+	movl %eax, %db7
+2:	movl $REGS_BOTTOM, %esp		/* the regs page: mapped in both */
 	popal
 	popl %gs
 	popl %fs
@@ -79,7 +94,14 @@ trap_to_host:
 	/* The guest's direction flag may be set: the host's C code, its
 	 * memset among others, counts on it clear. */
 	cld
-	movl STATE(host_cr3), %eax
+	/* Disarmed before the host's memory is in reach: the guest's
+	 * addresses are the host's too (the host thread that runs the
+	 * guest has no watchpoints of its own: DR7 was 0). */
+	cmpl $0, STATE(guest_dr7)
+	je 2f
+	xorl %eax, %eax
+	movl %eax, %db7
+2:	movl STATE(host_cr3), %eax
 	movl %eax, %cr3
 	/*
 	 * From virtual-8086 mode (QEMU's TCG lets ring 3 in, a CPU does not)

@@ -38,6 +38,8 @@ void asm_offsets(void)
 	OFFSET(SWST_guest_gdt_table, switcher_state, guest_gdt_table);
 	OFFSET(SWST_guest_ldt_sel, switcher_state, guest_ldt_sel);
 	OFFSET(SWST_guest_vm86_es, switcher_state, guest_vm86_es);
+	OFFSET(SWST_guest_dr, switcher_state, guest_dr);
+	OFFSET(SWST_guest_dr7, switcher_state, guest_dr7);
 	DEFINE(SWITCHER_REGS_SIZE, sizeof(struct pt_regs));
 #ifdef CONFIG_PARAVIRT
 	DEFINE(PARAVIRT_SLOTS, PARAVIRT_NR_SLOTS);

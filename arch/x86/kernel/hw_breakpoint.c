@@ -2,24 +2,19 @@
  * hw_breakpoint.c - data watchpoints for user tasks, in the debug
  * registers.
  *
- * DR0-DR3 hold addresses; DR7 arms them: for slot i, a local-enable bit
- * (bit 2i), a condition (bits 16+4i: 01 = data writes) and a length
- * (bits 18+4i: 0 = 1 byte, 1 = 2, 3 = 4 bytes, aligned).  A write to a
- * watched address raises #DB after the write; DR6 says which slot fired.
+ * DR0-DR3 hold addresses; DR7 arms them (asm/debug_regs.h): for slot i, a
+ * local-enable bit, the condition "data writes" and a length.  A write
+ * to a watched address raises #DB after the write; DR6 says which slot
+ * fired.
  * The registers belong to the running task: the context switch loads
  * them (process.c).
  */
 #include <kernel.h>
 #include <task.h>
+#include <asm/debug_regs.h>
 #include <asm/paging.h>
 #include <asm/privileged.h>
 #include <asm/process.h>
-
-#define DR7_LOCAL_ENABLE(i)	(1u << (2 * (i)))
-#define DR7_RW_WRITE(i)		(1u << (16 + 4 * (i)))
-#define DR7_LEN(i, code)	((u32)(code) << (18 + 4 * (i)))
-#define DR6_HIT_MASK		0xf	/* B0-B3: which slot fired */
-#define DR6_BS			(1u << 14)	/* a single step (TF) */
 
 static int len_code(u32 len)
 {

@@ -27,6 +27,7 @@
  */
 #include <kernel.h>
 #include <task.h>
+#include <asm/debug_regs.h>
 #include <asm/desc.h>
 #include <asm/extable.h>
 #include <asm/irq.h>
@@ -214,8 +215,6 @@ static void handle_user_exception(struct pt_regs *regs, const char *why)
  * sysenter_dispatch clears its flags.  The kernel never single-steps
  * itself: end it quietly.  DR6.BS says the #DB was a single step.
  */
-#define DR6_BS	(1u << 14)
-
 static bool single_step_from_user(struct pt_regs *regs)
 {
 	if (!(regs->eflags & X86_EFLAGS_TF) || !(get_debugreg(6) & DR6_BS))

@@ -1,7 +1,7 @@
 /*
  * main.c - runs the host tests of the host's hypercall-argument checks
- * (arch/x86/host/check.c): GDT and LDT entries, IDT gates and the
- * ring-1 stack, each kind of bad one and the good ones pv386's own boot
+ * (arch/x86/host/check.c): GDT and LDT entries, IDT gates, the ring-1
+ * stack and the debug registers, each kind of bad one and the good ones pv386's own boot
  * hands over.
  */
 #include "../runner/runner.h"
@@ -16,7 +16,9 @@
 	X(gate_refuses_other_selectors) X(gate_refuses_targets_outside)	\
 	X(gate_refuses_bad_vector) X(stack_inside_accepted)		\
 	X(stack_refuses_other_selectors) X(stack_refuses_outside)	\
-	X(ldt_entries_as_segments) X(verdict_texts)
+	X(ldt_entries_as_segments) X(verdict_texts)			\
+	X(debugregs_watchpoints_accepted) X(debugregs_refuse_the_switcher) \
+	X(debugregs_refuse_controls)
 
 #define DECLARE(name)	void test_##name(void);
 #define ROW(name)	HOST_TEST(name),

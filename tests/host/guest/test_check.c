@@ -220,3 +220,49 @@ void test_ldt_entries_as_segments(void)
 	CHECK(guest_check_ldt_entry(GUEST_LDT_ENTRIES, flat(0x2, 3), &out) == GUEST_BAD_INDEX &&
 	      out == 0, "an entry past the LDT");
 }
+
+/* pv386's own watchpoint: a 4-byte write watch, slot 1, locally enabled. */
+#define DR7_SLOT1_WRITE4	(0x4u | 0xdu << 20)
+
+void test_debugregs_watchpoints_accepted(void)
+{
+	u32 addr[4] = { 0, 0x40001000, 0, 0 };
+
+	CHECK(guest_check_debugregs(addr, 0) == GUEST_OK, "none armed");
+	CHECK(guest_check_debugregs(addr, DR7_SLOT1_WRITE4) == GUEST_OK, "a user watchpoint");
+	CHECK(guest_check_debugregs(addr, DR7_SLOT1_WRITE4 | 0x700) == GUEST_OK,
+	      "LE, GE and the bit that reads as 1");
+	addr[0] = SWITCHER_ADDR;	/* not armed: harmless */
+	CHECK(guest_check_debugregs(addr, DR7_SLOT1_WRITE4) == GUEST_OK, "slot 0 off");
+}
+
+void test_debugregs_refuse_the_switcher(void)
+{
+	u32 addr[4] = { 0, 0, 0, SWITCHER_ADDR };
+	u32 i;
+
+	CHECK(guest_check_debugregs(addr, 0x40) == GUEST_BAD_WATCHPOINT, "slot 3, code");
+	addr[3] = 0xfffffffc;
+	CHECK(guest_check_debugregs(addr, 0x80 | 0xdu << 28) == GUEST_BAD_WATCHPOINT,
+	      "slot 3, global, write");
+	addr[3] = SWITCHER_ADDR - 4;
+	CHECK(guest_check_debugregs(addr, 0x80 | 0xdu << 28) == GUEST_OK, "just below");
+	for (i = 0; i < 4; i++) {
+		u32 a[4] = { 0, 0, 0, 0 };
+
+		a[i] = SWITCHER_ADDR + 0x3000;	/* the state page */
+		CHECK(guest_check_debugregs(a, 1u << (2 * i)) == GUEST_BAD_WATCHPOINT,
+		      "slot %u", i);
+	}
+}
+
+void test_debugregs_refuse_controls(void)
+{
+	u32 addr[4] = { 0x40001000, 0, 0, 0 };
+
+	CHECK(guest_check_debugregs(addr, 1u << 13) == GUEST_BAD_DEBUG_CONTROL, "GD");
+	CHECK(guest_check_debugregs(addr, 1u << 11) == GUEST_BAD_DEBUG_CONTROL, "bit 11");
+	CHECK(guest_check_debugregs(addr, 1 | 2u << 16) == GUEST_BAD_DEBUG_CONTROL,
+	      "an I/O breakpoint");
+	CHECK(guest_check_debugregs(addr, 2u << 16) == GUEST_OK, "I/O kind, slot off");
+}

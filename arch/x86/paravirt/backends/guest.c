@@ -197,17 +197,31 @@ static void guest_write_cr4(unsigned long value)
 	cr4 = value;
 }
 
+/* DR6 is what the host found at our last debug trap; the others are
+ * what we set. */
 static unsigned long guest_get_debugreg(int regno)
 {
+	if (regno == 6)
+		return guest_shared.dr6;
 	return regno >= 0 && regno < 8 ? debugreg[regno] : 0;
 }
 
-/* Noted, not armed: the host does not lend its debug registers yet
- * (the tests that need real watchpoints say so, and are left out). */
+/*
+ * The host arms our watchpoints while we run (and checks them: none on
+ * its Switcher).  A context switch writes DR7, then DR0-3, then DR7: the
+ * addresses are queued, and DR7, always last, takes them with it.
+ */
 static void guest_set_debugreg(int regno, unsigned long value)
 {
-	if (regno >= 0 && regno < 8)
-		debugreg[regno] = value;
+	if (regno < 0 || regno >= 8)
+		return;
+	debugreg[regno] = value;
+	if (regno == 6)
+		guest_shared.dr6 = value;
+	else if (regno < 4)
+		queue_call(HCALL_set_debugreg, regno, value, 0);
+	else if (regno == 7)
+		hypercall(HCALL_set_debugreg, regno, value, 0);
 }
 
 /* ---- the CPU's identity, MSRs, counters ---- */

@@ -3,8 +3,8 @@
  * a guest hands it (arch/x86/host/check.c).
  *
  * An input is one request: which check (GDT entry, IDT gate, stack, LDT
- * entry), an index or vector, a descriptor or ss:esp, and the guest's
- * memory size.
+ * entry, debug registers), an index or vector, a descriptor, ss:esp or
+ * a watchpoint and DR7, and the guest's memory size.
  * Whatever the input, what a check accepts must be safe to load into
  * the CPU for a ring-1 guest; any breach aborts.
  */
@@ -57,18 +57,32 @@ static void gate_safe(const struct request *r, u64 out)
 		abort();
 }
 
+/* Watchpoints the CPU may hold for a guest: no GD, no I/O kind, every
+ * armed slot below the Switcher. */
+static void debugregs_safe(const u32 addr[4], u32 dr7)
+{
+	unsigned int i;
+
+	if (dr7 & (1u << 13))
+		abort();
+	for (i = 0; i < 4; i++)
+		if (((dr7 >> (2 * i)) & 3) &&
+		    (addr[i] >= SWITCHER_ADDR || ((dr7 >> (16 + 4 * i)) & 3) == 2))
+			abort();
+}
+
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 {
 	struct request r;
+	u32 ss, addr[4];
 	u64 out;
-	u32 ss;
 
 	if (size < sizeof(r))
 		return 0;
 	memcpy(&r, data, sizeof(r));
-	switch (r.kind % 4) {
+	switch (r.kind % 5) {
 	case 0:
 		if (guest_check_gdt_entry(r.index, r.value, &out) == GUEST_OK)
 			gdt_safe(&r, out);
@@ -86,6 +100,11 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	case 3:
 		if (guest_check_ldt_entry(r.index, r.value, &out) == GUEST_OK)
 			ldt_safe(&r, out);
+		break;
+	case 4:		/* one watchpoint, the same in each slot */
+		addr[0] = addr[1] = addr[2] = addr[3] = r.index;
+		if (guest_check_debugregs(addr, (u32)r.value) == GUEST_OK)
+			debugregs_safe(addr, (u32)r.value);
 		break;
 	}
 	return 0;
