@@ -63,13 +63,13 @@ static unsigned long debugreg[8];
  */
 static void set_irq_flag(unsigned long flags)
 {
-	guest_shared.irq_enabled = flags & X86_EFLAGS_IF;
+	if (guest_shared.irq_enabled != (flags & X86_EFLAGS_IF))
+		guest_shared.irq_enabled = flags & X86_EFLAGS_IF;
 }
 
 static void guest_irq_disable(void)
 {
-	if (guest_shared.irq_enabled)
-		guest_shared.irq_enabled = 0;
+	set_irq_flag(0);
 }
 /* Its sites hold the store itself, not a call (guest_entry.S). */
 paravirt_inline(guest_irq_disable, tpl_guest_irq_disable, 0);
