@@ -197,6 +197,30 @@ KTEST_ALONE(hostile_debug_general_detect)
 	HOST_LET_IT_THROUGH("DR7's general-detect bit");
 }
 
+/*
+ * Page-table notices that name nothing of its own: an entry outside its
+ * memory, the slot of its directory that maps the Switcher, the
+ * directory it runs on released.  The host may only forget shadow
+ * entries, never its own tables (a freed Switcher table would leave no
+ * way back from the next trap); the guest runs on, refilling.
+ */
+KTEST_ALONE(hostile_page_table_notices)
+{
+	static volatile u32 word;
+	u32 switcher_slot = read_cr3() + 4 * (SWITCHER_ADDR / PGDIR_SPAN);
+
+	ONLY_IN_A_GUEST();
+	hypercall(HCALL_set_pte, OUTSIDE, SWITCHER_ADDR, 0);
+	hypercall(HCALL_set_pte, switcher_slot, SWITCHER_ADDR, 0);
+	hypercall(HCALL_set_pde, switcher_slot, 0, 0);
+	hypercall(HCALL_set_pde, 0xfffffffc, 0, 0);
+	hypercall(HCALL_release_pgd, OUTSIDE, 0, 0);
+	hypercall(HCALL_release_pgd, read_cr3(), 0, 0);
+	word = 0x5a5a;
+	KT_EXPECT_EQ(word, 0x5a5a);
+	KT_EXPECT_EQ(hypercall(HCALL_flush, 0, 0, 0), 0);	/* through the Switcher */
+}
+
 KTEST_ALONE(hostile_queue_overflow)
 {
 	ONLY_IN_A_GUEST();
