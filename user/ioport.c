@@ -15,6 +15,10 @@
  *   drop    then iopl(0) and read again: the kernel must kill the task
  *           with #GP
  *
+ * In a guest of a pv386 host, its host does the in and out instead
+ * (arch/x86/host/port_io.c: the CMOS read-only, nothing elsewhere) and
+ * the CPU's IOPL stays 0, which is what pushf shows there.
+ *
  * Exit status: 1 iopl(3) failed, 2 EFLAGS.IOPL is not what was asked,
  * 3 the port read something else, 100 the read after iopl(0) worked.
  */
@@ -36,6 +40,16 @@ static uint32_t iopl_bits(void)
 	return f & EFLAGS_IOPL;
 }
 
+/* What pushf shows once this program has I/O privilege: the CPU's IOPL
+ * is 3 on a PC, and stays 0 in a guest (the host counts its exits:
+ * host_counts works only there). */
+static uint32_t iopl_granted_bits(void)
+{
+	uint32_t counts[2];
+
+	return host_counts(counts) == 0 ? 0 : EFLAGS_IOPL;
+}
+
 static int read_status_d(void)
 {
 	uint8_t v;
@@ -53,6 +67,7 @@ int main(void)
 {
 	char arg[16];
 	int i, err;
+	uint32_t granted = iopl_granted_bits();
 
 	getarg(arg, sizeof(arg));
 	if (iopl_bits() != 0)
@@ -61,13 +76,13 @@ int main(void)
 		printf("ioport: iopl(3) refused\n");
 		return 1;
 	}
-	if (iopl_bits() != EFLAGS_IOPL)
+	if (iopl_bits() != granted)
 		return 2;
 	if ((err = read_status_d()))
 		return err;
 	for (i = 0; !strcmp(arg, "yield") && i < ROUNDS; i++) {
 		yield();
-		if (iopl_bits() != EFLAGS_IOPL)
+		if (iopl_bits() != granted)
 			return 2;
 		if ((err = read_status_d()))
 			return err;

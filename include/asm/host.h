@@ -77,6 +77,9 @@ void shadow_forget_pte(struct shadow *sh, u32 pte_gpa, u32 va);
 void shadow_forget_pde(struct shadow *sh, u32 pde_gpa);
 void shadow_forget(struct shadow *sh, u32 va);	/* its entry for va */
 void shadow_write_protect(struct shadow *sh, u32 va);
+/* The guest's page under user address va, or NULL if its program could
+ * not read it. */
+const void *shadow_user_page(const struct shadow *sh, u32 va);
 
 /*
  * A few shadows kept, one per guest page directory (shadow_cache.c), so
@@ -135,6 +138,8 @@ struct guest {
 	u64 gates[256];			/* its IDT, checked (check.c) */
 	u32 stack_ss, stack_esp;	/* ring 1's stack, for traps from ring 3 */
 	bool ts;			/* its CR0.TS */
+	unsigned int user_iopl;		/* its running program's I/O privilege: 0 or 3 */
+	u8 cmos_index;			/* port_io.c: its program's last pick */
 	bool timer_on;
 	bool halted;			/* waiting for an interrupt */
 	unsigned long last_tick;	/* the host's tick its timer last saw */
@@ -171,6 +176,10 @@ const char *guest_privileged_insn(const u8 *code, unsigned int len, const char *
 void irq_window_arm(struct guest *g);		/* before each entry */
 void irq_window_fault(struct guest *g, struct pt_regs *r, u32 cr2);	/* a filled one */
 bool irq_window_stepped(struct guest *g, struct pt_regs *r);	/* a #DB: ours? */
+
+/* port_io.c: an in or out of a program with I/O privilege, which
+ * faulted (IOPL stays 0); false if it is not one to do for it. */
+bool guest_port_io(struct guest *g, struct pt_regs *r);
 
 /* interrupts.c */
 void guest_reflect_trap(struct guest *g, unsigned int vector, u32 error_code);

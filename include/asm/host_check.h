@@ -30,6 +30,7 @@ enum guest_verdict {
 	GUEST_BAD_TARGET,	/* a gate or stack outside the guest kernel */
 	GUEST_BAD_DEBUG_CONTROL,	/* DR7 bits a guest may not set */
 	GUEST_BAD_WATCHPOINT,	/* an armed watchpoint on the Switcher */
+	GUEST_BAD_MSR,		/* an MSR (or a value) a guest does not have */
 	GUEST_VERDICTS
 };
 
@@ -60,5 +61,10 @@ enum guest_verdict guest_check_stack(u32 ss, u32 esp, u32 mem_size, u32 *out_ss)
 /* Watchpoints at addr[0..3] as dr7 arms them: the CPU holds them while
  * the guest runs, and while the Switcher does. */
 enum guest_verdict guest_check_debugregs(const u32 addr[4], u32 dr7);
+
+/* rdmsr of msr, or wrmsr of value to it, done by the host for its guest:
+ * MSRs are the machine's, so a guest has only those that describe it. */
+enum guest_verdict guest_check_msr_read(u32 msr);
+enum guest_verdict guest_check_msr_write(u32 msr, u64 value);
 
 #endif

@@ -43,7 +43,10 @@
 	X(set_pte)		/* a1: a table entry it changed, a2: its va */ \
 	X(set_pde)		/* a1: a directory entry it changed */	\
 	X(release_pgd)		/* a1: a directory it is about to free */ \
-	X(set_debugreg)		/* a1: 0-3 or 7, a2: its value */
+	X(set_debugreg)		/* a1: 0-3 or 7, a2: its value */ \
+	X(read_msr)		/* a1: the MSR; 0 or -EFAULT, the value in msr_value */ \
+	X(write_msr)		/* a1: the MSR, a2: low word, a3: high word; 0 or -EFAULT */ \
+	X(set_iopl)		/* a1: 0 or 3, its running program's I/O privilege */
 
 #define HCALL_ENUM(name)	HCALL_##name,
 #ifndef __ASSEMBLER__
@@ -95,6 +98,7 @@ struct guest_shared {
 	 * every world switch out of it, and those that were hypercalls. */
 	u32 world_switches, hypercalls;
 	u32 dr6;		/* the last debug trap's status (the host writes) */
+	u64 msr_value;		/* the last read_msr's answer (the host writes) */
 };
 
 /* The guest side: a hypercall now. */

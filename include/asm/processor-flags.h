@@ -13,6 +13,7 @@
 #define X86_EFLAGS_IF	0x00000200	/* maskable interrupts enabled */
 #define X86_EFLAGS_DF	0x00000400
 #define X86_EFLAGS_IOPL	0x00003000	/* I/O privilege level, 2 bits */
+#define X86_EFLAGS_IOPL_BIT	12
 #define X86_EFLAGS_NT	0x00004000
 #define X86_EFLAGS_RF	0x00010000	/* resume: no instruction breakpoint */
 #define X86_EFLAGS_VM	0x00020000

@@ -221,6 +221,29 @@ KTEST_ALONE(hostile_page_table_notices)
 	KT_EXPECT_EQ(hypercall(HCALL_flush, 0, 0, 0), 0);	/* through the Switcher */
 }
 
+/* MSRs that would hand it the machine: sysenter into ring 0 at an
+ * address of its choice, the APIC moved, the host's clock set, EFER,
+ * a microcode revision.  The host writes none (-EFAULT, as a CPU
+ * without them answers) and the guest goes on. */
+KTEST_ALONE(hostile_msr_writes)
+{
+	static const u32 msrs[] = { 0x174, 0x175, 0x176, 0x1b, 0x10, 0xc0000080, 0x8b };
+	unsigned int i;
+
+	ONLY_IN_A_GUEST();
+	for (i = 0; i < ARRAY_SIZE(msrs); i++)
+		KT_EXPECT_EQ(hypercall(HCALL_write_msr, msrs[i], 0x100000, 0), (u32)-EFAULT);
+}
+
+/* IOPL 1 for its programs: a level between "none" and "the host does
+ * its ports", which the host has no meaning for. */
+KTEST_ALONE(hostile_io_privilege_level)
+{
+	ONLY_IN_A_GUEST();
+	hypercall(HCALL_set_iopl, 1, 0, 0);
+	HOST_LET_IT_THROUGH("an I/O privilege level of 1");
+}
+
 KTEST_ALONE(hostile_queue_overflow)
 {
 	ONLY_IN_A_GUEST();

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #define MSR_IA32_SYSENTER_ESP	0x175
+#define MSR_IA32_TSC		0x10
 #define MSR_BOGUS		0x00012345	/* defined by no CPU we know of */
 
 KTEST(msr_round_trip)
@@ -33,7 +34,8 @@ KTEST(msr_round_trip)
  * of raising #GP as a real CPU does, so there the fault path cannot be
  * shown with an MSR (the Bochs runs, and real hardware, do show it).
  * QEMU is recognised by its fw_cfg device, whatever CPU model it shows.
- * A guest has no ports to ask, and needs none: its MSR ops fault.
+ * A guest has no ports to ask, and needs none: its host answers an MSR
+ * it does not let a guest have as a real CPU does.
  */
 static bool msr_faults_are_real(void)
 {
@@ -41,7 +43,7 @@ static bool msr_faults_are_real(void)
 	unsigned int i;
 
 	if (current_ring() != 0)
-		return true;	/* a guest: its host refuses every MSR */
+		return true;	/* a guest: its host refuses all but a few MSRs */
 	outw(FW_CFG_PORT_SEL, FW_CFG_SIGNATURE);
 	for (i = 0; i < sizeof(sig); i++)
 		sig[i] = inb(FW_CFG_PORT_DATA);
@@ -63,6 +65,36 @@ KTEST(write_missing_msr_faults_safely)
 	if (!msr_faults_are_real())
 		KT_SKIP("QEMU TCG does not fault on unknown MSRs");
 	KT_EXPECT_EQ(wrmsr_safe(MSR_BOGUS, 0), -EFAULT);
+}
+
+/* MSR 0x10 is the counter rdtsc reads: the CPU's natively, and in a
+ * guest one of the few MSRs its host reads for it.  QEMU's TCG reads it
+ * as 0 (as it reads unknown MSRs), which no real CPU's counter is. */
+KTEST(msr_tsc_is_the_time_stamp_counter)
+{
+	u64 before, v = 0, after;
+
+	if (!cpu_has(X86_FEATURE_MSR) || !cpu_has(X86_FEATURE_TSC))
+		KT_SKIP("no MSRs or no time-stamp counter");
+	before = read_tsc();
+	KT_EXPECT_EQ(rdmsr_safe(MSR_IA32_TSC, &v), 0);
+	after = read_tsc();
+	if (v)
+		KT_EXPECT(before <= v && v <= after);
+}
+
+/* The TSC is the host's clock too: its guest may read it, never set it. */
+KTEST(guest_cannot_write_the_tsc)
+{
+	u64 before;
+
+	if (current_ring() == 0)
+		KT_SKIP("natively the TSC is the kernel's to set");
+	if (!cpu_has(X86_FEATURE_TSC))
+		KT_SKIP("no time-stamp counter");
+	before = read_tsc();
+	KT_EXPECT_EQ(wrmsr_safe(MSR_IA32_TSC, 0), -EFAULT);
+	KT_EXPECT(read_tsc() > before);
 }
 
 KTEST(tsc_advances)

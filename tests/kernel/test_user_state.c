@@ -85,10 +85,6 @@ KTEST(user_io_privilege_is_per_task)
 {
 	int io, priv;
 
-	if (current_ring() != 0) {	/* a guest: iopl(3) is refused */
-		KT_EXPECT_EQ(run_program("ioport", "yield"), 1);
-		KT_SKIP("left out in a guest: no program gets I/O privilege");
-	}
 	io = start_program("ioport", "yield");
 	priv = start_program("priv", "in");
 

@@ -140,6 +140,8 @@ HOSTILE = [
     ("hostile_debug_general_detect", None,
      "set_debugreg 7 to 00002000: a debug control a guest may not set"),
     ("hostile_page_table_notices", None, PASSED),
+    ("hostile_msr_writes", None, PASSED),
+    ("hostile_io_privilege_level", None, "set_iopl: no I/O privilege level 1 for its programs"),
     ("hostile_queue_overflow", None, "4294967295 calls in a queue of 16"),
     ("hostile_shared_page_outside", None, "init: its shared pages at 40000000 are not whole pages of its memory"),
     ("hostile_console_outside", None, PASSED),

@@ -1,7 +1,7 @@
 /*
  * check.c - the host's rules for what a guest hands it to load into the
  * CPU (asm/host_check.h): GDT entries, IDT gates, the ring-1 stack and
- * the debug registers.
+ * the debug registers; and the MSRs it may read or write through the host.
  *
  * Descriptors are taken apart by their bits, as the CPU reads them
  * (Intel SDM vol. 3, 3.4.5 and 6.11): a segment descriptor's access
@@ -40,6 +40,7 @@ static const char *const verdict_texts[GUEST_VERDICTS] = {
 	[GUEST_BAD_TARGET]	  = "outside the guest kernel",
 	[GUEST_BAD_DEBUG_CONTROL] = "a debug control a guest may not set",
 	[GUEST_BAD_WATCHPOINT]	  = "a watchpoint on the Switcher",
+	[GUEST_BAD_MSR]		  = "an MSR a guest does not have",
 };
 
 const char *guest_verdict_text(enum guest_verdict v)
@@ -168,4 +169,32 @@ enum guest_verdict guest_check_debugregs(const u32 addr[4], u32 dr7)
 			return GUEST_BAD_WATCHPOINT;
 	}
 	return GUEST_OK;
+}
+
+/*
+ * MSRs are the machine's, not the guest's: one wrmsr could set the
+ * host's clock (the TSC), its caches' memory types or its APIC's
+ * address.  So a guest reads only the MSRs that describe the CPU, and
+ * writes only the 0 that asks the CPU to latch its microcode revision
+ * into BIOS_SIGN_ID (Intel SDM vol. 3, 9.11.7: write 0, cpuid, read).
+ * Every other MSR answers as on a CPU without it.
+ */
+#define MSR_IA32_TSC		0x10	/* what rdtsc reads, which ring 1 may */
+#define MSR_IA32_PLATFORM_ID	0x17	/* the board's platform, for microcode */
+#define MSR_IA32_BIOS_SIGN_ID	0x8b	/* the microcode's revision */
+
+enum guest_verdict guest_check_msr_read(u32 msr)
+{
+	switch (msr) {
+	case MSR_IA32_TSC:
+	case MSR_IA32_PLATFORM_ID:
+	case MSR_IA32_BIOS_SIGN_ID:
+		return GUEST_OK;
+	}
+	return GUEST_BAD_MSR;
+}
+
+enum guest_verdict guest_check_msr_write(u32 msr, u64 value)
+{
+	return msr == MSR_IA32_BIOS_SIGN_ID && value == 0 ? GUEST_OK : GUEST_BAD_MSR;
 }

@@ -13,6 +13,7 @@
 #include <asm/host.h>
 #include <asm/host_check.h>
 #include <asm/paging.h>
+#include <asm/privileged.h>
 #include <asm/switcher.h>
 #include <asm/timer.h>
 #include <asm/processor-flags.h>
@@ -217,6 +218,39 @@ static u32 hc_set_debugreg(struct guest *g, u32 regno, u32 value)
 	return 0;
 }
 
+/* Only the MSRs check.c lets a guest have; for the rest, -EFAULT, as
+ * the guest's read_msr would answer natively on a CPU without them
+ * (its exception table's answer).  Asking is no offence: it goes on. */
+static u32 hc_read_msr(struct guest *g, u32 msr)
+{
+	u64 value;
+
+	if (guest_check_msr_read(msr) != GUEST_OK || rdmsr_safe(msr, &value))
+		return -EFAULT;
+	g->shared->msr_value = value;
+	return 0;
+}
+
+static u32 hc_write_msr(struct guest *g, u32 msr, u64 value)
+{
+	(void)g;
+	if (guest_check_msr_write(msr, value) != GUEST_OK || wrmsr_safe(msr, value))
+		return -EFAULT;
+	return 0;
+}
+
+/* The program it runs now may use ports (3) or not (0): port_io.c does
+ * its in and out; the CPU's IOPL stays 0. */
+static u32 hc_set_iopl(struct guest *g, u32 level)
+{
+	if (level != 0 && level != 3) {
+		guest_stop(g, "set_iopl: no I/O privilege level %u for its programs", level);
+		return -EINVAL;
+	}
+	g->user_iopl = level;
+	return 0;
+}
+
 static u32 hc_halt(struct guest *g, u32 enable)
 {
 	if (enable)
@@ -271,6 +305,9 @@ static u32 run_call(struct guest *g, u32 nr, u32 a1, u32 a2, u32 a3)
 	case HCALL_set_pde:	shadow_cache_pde_changed(&g->shadows, a1); return 0;
 	case HCALL_release_pgd:	shadow_cache_release(&g->shadows, a1); return 0;
 	case HCALL_set_debugreg:	return hc_set_debugreg(g, a1, a2);
+	case HCALL_read_msr:		return hc_read_msr(g, a1);
+	case HCALL_write_msr:		return hc_write_msr(g, a1, a2 | (u64)a3 << 32);
+	case HCALL_set_iopl:		return hc_set_iopl(g, a1);
 	}
 	printk("host: the guest made hypercall %u, which there is not\n", nr);
 	return -ENOSYS;

@@ -163,6 +163,26 @@ enum shadow_result shadow_fault(struct shadow *sh, u32 va, u32 *error_code)
 	return SHADOW_FILLED;
 }
 
+/*
+ * Where the guest's own tables put the user page of va: for the host to
+ * read a guest program's instruction (port_io.c).  Only a page the
+ * program may read itself: present and user in both entries.
+ */
+const void *shadow_user_page(const struct shadow *sh, u32 va)
+{
+	const u32 *pde, *pte;
+
+	if (va >= SWITCHER_ADDR || sh->guest_cr3 == SHADOW_IDENTITY)
+		return NULL;
+	pde = guest_entry(sh, sh->guest_cr3, PDE_INDEX(va));
+	if (!pde || (*pde & (PTE_PRESENT | PTE_USER)) != (PTE_PRESENT | PTE_USER))
+		return NULL;
+	pte = guest_entry(sh, *pde, PTE_INDEX(va));
+	if (!pte || (*pte & (PTE_PRESENT | PTE_USER)) != (PTE_PRESENT | PTE_USER))
+		return NULL;
+	return guest_memory_ptr(sh->mem, *pte & PAGE_MASK, PAGE_SIZE);
+}
+
 /* The shadow's entry for va, or NULL where it has no table. */
 static u32 *shadow_pte(const struct shadow *sh, u32 va)
 {

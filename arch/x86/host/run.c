@@ -85,14 +85,18 @@ static void page_fault(struct guest *g, struct pt_regs *r, u32 cr2)
 	}
 }
 
-/* Ring 1 doing itself what only paravirt_ops may: named, then passed on
- * (its exception table may expect it; else it panics, and says so). */
+/* A program's port I/O, done for it if its kernel gave it I/O
+ * privilege (port_io.c).  Ring 1 doing itself what only paravirt_ops
+ * may: named, then passed on (its exception table may expect it; else
+ * it panics, and says so). */
 static void general_protection(struct guest *g, struct pt_regs *r)
 {
 	u32 len = r->eip < g->mem.size ? min(g->mem.size - r->eip, GUEST_INSN_MAX) : 0;
 	const u8 *code = len ? guest_memory_ptr(&g->mem, r->eip, len) : NULL;
 	const char *insn, *op;
 
+	if (guest_port_io(g, r))
+		return;
 	if ((r->cs & 3) == GUEST_KERNEL_RPL && code &&
 	    (insn = guest_privileged_insn(code, len, &op)))
 		printk("host: the guest ran %s itself at %08x: paravirt_ops has it as %s\n",

@@ -11,10 +11,10 @@
  *   clts / CR0.TS  the FPU, lazily (fpu.c)
  *   read_pmc       the performance counter it used (pmc.c)
  *
- * Its I/O privilege needs nothing here: sysexit returns with the
- * kernel's EFLAGS, but the next task gets its own back when it resumes
- * in schedule() (irq_restore of the flags it saved there) or, new, from
- * the first iret's frame (ioperm.c).
+ * Its I/O privilege: on a PC the next task gets its own back when it
+ * resumes in schedule() (irq_restore of the flags it saved there) or,
+ * new, from the first iret's frame (ioperm.c); a guest, whose IOPL its
+ * host keeps, says it with set_iopl_mask when the two tasks' differ.
  */
 #include <kernel.h>
 #include <task.h>
@@ -126,6 +126,8 @@ void arch_switch_to(struct task *prev, struct task *next)
 		load_task_ldt(n->has_ldt ? n->ldt : NULL);
 	if (p->dr7 || n->dr7)
 		switch_debugregs(n);
+	if (p->iopl != n->iopl)
+		set_iopl_mask(n->iopl);
 	pmc_switch(prev, next);
 	fpu_switch(prev, next);
 	switch_stacks(&prev->kernel_esp, next->kernel_esp);

@@ -1,7 +1,7 @@
 /*
  * main.c - runs the host tests of the host's hypercall-argument checks
  * (arch/x86/host/check.c): GDT and LDT entries, IDT gates, the ring-1
- * stack and the debug registers, each kind of bad one and the good ones pv386's own boot
+ * stack, the debug registers and the MSRs, each kind of bad one and the good ones pv386's own boot
  * hands over.
  */
 #include "../runner/runner.h"
@@ -18,7 +18,8 @@
 	X(stack_refuses_other_selectors) X(stack_refuses_outside)	\
 	X(ldt_entries_as_segments) X(verdict_texts)			\
 	X(debugregs_watchpoints_accepted) X(debugregs_refuse_the_switcher) \
-	X(debugregs_refuse_controls)
+	X(debugregs_refuse_controls) X(msr_reads_only_descriptions)	\
+	X(msr_writes_only_the_microcode_latch)
 
 #define DECLARE(name)	void test_##name(void);
 #define ROW(name)	HOST_TEST(name),

@@ -266,3 +266,24 @@ void test_debugregs_refuse_controls(void)
 	      "an I/O breakpoint");
 	CHECK(guest_check_debugregs(addr, 2u << 16) == GUEST_OK, "I/O kind, slot off");
 }
+
+/* The three that describe the CPU, and none near them. */
+void test_msr_reads_only_descriptions(void)
+{
+	CHECK(guest_check_msr_read(0x10) == GUEST_OK, "the TSC");
+	CHECK(guest_check_msr_read(0x17) == GUEST_OK, "the platform id");
+	CHECK(guest_check_msr_read(0x8b) == GUEST_OK, "the microcode revision");
+	CHECK(guest_check_msr_read(0x1b) == GUEST_BAD_MSR, "the APIC base");
+	CHECK(guest_check_msr_read(0x174) == GUEST_BAD_MSR, "SYSENTER_CS");
+	CHECK(guest_check_msr_read(0xc0000080) == GUEST_BAD_MSR, "EFER");
+	CHECK(guest_check_msr_read(0x10 | 0x80000000u) == GUEST_BAD_MSR, "the TSC, high bit set");
+}
+
+void test_msr_writes_only_the_microcode_latch(void)
+{
+	CHECK(guest_check_msr_write(0x8b, 0) == GUEST_OK, "0 to BIOS_SIGN_ID");
+	CHECK(guest_check_msr_write(0x8b, 1ull << 32) == GUEST_BAD_MSR, "a revision");
+	CHECK(guest_check_msr_write(0x10, 0) == GUEST_BAD_MSR, "the TSC");
+	CHECK(guest_check_msr_write(0x174, 0x08) == GUEST_BAD_MSR, "SYSENTER_CS");
+	CHECK(guest_check_msr_write(0x1b, 0) == GUEST_BAD_MSR, "the APIC base");
+}

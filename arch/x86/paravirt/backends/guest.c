@@ -227,16 +227,17 @@ static void guest_set_debugreg(int regno, unsigned long value)
 /* ---- the CPU's identity, MSRs, counters ---- */
 
 #define FEATURE(f)	(1u << X86_FEATURE_##f)
-#define HIDDEN_EDX	(FEATURE(VME) | FEATURE(DE) | FEATURE(PSE) | FEATURE(MSR) | \
+#define HIDDEN_EDX	(FEATURE(VME) | FEATURE(DE) | FEATURE(PSE) | \
 			 FEATURE(APIC) | FEATURE(SEP) | FEATURE(PGE))
 #define HYPERVISOR_LEAF		0x40000000
 #define HYPERVISOR_ECX_BIT	(1u << 31)
 
 /*
- * The CPU's answer, less what a guest cannot use: MSRs (ring 0 only),
- * sysenter (it always enters ring 0), the APIC, and paging and vm86
- * features the host keeps.  The hypervisor bit and leaf name the host,
- * as every hypervisor does.
+ * The CPU's answer, less what a guest cannot use: sysenter (it always
+ * enters ring 0), the APIC, and paging and vm86 features the host keeps.
+ * MSRs stay, if the CPU has them: the host reads the few a guest may
+ * have.  The hypervisor bit and leaf name the host, as every hypervisor
+ * does.
  */
 static void guest_cpuid(u32 *eax, u32 *ebx, u32 *ecx, u32 *edx)
 {
@@ -256,18 +257,28 @@ static void guest_cpuid(u32 *eax, u32 *ebx, u32 *ecx, u32 *edx)
 	}
 }
 
+/*
+ * The host does rdmsr and wrmsr for us, of the few MSRs a guest may have
+ * (arch/x86/host/check.c); any other answers -EFAULT, as on a CPU
+ * without it.  Interrupts stay off from the call to the answer's read:
+ * a handler's read_msr in between would overwrite it.
+ */
 static u64 guest_read_msr(u32 msr, int *err)
 {
-	(void)msr;
-	*err = -EFAULT;		/* there are none: MSR is hidden */
-	return 0;
+	u32 flags = guest_shared.irq_enabled;
+	u64 value = 0;
+
+	set_irq_flag(0);
+	*err = (int)hypercall(HCALL_read_msr, msr, 0, 0);
+	if (!*err)
+		value = guest_shared.msr_value;
+	set_irq_flag(flags);
+	return value;
 }
 
 static int guest_write_msr(u32 msr, u64 val)
 {
-	(void)msr;
-	(void)val;
-	return -EFAULT;
+	return (int)hypercall(HCALL_write_msr, msr, (u32)val, (u32)(val >> 32));
 }
 
 /* rdpmc would read the host's counters, or fault: none here. */
@@ -433,11 +444,25 @@ static void guest_release_pgd(u32 *pgd)
 	queue_call(HCALL_release_pgd, (u32)pgd, 0, 0);
 }
 
-/* popf at ring 1 cannot change IOPL, and a guest's programs never get
- * the host's ports: a program's I/O privilege is refused by the CPU. */
+/*
+ * popf at ring 1 cannot change IOPL, and the real thing would give a
+ * program the host's ports (and cli): the host keeps IOPL 0 and does the
+ * in and out of a program we gave I/O privilege to
+ * (arch/x86/host/port_io.c).  It hears of each change, at iopl() and at
+ * a switch between tasks whose privilege differs; interrupts off, so
+ * that what it heard last is what was sent last.
+ */
 static void guest_set_iopl_mask(unsigned long mask)
 {
-	(void)mask;
+	static unsigned long sent;
+	u32 flags = guest_shared.irq_enabled;
+
+	set_irq_flag(0);
+	if (mask != sent) {
+		sent = mask;
+		hypercall(HCALL_set_iopl, mask >> X86_EFLAGS_IOPL_BIT, 0, 0);
+	}
+	set_irq_flag(flags);
 }
 
 /* ---- the table ---- */

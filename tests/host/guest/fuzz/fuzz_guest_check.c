@@ -3,8 +3,9 @@
  * a guest hands it (arch/x86/host/check.c).
  *
  * An input is one request: which check (GDT entry, IDT gate, stack, LDT
- * entry, debug registers), an index or vector, a descriptor, ss:esp or
- * a watchpoint and DR7, and the guest's memory size.
+ * entry, debug registers, MSR), an index or vector, a descriptor,
+ * ss:esp, a watchpoint and DR7 or an MSR and its value, and the guest's
+ * memory size.
  * Whatever the input, what a check accepts must be safe to load into
  * the CPU for a ring-1 guest; any breach aborts.
  */
@@ -71,6 +72,16 @@ static void debugregs_safe(const u32 addr[4], u32 dr7)
 			abort();
 }
 
+/* An MSR the host may read for a guest describes the CPU; one it may
+ * write is the microcode latch, with 0. */
+static void msr_safe(u32 msr, u64 value)
+{
+	if (guest_check_msr_read(msr) == GUEST_OK && msr != 0x10 && msr != 0x17 && msr != 0x8b)
+		abort();
+	if (guest_check_msr_write(msr, value) == GUEST_OK && (msr != 0x8b || value))
+		abort();
+}
+
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
@@ -82,7 +93,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	if (size < sizeof(r))
 		return 0;
 	memcpy(&r, data, sizeof(r));
-	switch (r.kind % 5) {
+	switch (r.kind % 6) {
 	case 0:
 		if (guest_check_gdt_entry(r.index, r.value, &out) == GUEST_OK)
 			gdt_safe(&r, out);
@@ -105,6 +116,9 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		addr[0] = addr[1] = addr[2] = addr[3] = r.index;
 		if (guest_check_debugregs(addr, (u32)r.value) == GUEST_OK)
 			debugregs_safe(addr, (u32)r.value);
+		break;
+	case 5:
+		msr_safe(r.index, r.value);
 		break;
 	}
 	return 0;
