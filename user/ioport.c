@@ -14,13 +14,17 @@
  *           this task's) at every switch
  *   drop    then iopl(0) and read again: the kernel must kill the task
  *           with #GP
+ *   host    (in a guest) then reach for the host's devices: QEMU's exit
+ *           port, which would end the host, and COM1's line status,
+ *           which must read as nothing there (all ones, 8 and 16 bits)
  *
  * In a guest of a pv386 host, its host does the in and out instead
  * (arch/x86/host/port_io.c: the CMOS read-only, nothing elsewhere) and
  * the CPU's IOPL stays 0, which is what pushf shows there.
  *
  * Exit status: 1 iopl(3) failed, 2 EFLAGS.IOPL is not what was asked,
- * 3 the port read something else, 100 the read after iopl(0) worked.
+ * 3 the port read something else, 4 a host's device answered, 100 the
+ * read after iopl(0) worked.
  */
 #include "lib/pv386.h"
 #include <asm/io.h>	/* in/out: the same instructions the kernel uses */
@@ -31,6 +35,8 @@
 #define CMOS_STATUS_D	0x0d	/* bit 7 clear in the index: NMIs stay on */
 #define CMOS_D_VALID	0x80
 #define EFLAGS_IOPL	0x3000
+#define QEMU_EXIT_PORT	0xf4	/* isa-debug-exit: QEMU leaves with (v << 1) | 1 */
+#define COM1_LINE_STATUS 0x3fd
 
 static uint32_t iopl_bits(void)
 {
@@ -63,6 +69,17 @@ static int read_status_d(void)
 	return 0;
 }
 
+/* A guest's host does this program's port I/O on a bus of its own: its
+ * emulator's exit and its UART are not on it.  Were they, the host
+ * would be gone after the first out. */
+static int reach_for_the_host(void)
+{
+	outb(QEMU_EXIT_PORT, 0x7f);
+	if (inb(COM1_LINE_STATUS) != 0xff || inw(COM1_LINE_STATUS - 1) != 0xffff)
+		return 4;
+	return 0;
+}
+
 int main(void)
 {
 	char arg[16];
@@ -87,6 +104,8 @@ int main(void)
 		if ((err = read_status_d()))
 			return err;
 	}
+	if (!strcmp(arg, "host"))
+		return reach_for_the_host();
 	if (!strcmp(arg, "drop")) {
 		if (iopl(0) || iopl_bits() != 0)
 			return 2;

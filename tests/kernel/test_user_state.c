@@ -95,6 +95,17 @@ KTEST(user_io_privilege_is_per_task)
 	KT_EXPECT_EQ(raw_local_save_flags() & X86_EFLAGS_IOPL, 0);
 }
 
+/* A guest's program with I/O privilege gets a bus of the host's making
+ * (arch/x86/host/port_io.c), with none of the host's devices on it: the
+ * out that would end the host's emulator goes nowhere, and its UART's
+ * status reads as nothing there. */
+KTEST(guest_program_ports_are_not_the_hosts)
+{
+	if (current_ring() == 0)
+		KT_SKIP("natively the ports are the machine's, and one would end this run");
+	KT_EXPECT_EQ(run_program("ioport", "host"), 0);
+}
+
 /* Only the program named by the iopl= option (default "ioport") may
  * have I/O privilege: priv asks and gets -EPERM (its exit status 3
  * would say otherwise) before its `out` faults. */
