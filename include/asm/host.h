@@ -79,7 +79,7 @@ void shadow_forget(struct shadow *sh, u32 va);	/* its entry for va */
 void shadow_write_protect(struct shadow *sh, u32 va);
 /* The guest's page under user address va, or NULL if its program could
  * not read it. */
-const void *shadow_user_page(const struct shadow *sh, u32 va);
+const void *guest_user_page(const struct shadow *sh, u32 va);
 
 /*
  * A few shadows kept, one per guest page directory (shadow_cache.c), so

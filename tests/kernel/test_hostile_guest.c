@@ -17,6 +17,7 @@
 #include <asm/desc.h>
 #include <asm/extable.h>
 #include <asm/hypercall.h>
+#include <asm/msr_index.h>
 #include <asm/paging.h>
 #include <asm/privileged.h>
 #include <asm/processor.h>
@@ -222,17 +223,23 @@ KTEST_ALONE(hostile_page_table_notices)
 }
 
 /* MSRs that would hand it the machine: sysenter into ring 0 at an
- * address of its choice, the APIC moved, the host's clock set, EFER,
- * a microcode revision.  The host writes none (-EFAULT, as a CPU
- * without them answers) and the guest goes on. */
+ * address of its choice, the APIC moved, the host's clock set, EFER, a
+ * microcode revision.  The host writes none, and reads none of those
+ * that hold its addresses and settings (-EFAULT, as a CPU without them
+ * answers); the guest goes on. */
 KTEST_ALONE(hostile_msr_writes)
 {
-	static const u32 msrs[] = { 0x174, 0x175, 0x176, 0x1b, 0x10, 0xc0000080, 0x8b };
+	static const u32 msrs[] = {
+		MSR_IA32_SYSENTER_CS, MSR_IA32_SYSENTER_ESP, MSR_IA32_SYSENTER_EIP,
+		MSR_IA32_APIC_BASE, MSR_IA32_TSC, MSR_EFER, MSR_IA32_BIOS_SIGN_ID,
+	};
 	unsigned int i;
 
 	ONLY_IN_A_GUEST();
 	for (i = 0; i < ARRAY_SIZE(msrs); i++)
 		KT_EXPECT_EQ(hypercall(HCALL_write_msr, msrs[i], 0x100000, 0), (u32)-EFAULT);
+	for (i = 0; i < 4; i++)		/* the sysenter MSRs and the APIC base */
+		KT_EXPECT_EQ(hypercall(HCALL_read_msr, msrs[i], 0, 0), (u32)-EFAULT);
 }
 
 /* IOPL 1 for its programs: a level between "none" and "the host does

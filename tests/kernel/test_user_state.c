@@ -95,6 +95,29 @@ KTEST(user_io_privilege_is_per_task)
 	KT_EXPECT_EQ(raw_local_save_flags() & X86_EFLAGS_IOPL, 0);
 }
 
+/* A single step over an in traps after it, with EIP at the next
+ * instruction: the CPU's doing natively, the host's in a guest (it does
+ * the in for the program, then raises the #DB the CPU would have). */
+KTEST(user_io_single_step_traps_after_the_in)
+{
+	const char *prefix = "ioport: after the in at ";
+	char line[120], kill_line[120];
+	int pid, status;
+
+	capture_start();
+	pid = start_program("ioport", "step");
+	status = finish_program(pid);
+	capture_stop();
+	KT_EXPECT_EQ(status, EXIT_KILLED(X86_TRAP_DB));
+	if (!captured_line(prefix, line, sizeof(line))) {
+		KT_EXPECT(!"ioport said where its in ends");
+		return;
+	}
+	snprintf(kill_line, sizeof(kill_line), "task %d (ioport) killed: debug (#1) at eip %s",
+		 pid, line + strlen(prefix));
+	KT_EXPECT_EQ(captured_lines(kill_line), 1);
+}
+
 /* A guest's program with I/O privilege gets a bus of the host's making
  * (arch/x86/host/port_io.c), with none of the host's devices on it: the
  * out that would end the host's emulator goes nowhere, and its UART's

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <asm/cpu.h>
 #include <asm/desc.h>
+#include <asm/msr_index.h>
 #include <asm/processor.h>
 #include <asm/paging.h>
 #include <asm/processor-flags.h>
@@ -15,7 +16,6 @@
 #include <asm/traps.h>
 #include "user_trip.h"
 
-#define MSR_IA32_SYSENTER_CS	0x174
 
 extern char __user_text_start[], __user_text_end[];
 extern char __user_data_start[], __user_data_end[];

@@ -16,14 +16,11 @@
 #include <task.h>
 #include <asm/cpu.h>
 #include <asm/desc.h>
+#include <asm/msr_index.h>
 #include <asm/privileged.h>
 #include <asm/processor-flags.h>
 #include <asm/syscall.h>
 #include <asm/uaccess.h>
-
-#define MSR_IA32_SYSENTER_CS	0x174
-#define MSR_IA32_SYSENTER_ESP	0x175
-#define MSR_IA32_SYSENTER_EIP	0x176
 
 void sysenter_entry(void);
 

@@ -12,6 +12,7 @@
 #include <asm/debug_regs.h>
 #include <asm/host_check.h>
 #include <asm/host.h>
+#include <asm/msr_index.h>
 #include <asm/segment.h>
 
 #define SEG_ACCESSED	(1ull << 40)
@@ -179,14 +180,10 @@ enum guest_verdict guest_check_debugregs(const u32 addr[4], u32 dr7)
  * into BIOS_SIGN_ID (Intel SDM vol. 3, 9.11.7: write 0, cpuid, read).
  * Every other MSR answers as on a CPU without it.
  */
-#define MSR_IA32_TSC		0x10	/* what rdtsc reads, which ring 1 may */
-#define MSR_IA32_PLATFORM_ID	0x17	/* the board's platform, for microcode */
-#define MSR_IA32_BIOS_SIGN_ID	0x8b	/* the microcode's revision */
-
 enum guest_verdict guest_check_msr_read(u32 msr)
 {
 	switch (msr) {
-	case MSR_IA32_TSC:
+	case MSR_IA32_TSC:		/* which ring 1 may read with rdtsc */
 	case MSR_IA32_PLATFORM_ID:
 	case MSR_IA32_BIOS_SIGN_ID:
 		return GUEST_OK;

@@ -10,8 +10,10 @@
  */
 #include <kernel.h>
 #include <string.h>
+#include <asm/cpu.h>
 #include <asm/host.h>
 #include <asm/host_check.h>
+#include <asm/msr_index.h>
 #include <asm/paging.h>
 #include <asm/privileged.h>
 #include <asm/switcher.h>
@@ -218,15 +220,26 @@ static u32 hc_set_debugreg(struct guest *g, u32 regno, u32 value)
 	return 0;
 }
 
-/* Only the MSRs check.c lets a guest have; for the rest, -EFAULT, as
- * the guest's read_msr would answer natively on a CPU without them
- * (its exception table's answer).  Asking is no offence: it goes on. */
+/*
+ * Only the MSRs check.c lets a guest have; for the rest, -EFAULT, as the
+ * guest's read_msr would answer natively on a CPU without them (its
+ * exception table's answer).  Asking is no offence: it goes on.  The
+ * TSC's MSR is the counter rdtsc reads, so that is the answer, as Xen
+ * and KVM give theirs (QEMU's TCG reads the MSR itself as 0).
+ */
 static u32 hc_read_msr(struct guest *g, u32 msr)
 {
 	u64 value;
 
-	if (guest_check_msr_read(msr) != GUEST_OK || rdmsr_safe(msr, &value))
+	if (guest_check_msr_read(msr) != GUEST_OK)
 		return -EFAULT;
+	if (msr == MSR_IA32_TSC) {
+		if (!cpu_has(X86_FEATURE_TSC))
+			return -EFAULT;
+		value = read_tsc();
+	} else if (rdmsr_safe(msr, &value)) {
+		return -EFAULT;
+	}
 	g->shared->msr_value = value;
 	return 0;
 }

@@ -168,7 +168,7 @@ enum shadow_result shadow_fault(struct shadow *sh, u32 va, u32 *error_code)
  * read a guest program's instruction (port_io.c).  Only a page the
  * program may read itself: present and user in both entries.
  */
-const void *shadow_user_page(const struct shadow *sh, u32 va)
+const void *guest_user_page(const struct shadow *sh, u32 va)
 {
 	const u32 *pde, *pte;
 

@@ -19,10 +19,10 @@
 #include <kernel.h>
 #include <asm/cpu.h>
 #include <asm/desc.h>
+#include <asm/msr_index.h>
 #include <asm/privileged.h>
 #include <asm/processor-flags.h>
 
-#define MSR_IA32_APIC_BASE	0x1b
 #define APIC_BASE_ENABLE	(1u << 11)
 
 static void enable_caches(void)

@@ -14,13 +14,11 @@
 #include <string.h>
 #include <task.h>
 #include <asm/cpu.h>
+#include <asm/msr_index.h>
 #include <asm/privileged.h>
 #include <asm/process.h>
 #include <asm/processor-flags.h>
 
-#define MSR_P5_CESR		0x11
-#define MSR_P6_PERFEVTSEL0	0x186
-#define MSR_K7_PERFEVTSEL0	0xc0010000
 #define P5_INSTRUCTIONS_ALL_RINGS	(0x16 | 3 << 6)	/* event, CC0 = any CPL */
 #define EVTSEL_INST_RETIRED	(0xc0 | 1 << 16 | 1 << 17 | 1 << 22) /* USR OS EN */
 

@@ -4,6 +4,7 @@
  */
 #include <asm/host.h>
 #include <asm/host_check.h>
+#include <asm/msr_index.h>
 #include <asm/segment.h>
 #include "../runner/runner.h"
 
@@ -270,20 +271,22 @@ void test_debugregs_refuse_controls(void)
 /* The three that describe the CPU, and none near them. */
 void test_msr_reads_only_descriptions(void)
 {
-	CHECK(guest_check_msr_read(0x10) == GUEST_OK, "the TSC");
-	CHECK(guest_check_msr_read(0x17) == GUEST_OK, "the platform id");
-	CHECK(guest_check_msr_read(0x8b) == GUEST_OK, "the microcode revision");
-	CHECK(guest_check_msr_read(0x1b) == GUEST_BAD_MSR, "the APIC base");
-	CHECK(guest_check_msr_read(0x174) == GUEST_BAD_MSR, "SYSENTER_CS");
-	CHECK(guest_check_msr_read(0xc0000080) == GUEST_BAD_MSR, "EFER");
-	CHECK(guest_check_msr_read(0x10 | 0x80000000u) == GUEST_BAD_MSR, "the TSC, high bit set");
+	CHECK(guest_check_msr_read(MSR_IA32_TSC) == GUEST_OK, "the TSC");
+	CHECK(guest_check_msr_read(MSR_IA32_PLATFORM_ID) == GUEST_OK, "the platform id");
+	CHECK(guest_check_msr_read(MSR_IA32_BIOS_SIGN_ID) == GUEST_OK, "the microcode revision");
+	CHECK(guest_check_msr_read(MSR_IA32_APIC_BASE) == GUEST_BAD_MSR, "the APIC base");
+	CHECK(guest_check_msr_read(MSR_IA32_SYSENTER_EIP) == GUEST_BAD_MSR, "SYSENTER_EIP");
+	CHECK(guest_check_msr_read(MSR_EFER) == GUEST_BAD_MSR, "EFER");
+	CHECK(guest_check_msr_read(MSR_IA32_TSC | 0x80000000u) == GUEST_BAD_MSR,
+	      "the TSC, high bit set");
 }
 
 void test_msr_writes_only_the_microcode_latch(void)
 {
-	CHECK(guest_check_msr_write(0x8b, 0) == GUEST_OK, "0 to BIOS_SIGN_ID");
-	CHECK(guest_check_msr_write(0x8b, 1ull << 32) == GUEST_BAD_MSR, "a revision");
-	CHECK(guest_check_msr_write(0x10, 0) == GUEST_BAD_MSR, "the TSC");
-	CHECK(guest_check_msr_write(0x174, 0x08) == GUEST_BAD_MSR, "SYSENTER_CS");
-	CHECK(guest_check_msr_write(0x1b, 0) == GUEST_BAD_MSR, "the APIC base");
+	CHECK(guest_check_msr_write(MSR_IA32_BIOS_SIGN_ID, 0) == GUEST_OK, "0 to BIOS_SIGN_ID");
+	CHECK(guest_check_msr_write(MSR_IA32_BIOS_SIGN_ID, 1ull << 32) == GUEST_BAD_MSR,
+	      "a revision");
+	CHECK(guest_check_msr_write(MSR_IA32_TSC, 0) == GUEST_BAD_MSR, "the TSC");
+	CHECK(guest_check_msr_write(MSR_IA32_SYSENTER_CS, 0x08) == GUEST_BAD_MSR, "SYSENTER_CS");
+	CHECK(guest_check_msr_write(MSR_IA32_APIC_BASE, 0) == GUEST_BAD_MSR, "the APIC base");
 }

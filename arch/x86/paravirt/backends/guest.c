@@ -265,10 +265,9 @@ static void guest_cpuid(u32 *eax, u32 *ebx, u32 *ecx, u32 *edx)
  */
 static u64 guest_read_msr(u32 msr, int *err)
 {
-	u32 flags = guest_shared.irq_enabled;
+	u32 flags = irqs_off();
 	u64 value = 0;
 
-	set_irq_flag(0);
 	*err = (int)hypercall(HCALL_read_msr, msr, 0, 0);
 	if (!*err)
 		value = guest_shared.msr_value;
@@ -455,9 +454,9 @@ static void guest_release_pgd(u32 *pgd)
 static void guest_set_iopl_mask(unsigned long mask)
 {
 	static unsigned long sent;
-	u32 flags = guest_shared.irq_enabled;
+	u32 flags = irqs_off();
 
-	set_irq_flag(0);
+	mask &= X86_EFLAGS_IOPL;
 	if (mask != sent) {
 		sent = mask;
 		hypercall(HCALL_set_iopl, mask >> X86_EFLAGS_IOPL_BIT, 0, 0);
