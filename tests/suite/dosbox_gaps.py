@@ -77,6 +77,10 @@ GAPS = [
              r"expected status == EXIT_KILLED\(X86_TRAP_DB\)"),
             ("user_single_step_after_watchpoint_kills_the_task",
              r"expected captured_lines\(prefix\) == 1"),
+            ("user_io_single_step_traps_after_the_in",
+             r"expected status == EXIT_KILLED\(X86_TRAP_DB\)"),
+            ("user_io_single_step_traps_after_the_in",
+             r"expected captured_lines\(kill_line\) == 1"),
             ("user_faults_kill_only_the_task", r"^crash (int80_)?single_step: ")),
         'tests/kernel/test_cpuregs.c:114: expected trap_count(X86_TRAP_DB) == '
         'before + 1, got 0x0 and 0x1'),
