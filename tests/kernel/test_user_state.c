@@ -120,8 +120,8 @@ KTEST(user_io_single_step_traps_after_the_in)
 
 /* A guest's program with I/O privilege gets a bus of the host's making
  * (arch/x86/host/port_io.c), with none of the host's devices on it: the
- * out that would end the host's emulator goes nowhere, and its UART's
- * status reads as nothing there. */
+ * out that would end the host's emulator goes nowhere, its UART's status
+ * reads as nothing there, and of the CMOS only the clock answers. */
 KTEST(guest_program_ports_are_not_the_hosts)
 {
 	if (current_ring() == 0)

@@ -16,7 +16,6 @@
 #include <asm/traps.h>
 #include "user_trip.h"
 
-
 extern char __user_text_start[], __user_text_end[];
 extern char __user_data_start[], __user_data_end[];
 
