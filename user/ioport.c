@@ -60,12 +60,19 @@ static uint32_t iopl_granted_bits(void)
 	return host_counts(counts) == 0 ? 0 : EFLAGS_IOPL;
 }
 
+/* CMOS register index: pick it, read it.  In a guest the host reads it,
+ * if it is one of the clock's (its NVRAM, and status C, whose read would
+ * clear the clock's interrupt flags, are not on the host's bus). */
+static uint8_t cmos(uint8_t index)
+{
+	outb(CMOS_INDEX, index);
+	return inb(CMOS_DATA);
+}
+
 static int read_status_d(void)
 {
-	uint8_t v;
+	uint8_t v = cmos(CMOS_STATUS_D);
 
-	outb(CMOS_INDEX, CMOS_STATUS_D);
-	v = inb(CMOS_DATA);
 	if (v != CMOS_D_VALID) {
 		printf("ioport: CMOS status D reads %x, expected %x\n", v, CMOS_D_VALID);
 		return 3;
@@ -103,14 +110,6 @@ static uint32_t in_dword(uint16_t port)
 
 	asm volatile("inl %%dx, %%eax" : "=a" (v) : "d" (port));
 	return v;
-}
-
-/* CMOS register index, as the host reads it: NVRAM and status C (whose
- * read would clear the clock's interrupt flags) are not on its bus. */
-static uint8_t cmos(uint8_t index)
-{
-	outb(CMOS_INDEX, index);
-	return inb(CMOS_DATA);
 }
 
 /*

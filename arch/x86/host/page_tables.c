@@ -175,10 +175,10 @@ const void *guest_user_page(const struct shadow *sh, u32 va)
 	if (va >= SWITCHER_ADDR || sh->guest_cr3 == SHADOW_IDENTITY)
 		return NULL;
 	pde = guest_entry(sh, sh->guest_cr3, PDE_INDEX(va));
-	if (!pde || (*pde & (PTE_PRESENT | PTE_USER)) != (PTE_PRESENT | PTE_USER))
+	if (!pde || !(*pde & PTE_PRESENT))
 		return NULL;
 	pte = guest_entry(sh, *pde, PTE_INDEX(va));
-	if (!pte || (*pte & (PTE_PRESENT | PTE_USER)) != (PTE_PRESENT | PTE_USER))
+	if (!pte || !(*pte & PTE_PRESENT) || !guest_allows(*pde, *pte, PF_USER))
 		return NULL;
 	return guest_memory_ptr(sh->mem, *pte & PAGE_MASK, PAGE_SIZE);
 }

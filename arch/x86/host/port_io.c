@@ -132,8 +132,9 @@ bool guest_port_io(struct guest *g, struct pt_regs *r)
 	struct port_insn p;
 	u32 mask;
 
-	/* An I/O #GP has error code 0; the flat segment makes eip an address. */
-	if (r->cs != __USER_CS || r->error_code || g->user_iopl != 3 || !g->shared)
+	/* An I/O #GP has error code 0; the flat segment makes eip an address.
+	 * user_iopl is 3 only after set_iopl, so after init: shared is set. */
+	if (r->cs != __USER_CS || r->error_code || g->user_iopl != 3)
 		return false;
 	fetched = fetch(g, r->eip, code);
 	if (!decode(code, r->edx, &p) || p.len > fetched)
