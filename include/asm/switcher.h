@@ -36,7 +36,9 @@
 #define __SWITCHER_DS		(GDT_ENTRY_SWITCHER_DS * 8)
 
 #define HYPERCALL_VECTOR	0x1f	/* as lguest: always the host's */
-#define GUEST_TRAP_NONE		256	/* no trap: the Switcher itself faulted */
+/* Not vectors: what switcher_run() returns when the guest did not trap. */
+#define GUEST_TRAP_NONE		256	/* its frame is not a guest's: not run */
+#define GUEST_TRAP_BAD_FRAME	257	/* a trap frame not whole (world_switch.S) */
 
 #ifndef __ASSEMBLER__
 

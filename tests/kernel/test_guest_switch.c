@@ -53,11 +53,13 @@ static const u8 guest_code[] = {
 	0xc7, 0x05, 0x00, 0x30, 0xc0, 0xff,	/* movl $0, SWITCHER_STATE_PAGE */
 	0x00, 0x00, 0x00, 0x00,
 	0x0f, 0x34,				/* sysenter */
+	0xcd, X86_TRAP_PF,			/* int $14 */
 };
 #define CLI_OFFSET	15
 #define READ_OFFSET	16
 #define WRITE_OFFSET	21
 #define SYSENTER_OFFSET	31
+#define INT14_OFFSET	33
 
 /* Page tables mapping guest memory 1:1 (but page 0), and the Switcher. */
 static u32 *guest_page_dir(const struct guest_memory *m)
@@ -136,6 +138,52 @@ static void first_registers(struct pt_regs *r)
 	r->eip = CODE_GPA;
 	r->esp = STACK_GPA;
 	r->eflags = X86_EFLAGS_IF | X86_EFLAGS_FIXED;
+}
+
+/* Junk in the upper halves of the six selector words of r. */
+static void dirty_selectors(struct pt_regs *r)
+{
+	r->gs |= 0xdead0000;
+	r->fs |= 0xdead0000;
+	r->es |= 0xdead0000;
+	r->ds |= 0xdead0000;
+	r->cs |= 0xdead0000;
+	r->ss |= 0xdead0000;
+}
+
+static bool selectors_zero_extended(const struct pt_regs *r)
+{
+	return !((r->gs | r->fs | r->es | r->ds | r->cs | r->ss) >> 16);
+}
+
+/*
+ * A software `int $14` at ring 1 (issue 25): through the real gate as
+ * the host sets it up, ring 0 only, it is #GP with the vector in the
+ * error code; through a gate that admitted ring 1, the CPU would push
+ * no error code, and the Switcher must refuse the short frame whole
+ * (GUEST_TRAP_BAD_FRAME) rather than hand the host the guest's %ds as
+ * the vector.  The selectors the host reads are zero-extended, whatever
+ * the regs page held (a CPU may push them with 16-bit stores).
+ */
+static void check_trap_frames(struct ktest_ctx *kt_ctx, struct switcher_state *s,
+			      struct pt_regs *r)
+{
+	u64 *gate = &s->guest_idt_table[X86_TRAP_PF];
+	u64 ring0_gate = *gate;
+	u32 cr2;
+
+	r->eip = CODE_GPA + INT14_OFFSET;
+	dirty_selectors(r);
+	KT_EXPECT_EQ(run_to_trap(&cr2), X86_TRAP_GP);
+	KT_EXPECT_EQ(r->error_code, X86_TRAP_PF << 3 | 2);
+	KT_EXPECT_EQ(r->eip, CODE_GPA + INT14_OFFSET);
+	KT_EXPECT(selectors_zero_extended(r));
+
+	*gate = (ring0_gate & ~((u64)DESC_DPL(3) << 40)) | (u64)DESC_DPL(1) << 40;
+	r->ds = __USER_DS;		/* what a shifted frame would read as its vector */
+	KT_EXPECT_EQ(run_to_trap(&cr2), GUEST_TRAP_BAD_FRAME);
+	*gate = ring0_gate;
+	first_registers(r);
 }
 
 KTEST(guest_world_switch)
@@ -217,6 +265,7 @@ KTEST(guest_world_switch)
 	KT_EXPECT_EQ(current_cs(), __KERNEL_CS);	/* the host's, not the Switcher's */
 	KT_EXPECT_EQ(current_ss(), __KERNEL_DS);
 
+	check_trap_frames(kt_ctx, s, r);
 	free_guest_page_dir(pgd);
 	guest_memory_free(&m);
 	KT_EXPECT_EQ(pages_free_count(), free_before);

@@ -13,6 +13,7 @@
 #ifdef CONFIG_PARAVIRT
 #include <ktest.h>
 #include <page_alloc.h>
+#include <string.h>
 #include <asm/debug_regs.h>
 #include <asm/desc.h>
 #include <asm/extable.h>
@@ -21,6 +22,7 @@
 #include <asm/paging.h>
 #include <asm/privileged.h>
 #include <asm/processor.h>
+#include <asm/processor-flags.h>
 #include <asm/switcher.h>
 #include "segment_checks.h"
 
@@ -220,6 +222,41 @@ KTEST_ALONE(hostile_page_table_notices)
 	word = 0x5a5a;
 	KT_EXPECT_EQ(word, 0x5a5a);
 	KT_EXPECT_EQ(hypercall(HCALL_flush, 0, 0, 0), 0);	/* through the Switcher */
+}
+
+/*
+ * An iret at ring 1 into virtual-8086 mode with I/O privilege 3, to a
+ * page it made user-accessible below 1 MiB that holds `cli; jmp .`,
+ * and read once at ring 1, so that its shadow entry is filled.  A
+ * CPU ignores VM at ring 1 and returns to CS 0x1000, no selector of its
+ * GDT: #GP, and the guest panics.  QEMU's TCG enters the mode, where
+ * that cli would turn the host's own interrupts off for good; the host
+ * gives user mode no page below VM86_REACH_END (page_tables.c), so the
+ * first fetch faults, and the guest's kernel gets it.  Either way the
+ * host goes on answering.  The iret is bytes run as code, as cli is.
+ */
+#define VM86_SEGMENT	0x1000		/* its code at 1000:0000 */
+
+static const u8 raw_iret[] = { 0xcf };
+
+KTEST_ALONE(hostile_vm86_iret)
+{
+	static const u8 cli_forever[] = { 0xfa, 0xeb, 0xfe };	/* cli; jmp . */
+	u32 va = VM86_SEGMENT * 16, *pgd = (u32 *)read_cr3();
+	u32 *table = (u32 *)(pgd[0] & PAGE_MASK);
+	u32 eflags = X86_EFLAGS_VM | X86_EFLAGS_IOPL | X86_EFLAGS_IF | X86_EFLAGS_FIXED;
+
+	ONLY_IN_A_GUEST();
+	memcpy((void *)va, cli_forever, sizeof(cli_forever));
+	set_pde(&pgd[0], pgd[0] | PTE_USER);
+	set_pte_at(&table[va / PAGE_SIZE], table[va / PAGE_SIZE] | PTE_USER, va);
+	hypercall(HCALL_flush, 0, 0, 0);	/* the host told; then a read */
+	KT_EXPECT_EQ(*(volatile u8 *)va, cli_forever[0]);	/* fills its shadow */
+	/* The frame from the top: GS, FS, DS, ES, SS, ESP, EFLAGS, CS, EIP. */
+	asm volatile("pushl $0; pushl $0; pushl $0; pushl $0; pushl $0; pushl $0x1000;"
+		     "pushl %0; pushl %1; pushl $0; jmp *%2"
+		     : : "r" (eflags), "i" (VM86_SEGMENT), "r" (raw_iret) : "memory");
+	HOST_LET_IT_THROUGH("an iret into virtual-8086 mode");
 }
 
 /* MSRs that would hand it the machine: sysenter into ring 0 at an

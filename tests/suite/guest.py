@@ -144,6 +144,7 @@ HOSTILE = [
     ("hostile_io_privilege_level", None, "set_iopl: no I/O privilege level 1 for its programs"),
     ("hostile_queue_overflow", None, "4294967295 calls in a queue of 16"),
     ("hostile_shared_page_outside", None, "init: its shared pages at 40000000 are not whole pages of its memory"),
+    ("hostile_vm86_iret", None, "it asked to stop: emulator exit (value 0x11)"),
     ("hostile_console_outside", None, PASSED),
     ("hostile_console_flood", None, PASSED),
     ("hostile_irqs_off_forever", None, "interrupts off for 10 s with one waiting"),

@@ -56,7 +56,7 @@ static u32 guest_eflags(const struct guest *g, const struct pt_regs *r)
 static void deliver(struct guest *g, unsigned int vector, u32 error_code)
 {
 	struct pt_regs *r = switcher_guest_regs();
-	u64 gate = g->gates[vector];
+	u64 gate = vector < ARRAY_SIZE(g->gates) ? g->gates[vector] : 0;
 	bool from_user = user_mode(r), vm86 = r->eflags & X86_EFLAGS_VM;
 	u32 ss = from_user ? g->stack_ss : r->ss;
 	u32 sp = from_user ? g->stack_esp : r->esp;
@@ -126,7 +126,12 @@ void guest_inject_interrupt(struct guest *g)
  * The guest's (checked) gate for vector, and the real one behind it.
  * The real gate leads to the host, admitting the rings the guest's
  * gate admits (so a program's `int $n` reaches the host as the guest
- * allows it, else raises #GP as on hardware); the system call's trap
+ * allows it, else raises #GP as on hardware) - but never for a vector
+ * whose exception has an error code: a software int pushes none, and
+ * the Switcher's stub for it would read every word of the frame one
+ * slot off (world_switch.S refuses such a frame whole).  There the CPU
+ * gives what it gives for any gate a ring may not use: #GP, with the
+ * vector in its error code, reflected like any other.  The system call's trap
  * gate alone goes straight to the guest kernel (lguest's direct trap):
  * a program's int $0x80 never leaves the guest.  It needs no IF change,
  * which only an interrupt gate would make, and the real TSS's ss1:esp1
@@ -136,7 +141,7 @@ void guest_inject_interrupt(struct guest *g)
 void guest_set_gate(struct guest *g, unsigned int vector, u64 gate)
 {
 	u64 *real = &g->cpu->guest_idt_table[vector];
-	unsigned int dpl = gate_present(gate) ? gate_dpl(gate) : 0;
+	unsigned int dpl = gate_present(gate) && !has_error_code(vector) ? gate_dpl(gate) : 0;
 
 	g->gates[vector] = gate;
 	if (vector == HYPERCALL_VECTOR ||

@@ -27,6 +27,17 @@
 #define PTE_INDEX(va)	(((va) / PAGE_SIZE) % PT_ENTRIES)
 #define SWITCHER_PDE	PDE_INDEX(SWITCHER_ADDR)
 
+/*
+ * The highest linear address virtual-8086 mode reaches, and one past:
+ * segment 0xffff, offset 0xffff.  A CPU never lets a guest into that
+ * mode (an iret at ring 1 or 3 ignores EFLAGS.VM), but QEMU's TCG does,
+ * with the frame's IOPL: there a `cli` would turn the host's interrupts
+ * off for good.  No shadow entry below this is user-accessible, so such
+ * a task faults at its first fetch, back to the host, whatever the
+ * guest's tables say; a guest's programs get no pages there.
+ */
+#define VM86_REACH_END	(0xffff * 16 + 0xffff + 1)
+
 /* A shadow for the guest's page directory at guest-physical guest_cr3. */
 int shadow_init(struct shadow *sh, const struct guest_memory *m, u32 guest_cr3)
 {
@@ -79,6 +90,15 @@ static bool guest_allows(u32 pde, u32 pte, u32 error_code)
 	if ((error_code & PF_WRITE) && !(both & PTE_WRITE))
 		return false;
 	return !(error_code & PF_USER) || (both & PTE_USER);
+}
+
+/* What a shadow entry for va allows, from the guest's two entries'
+ * rights together: no more, and never a user's below VM86_REACH_END. */
+static u32 shadow_rights(u32 va, u32 guest_rights)
+{
+	u32 rights = guest_rights & (PTE_WRITE | PTE_USER);
+
+	return va < VM86_REACH_END ? rights & ~PTE_USER : rights;
 }
 
 /* The shadow's page table for va, made if need be; NULL if out of memory. */
@@ -149,7 +169,8 @@ enum shadow_result shadow_fault(struct shadow *sh, u32 va, u32 *error_code)
 		return SHADOW_BAD_TABLE;
 	if (!(*pte & PTE_PRESENT))
 		return guest_fault(error_code, false);
-	if (!guest_allows(*pde, *pte, *error_code))
+	if (!guest_allows(*pde, *pte, *error_code) ||
+	    ((*error_code & PF_USER) && va < VM86_REACH_END))
 		return guest_fault(error_code, true);
 	frame = guest_memory_ptr(sh->mem, *pte & PAGE_MASK, PAGE_SIZE);
 	if (!frame)
@@ -157,8 +178,7 @@ enum shadow_result shadow_fault(struct shadow *sh, u32 va, u32 *error_code)
 	table = shadow_table(sh, va);
 	if (!table)
 		return SHADOW_NO_MEMORY;
-	table[PTE_INDEX(va)] = (u32)frame | PTE_PRESENT |
-			       (*pde & *pte & (PTE_WRITE | PTE_USER));
+	table[PTE_INDEX(va)] = (u32)frame | PTE_PRESENT | shadow_rights(va, *pde & *pte);
 	sh->fills++;
 	return SHADOW_FILLED;
 }

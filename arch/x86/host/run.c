@@ -158,7 +158,12 @@ static void handle_exit(struct guest *g, unsigned int vector, u32 cr2)
 	g->stats.exits++;
 	if (g->shared)
 		g->shared->world_switches++;
-	if (vector != GUEST_TRAP_NONE && (r->eflags & X86_EFLAGS_VM))
+	if (vector == GUEST_TRAP_NONE)
+		guest_stop(g, "a frame that is not a guest's, at %08x", r->eip);
+	else if (vector == GUEST_TRAP_BAD_FRAME)
+		guest_stop(g, "a trap whose frame the CPU did not push whole: "
+			   "a software int through an error-code vector's gate?");
+	else if (r->eflags & X86_EFLAGS_VM)
 		vm86_exit(g, r, vector, cr2);
 	else if (hardware_vector(vector))
 		return;			/* the host's, handled */
@@ -172,9 +177,8 @@ static void handle_exit(struct guest *g, unsigned int vector, u32 cr2)
 		device_not_available(g, r);
 	else if (vector == X86_TRAP_DB)
 		debug_trap(g, r);
-	else if (vector == X86_TRAP_DF || vector == GUEST_TRAP_NONE)
-		guest_stop(g, "%s at %08x", vector == X86_TRAP_DF ? "double fault" :
-			   "a frame that is not a guest's", r->eip);
+	else if (vector == X86_TRAP_DF)
+		guest_stop(g, "double fault at %08x", r->eip);
 	else
 		guest_reflect_trap(g, vector, r->error_code);
 }

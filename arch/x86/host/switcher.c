@@ -194,7 +194,9 @@ static bool guest_frame(const struct pt_regs *r)
 /*
  * Run the guest until it traps, and return the trap's vector (its
  * registers: switcher_guest_regs()), or GUEST_TRAP_NONE without running
- * it if its frame is not a guest's.  A hardware interrupt is the host's:
+ * it if its frame is not a guest's, or GUEST_TRAP_BAD_FRAME if the trap's
+ * frame was not whole (world_switch.S; then no register is the guest's).
+ * Whatever it returns is below 256 or one of those two.  A hardware interrupt is the host's:
  * its handler has run when this returns its vector, and the caller may
  * run the guest on, or do what the host must first (a guest that never
  * traps must not keep the host from its scheduler).  A page fault's
@@ -205,6 +207,7 @@ unsigned int switcher_run(u32 *cr2)
 	struct switcher_state *s = (struct switcher_state *)state_page;
 	struct pt_regs *regs = switcher_guest_regs();
 	unsigned long flags;
+	unsigned int vector;
 
 	*cr2 = 0;
 	if (!guest_frame(regs))
@@ -217,10 +220,13 @@ unsigned int switcher_run(u32 *cr2)
 	sysenter_block();
 	regs->vector = GUEST_TRAP_NONE;
 	((void (*)(void))SWITCHER_VA(switch_to_guest))();
-	if (hardware_vector(regs->vector))
-		run_host_irq(regs->vector);
-	*cr2 = regs->vector == X86_TRAP_PF ? read_cr2() : 0;
+	vector = regs->vector;
+	if (vector > GUEST_TRAP_BAD_FRAME)	/* only the stubs write it: never */
+		vector = GUEST_TRAP_BAD_FRAME;
+	if (hardware_vector(vector))
+		run_host_irq(vector);
+	*cr2 = vector == X86_TRAP_PF ? read_cr2() : 0;
 	sysenter_unblock();
 	raw_local_irq_restore(flags);
-	return regs->vector;
+	return vector;
 }

@@ -29,6 +29,15 @@
 #define REGS_TOP	(SWITCHER_REGS_PAGE + 4096)
 #define REGS_BOTTOM	(REGS_TOP - SWITCHER_REGS_SIZE)
 #define TSS_BUSY	2	/* in a TSS descriptor's type, byte 5 */
+/* ESP at trap_to_host after a whole trap from ring 1 or 3: the CPU's
+ * frame, the error code and the stub's vector, at the top of the page. */
+#define TRAP_FRAME	(REGS_BOTTOM + PT_vector)
+
+/* The upper halves of two selector words cleared (DS is the Switcher's). */
+.macro ZERO_EXTEND a, b
+	movw $0, \a + 2
+	movw $0, \b + 2
+.endm
 
 	.section .switcher, "ax"
 
@@ -80,10 +89,29 @@ switch_to_guest:
 	addl $8, %esp			/* vector, error code */
 	iret
 
-/* The way back: the CPU has pushed the guest's frame on the regs page
- * (the guest TSS's esp0), the stub its vector. */
+/*
+ * The way back: the CPU has pushed the guest's frame on the regs page
+ * (the guest TSS's esp0), the stub its vector.
+ *
+ * Nothing in that frame is read before its depth proves it whole: the
+ * CPU pushed it from the top of the page, so where ESP stands says what
+ * it holds, whatever the guest did.  From ring 1 or 3 it stands at
+ * TRAP_FRAME; from virtual-8086 mode 16 bytes lower (four segments
+ * more).  Anywhere else a word is missing - a software int through the
+ * gate of a vector whose stub expects the CPU's error code, which the
+ * host's gates never admit (interrupts.c) - and every word below EIP
+ * would be one slot off: the guest's %ds read as the vector.  Such a
+ * frame is set at TRAP_FRAME with the vector GUEST_TRAP_BAD_FRAME, and
+ * the host stops the guest rather than read its registers.
+ */
 trap_to_host:
-	pushl %ds
+	cmpl $TRAP_FRAME, %esp
+	je 3f
+	cmpl $TRAP_FRAME - 16, %esp
+	je 3f
+	movl $TRAP_FRAME, %esp
+	movl $GUEST_TRAP_BAD_FRAME, (%esp)
+3:	pushl %ds
 	pushl %es
 	pushl %fs
 	pushl %gs
@@ -124,7 +152,14 @@ trap_to_host:
 	movl $SWITCHER_REGS_SIZE / 4, %ecx
 	rep movsl
 	cld
-1:
+	ZERO_EXTEND STATE(guest_vm86_es), STATE(guest_vm86_es) + 4
+	ZERO_EXTEND STATE(guest_vm86_es) + 8, STATE(guest_vm86_es) + 12
+1:	/* Selectors zero-extended: a CPU may push one with a 16-bit store
+	 * (Intel's P6 and later, Bochs), leaving its upper half as the guest
+	 * left the regs page, and the host reads them as 32-bit words. */
+	ZERO_EXTEND REGS_BOTTOM + PT_gs, REGS_BOTTOM + PT_fs
+	ZERO_EXTEND REGS_BOTTOM + PT_es, REGS_BOTTOM + PT_ds
+	ZERO_EXTEND REGS_BOTTOM + PT_cs, REGS_BOTTOM + PT_ss
 	/* Neither TSS may stay busy, or the next ltr of it faults. */
 	andb $~TSS_BUSY, STATE(guest_gdt_table) + 8 * GDT_ENTRY_TSS + 5
 	movl STATE(host_gdt) + 2, %eax

@@ -41,6 +41,13 @@ void asm_offsets(void)
 	OFFSET(SWST_guest_dr, switcher_state, guest_dr);
 	OFFSET(SWST_guest_dr7, switcher_state, guest_dr7);
 	DEFINE(SWITCHER_REGS_SIZE, sizeof(struct pt_regs));
+	OFFSET(PT_gs, pt_regs, gs);
+	OFFSET(PT_fs, pt_regs, fs);
+	OFFSET(PT_es, pt_regs, es);
+	OFFSET(PT_ds, pt_regs, ds);
+	OFFSET(PT_vector, pt_regs, vector);
+	OFFSET(PT_cs, pt_regs, cs);
+	OFFSET(PT_ss, pt_regs, ss);
 #ifdef CONFIG_PARAVIRT
 	DEFINE(PARAVIRT_SLOTS, PARAVIRT_NR_SLOTS);
 	OFFSET(PV_irq_disable, paravirt_ops, irq_disable);
