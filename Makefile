@@ -488,7 +488,8 @@ fuzz-syscalls: $(KERNEL)
 # ktest guest_fuzz (tests/kernel/test_guest_fuzz.c) starts it from,
 # life after life, checking itself between its batches.  fuzz-guest
 # runs it for FUZZ_TIME seconds from seed FUZZ_SEED in QEMU (FUZZ_LIFE:
-# the first life, to replay one a failure names).
+# the first life, FUZZ_LIVES=1: that life alone, to replay one a failure
+# names).
 GUESTFUZZ_OUT    := build/guestfuzz
 GUESTFUZZ_ELF    := $(GUESTFUZZ_OUT)/guestfuzz.elf
 GUESTFUZZ_IMAGE  := $(GUESTFUZZ_OUT)/guestfuzz-stripped.elf
@@ -499,6 +500,7 @@ GUESTFUZZ_CFLAGS := -m32 -march=i386 -std=gnu11 -O2 -g -ffreestanding -fno-pic -
 		    -mregparm=3 -mgeneral-regs-only -fno-tree-loop-distribute-patterns \
 		    -fno-builtin -Wall -Wextra -Werror -Iinclude -MMD -MP -Wa,--noexecstack
 FUZZ_LIFE        ?= 0
+FUZZ_LIVES       ?= 0
 
 $(GUESTFUZZ_OUT)/%.o: tests/guestfuzz/%.c | build-deps
 	@mkdir -p $(dir $@)
@@ -541,7 +543,7 @@ fuzz-guest: $(KERNEL)
 	@tools/ensure-deps qemu
 	@status=0; timeout $$(($(FUZZ_TIME) + 120)) $(QEMU) $(QEMU_FLAGS) -monitor none \
 	    -serial stdio -kernel $(KERNEL) \
-	    -append "test=guest_fuzz guestfuzz=seed=$(FUZZ_SEED),seconds=$(FUZZ_TIME),life=$(FUZZ_LIFE)" \
+	    -append "test=guest_fuzz guestfuzz=seed=$(FUZZ_SEED),seconds=$(FUZZ_TIME),life=$(FUZZ_LIFE),lives=$(FUZZ_LIVES)" \
 	    || status=$$?; \
 	 if [ $$status -ne 33 ]; then \
 	     echo "fuzz-guest: FAILED (QEMU exit status $$status; 33 is a pass): seed $(FUZZ_SEED)"; \

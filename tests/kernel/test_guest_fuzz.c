@@ -159,7 +159,7 @@ static void fail(struct run *run, u32 life, const char *fmt, ...)
 	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
 	printk("ktest:   guestfuzz seed %lu life %u: %s\n", opt.seed, life, text);
-	printk("ktest:   replay: make fuzz-guest FUZZ_SEED=%lu FUZZ_LIFE=%u FUZZ_TIME=10 "
+	printk("ktest:   replay: make fuzz-guest FUZZ_SEED=%lu FUZZ_LIFE=%u FUZZ_LIVES=1 "
 	       "(test=guest_fuzz guestfuzz=seed=%lu,life=%u,lives=1)\n", opt.seed, life,
 	       opt.seed, life);
 }
