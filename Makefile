@@ -11,6 +11,7 @@
 #   make fuzz-multiboot   fuzz the Multiboot parser for FUZZ_TIME seconds (600)
 #   make fuzz-pvrom       fuzz the ops ROM validator for FUZZ_TIME seconds (600)
 #   make fuzz-syscalls    user/sysfuzz in QEMU for FUZZ_TIME seconds (600), seed FUZZ_SEED (1)
+#   make fuzz-guest       the guest fuzzer against its host, the same way (tests/guestfuzz/)
 #   make bench            instructions per paravirt op: inline, indirect, patched
 #   make docs             docs/*.md filled in from this build: build/docs/
 #   make clean
@@ -478,6 +479,77 @@ fuzz-syscalls: $(KERNEL)
 	     echo "fuzz-syscalls: FAILED (QEMU exit status $$status; 33 is a pass)"; exit 1; fi; \
 	 echo "fuzz-syscalls: passed, seed $(FUZZ_SEED), $(FUZZ_TIME) s"
 
+# The guest fuzzer (tests/guestfuzz/, docs/tests.md): a small Multiboot
+# kernel of its own that a host runs at ring 1 and that throws at it,
+# from a seed, every int n, privileged instructions, far returns to any
+# frame, segment loads, hypercalls, page-table edits and watchpoints.
+# Built once for both kernels (it is a guest, not part of either) and
+# packed, stripped, into the kernel's read-only data, where the host's
+# ktest guest_fuzz (tests/kernel/test_guest_fuzz.c) starts it from,
+# life after life, checking itself between its batches.  fuzz-guest
+# runs it for FUZZ_TIME seconds from seed FUZZ_SEED in QEMU (FUZZ_LIFE:
+# the first life, FUZZ_LIVES=1: that life alone, to replay one a failure
+# names).
+GUESTFUZZ_OUT    := build/guestfuzz
+GUESTFUZZ_ELF    := $(GUESTFUZZ_OUT)/guestfuzz.elf
+GUESTFUZZ_IMAGE  := $(GUESTFUZZ_OUT)/guestfuzz-stripped.elf
+GUESTFUZZ_OBJS   := $(patsubst tests/guestfuzz/%,$(GUESTFUZZ_OUT)/%.o,$(basename \
+		    $(wildcard tests/guestfuzz/*.c tests/guestfuzz/*.S)))
+GUESTFUZZ_CFLAGS := -m32 -march=i386 -std=gnu11 -O2 -g -ffreestanding -fno-pic -fno-pie \
+		    -nostdlib -fno-stack-protector -fno-asynchronous-unwind-tables \
+		    -mregparm=3 -mgeneral-regs-only -fno-tree-loop-distribute-patterns \
+		    -fno-builtin -Wall -Wextra -Werror -Iinclude -MMD -MP -Wa,--noexecstack
+FUZZ_LIFE        ?= 0
+FUZZ_LIVES       ?= 0
+
+$(GUESTFUZZ_OUT)/%.o: tests/guestfuzz/%.c | build-deps
+	@mkdir -p $(dir $@)
+	$(CC) $(GUESTFUZZ_CFLAGS) -c -o $@ $<
+
+$(GUESTFUZZ_OUT)/%.o: tests/guestfuzz/%.S | build-deps
+	@mkdir -p $(dir $@)
+	$(CC) $(filter-out -std=gnu11,$(GUESTFUZZ_CFLAGS)) -c -o $@ $<
+
+$(GUESTFUZZ_ELF): $(GUESTFUZZ_OBJS) tests/guestfuzz/guestfuzz.ld
+	$(LD) -m elf_i386 --no-warn-rwx-segments -T tests/guestfuzz/guestfuzz.ld -o $@ \
+	    $(GUESTFUZZ_OBJS)
+
+$(GUESTFUZZ_IMAGE): $(GUESTFUZZ_ELF)
+	strip -o $@ $<
+
+$(BUILD)/obj/tests/kernel/guestfuzz_image.o: $(GUESTFUZZ_IMAGE)
+$(BUILD)/obj/tests/kernel/guestfuzz_image.o: ASFLAGS += -DGUESTFUZZ_IMAGE='"$(GUESTFUZZ_IMAGE)"'
+
+# The same bounded run as tests/run's guest-fuzz-y, from an ISO for
+# Bochs (guest-fuzz-bochs-y-pentium): the "test suite" entry booted with
+# the fuzzer's test instead of the whole suite.
+GUESTFUZZ_ISO     := $(BUILD)/pv386-guestfuzz-test.iso
+GUESTFUZZ_ISO_CMD := test=guest_fuzz guestfuzz=seed=2,seconds=40
+ifeq ($(PARAVIRT),y)
+iso: $(GUESTFUZZ_ISO)
+endif
+
+$(GUESTFUZZ_ISO): $(KERNEL) boot/grub.cfg
+	@tools/ensure-deps iso
+	@rm -rf $(BUILD)/iso-guestfuzz && mkdir -p $(BUILD)/iso-guestfuzz/boot/grub
+	cp $(KERNEL) $(BUILD)/iso-guestfuzz/boot/pv386.elf
+	sed -e 's/^set default=.*/set default=1/' -e 's/^set timeout=.*/set timeout=0/' \
+	    -e 's|^\(\s*multiboot /boot/pv386.elf\) test$$|\1 $(GUESTFUZZ_ISO_CMD)|' \
+	    boot/grub.cfg > $(BUILD)/iso-guestfuzz/boot/grub/grub.cfg
+	grub-mkrescue -o $@ $(BUILD)/iso-guestfuzz 2>/dev/null
+
+.PHONY: fuzz-guest
+fuzz-guest: $(KERNEL)
+	@tools/ensure-deps qemu
+	@status=0; timeout $$(($(FUZZ_TIME) + 120)) $(QEMU) $(QEMU_FLAGS) -monitor none \
+	    -serial stdio -kernel $(KERNEL) \
+	    -append "test=guest_fuzz guestfuzz=seed=$(FUZZ_SEED),seconds=$(FUZZ_TIME),life=$(FUZZ_LIFE),lives=$(FUZZ_LIVES)" \
+	    || status=$$?; \
+	 if [ $$status -ne 33 ]; then \
+	     echo "fuzz-guest: FAILED (QEMU exit status $$status; 33 is a pass): seed $(FUZZ_SEED)"; \
+	     exit 1; fi; \
+	 echo "fuzz-guest: passed, seed $(FUZZ_SEED), $(FUZZ_TIME) s"
+
 test:
 	@tools/ensure-deps all
 	$(MAKE) --no-print-directory PARAVIRT=y all iso images
@@ -582,5 +654,5 @@ $(DOCS_OUT)/bench-%.svg: build/bench.json tools/docs-bench-chart
 clean:
 	rm -rf build
 
--include $(OBJS:.o=.d) $(ROM_OBJS:.o=.d) $(USER_LIB:.o=.d) $(USER_ELFS:.elf=.d) \
+-include $(OBJS:.o=.d) $(GUESTFUZZ_OBJS:.o=.d) $(ROM_OBJS:.o=.d) $(USER_LIB:.o=.d) $(USER_ELFS:.elf=.d) \
 	 $(STAGE2_OBJS:.o=.d) $(LOADER_OUT)/stage1.d

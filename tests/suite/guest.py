@@ -23,6 +23,8 @@
   guest-bochs-*    The same from the guest ISO (GRUB loads the kernel
                    twice, as the host and as its module) in Bochs, whose
                    CPU checks what QEMU's TCG lets pass.
+  guest-fuzz-*     The guest fuzzer (tests/guestfuzz/) against its host,
+                   a bounded run under QEMU and Bochs (at the end).
 """
 
 import re
@@ -232,8 +234,65 @@ def judge_guest_run(log, outcome, emulator_problem):
         raise Failure(problem, log_details(log, lines, outcome.output))
 
 
+# ---- the guest fuzzer (tests/guestfuzz/, tests/kernel/test_guest_fuzz.c) ----
+#
+#   guest-fuzz-y                 A host runs the fuzzing guest life after
+#                                life for a bounded time (test=guest_fuzz,
+#                                seed 1) and checks itself between its
+#                                batches: the ktest passes, the host never
+#                                panics, and no guest finding is reported.
+#   guest-fuzz-bochs-y-pentium   The same from build/pv386-guestfuzz-test.iso
+#                                (seed 2, its GUESTFUZZ_ISO_CMD) in Bochs,
+#                                whose CPU pushes what QEMU's TCG does not.
+#
+# A failure shows the ktest's lines: each names the seed and the life,
+# and the `make fuzz-guest` line that replays it.
+
+GUESTFUZZ_SECONDS = 30
+GUESTFUZZ_APPEND = f"test=guest_fuzz guestfuzz=seed=1,seconds={GUESTFUZZ_SECONDS}"
+GUESTFUZZ_TIMEOUT = GUESTFUZZ_SECONDS + 90     # a life's limit, and the boot
+GUESTFUZZ_ISO = f"{Y.dir}/pv386-guestfuzz-test.iso"
+GUESTFUZZ_BOCHS_TIMEOUT = 240
+
+
+def guest_fuzz_lines(lines):
+    """The ktest's own lines about the run: its failures and summary."""
+    return [line for line in lines
+            if line.startswith(("ktest:   ", "guestfuzz: seed", "guest: guestfuzz: FINDING"))]
+
+
+def judge_guest_fuzz(log, outcome, emulator_problem):
+    """The fuzzer's ktest passed and the host never panicked; else its
+    lines (seed, life, replay) first."""
+    lines = read_serial(log)
+    problem = ktest_problem(lines) or emulator_problem
+    if problem:
+        raise Failure(problem, guest_fuzz_lines(lines)[:40] +
+                      log_details(log, lines, outcome.output))
+
+
+def guest_fuzz(log, build):
+    """The bounded run under QEMU."""
+    need_tool(QEMU, "qemu")
+    need_file(build.elf, build.make("all"))
+    fresh_log(log)
+    cmd = qemu_command(log, "qemu32", ["-kernel", build.elf, "-append", GUESTFUZZ_APPEND])
+    outcome = run_emulator(cmd, GUESTFUZZ_TIMEOUT)
+    judge_guest_fuzz(log, outcome, outcome.status != QEMU_PASS and
+                     f"QEMU status {outcome.status}, not a pass")
+
+
+def guest_fuzz_bochs(log, cpu):
+    """The bounded run from the fuzzer's ISO, in Bochs."""
+    need_file(GUESTFUZZ_ISO, Y.make("iso"))
+    outcome, problem = run_bochs(log, GUESTFUZZ_ISO, cpu, GUESTFUZZ_BOCHS_TIMEOUT)
+    judge_guest_fuzz(log, outcome, problem)
+
+
 def tests():
     return ([Test("guest-ktest-y", guest_ktest, (Y,)),
              Test("guest-hostile-y", hostile_guests, (Y,))] +
             [Test(name, guest_matrix, (host, cpu)) for name, host, cpu in GUEST_MATRIX] +
-            [Test("guest-bochs-y-pentium", guest_bochs, ("pentium",))])
+            [Test("guest-bochs-y-pentium", guest_bochs, ("pentium",)),
+             Test("guest-fuzz-y", guest_fuzz, (Y,)),
+             Test("guest-fuzz-bochs-y-pentium", guest_fuzz_bochs, ("pentium",))])
