@@ -8,6 +8,7 @@
 #   make test             build both kernels and run the whole suite
 #   make test-matrix      the in-kernel suite on every machine it claims
 #   make host-tests       build the host-side tests (patch engine, Multiboot parser)
+#   make mutate-checks    delete each clause of the host-side checks: a test must fail
 #   make fuzz-multiboot   fuzz the Multiboot parser for FUZZ_TIME seconds (600)
 #   make fuzz-pvrom       fuzz the ops ROM validator for FUZZ_TIME seconds (600)
 #   make fuzz-syscalls    user/sysfuzz in QEMU for FUZZ_TIME seconds (600), seed FUZZ_SEED (1)
@@ -446,7 +447,7 @@ fuzz-pvrom: $(ROM_FUZZ) $(ROM_SEEDS)/pvrom.bin
 # every accepted request must be safe to load for a ring-1 guest.
 GUEST_CHECK      := arch/x86/host/check.c
 GUEST_HEADERS    := include/asm/host_check.h include/asm/host.h include/asm/segment.h \
-		    include/asm/debug_regs.h include/bootinfo.h include/types.h
+		    include/asm/debug_regs.h include/bootinfo.h include/types.h include/elf.h
 GUEST_TEST       := build/host/test_guest_check
 GUEST_TEST_SRCS  := $(wildcard tests/host/guest/*.c) tests/host/runner/runner.c $(GUEST_CHECK)
 GUEST_FUZZ       := build/host/fuzz_guest_check
@@ -457,6 +458,12 @@ host-tests: $(GUEST_TEST) $(GUEST_FUZZ)
 $(GUEST_TEST): $(GUEST_TEST_SRCS) tests/host/runner/runner.h $(GUEST_HEADERS) | build-deps
 	@mkdir -p $(dir $@)
 	$(HOST_CC) $(HOST_CFLAGS) -o $@ $(GUEST_TEST_SRCS)
+
+# Each clause of the checks above deleted in turn, one of their host
+# tests must fail (tools/mutate-checks; tests/run's host-check-mutants).
+.PHONY: mutate-checks
+mutate-checks: host-tests
+	tools/mutate-checks
 
 $(GUEST_FUZZ): $(GUEST_FUZZ_SRCS) $(GUEST_HEADERS) | build-deps
 	@tools/ensure-deps fuzz

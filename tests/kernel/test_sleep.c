@@ -5,7 +5,8 @@
  * difference, so no sleep may be 2^31 ticks or longer: such a sleep is
  * refused with -EINVAL, at once (uapi/syscalls.h: SLEEP_MAX_TICKS).  A
  * kernel that let them through slept about 2^31 ticks for 0x80000000
- * and one tick for 0x80000002.
+ * and one tick for 0x80000002.  And a sleep ends on its tick, not one
+ * later (a wake-up tested with > for >= was not seen by any test).
  */
 #include <ktest.h>
 #include <task.h>
@@ -56,4 +57,26 @@ KTEST(sleep_short_spans)
 	start = timer_ticks();
 	KT_EXPECT_EQ(sleep_for("3"), 0);
 	KT_EXPECT(timer_ticks() - start >= 3);
+}
+
+/*
+ * N ticks end at the N-th tick, not one later: started just after a
+ * tick (a sleep of 1 ends on one), a sleep of 3 lasts 3 ticks.  The
+ * fewest of a few tries counts: a try another task or interrupt
+ * delays can only come out longer, never shorter.
+ */
+KTEST(sleep_wakes_on_its_tick)
+{
+	unsigned long start, took, fewest = ~0ul;
+	unsigned int i;
+
+	for (i = 0; i < 5; i++) {
+		sched_sleep_ticks(1);
+		start = timer_ticks();
+		sched_sleep_ticks(3);
+		took = timer_ticks() - start;
+		if (took < fewest)
+			fewest = took;
+	}
+	KT_EXPECT_EQ(fewest, 3);
 }

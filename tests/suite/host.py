@@ -12,6 +12,11 @@
                    entries, IDT gates, the ring-1 stack; tests/host/guest/).
   host-guest-check-fuzz  Their libFuzzer target the same way: whatever a
                    check accepts must be safe to load for a ring-1 guest.
+  host-check-mutants  tools/mutate-checks: each clause of the checks
+                   above (and the ROM validator's, the ELF checks') deleted
+                   in turn, some test of its program must fail (a few
+                   seconds: every mutant is in one build, picked at run
+                   time).
 
 The ops ROM validator's host tests use the same checks (rom.py).
 """
@@ -84,6 +89,17 @@ def check_guest_check_fuzz(log):
                GUEST_CHECK_FUZZ_SCRATCH, 64, "host-guest-check-fuzz")
 
 
+def check_mutants(log):
+    """Every clause of the host-side checks has a test that notices it
+    gone: tools/mutate-checks names each one that does not."""
+    status, output = run_command(["tools/mutate-checks"], log)
+    if status != 0:
+        raise Failure("tools/mutate-checks: a clause no test needs, or a stale table",
+                      [line for line in output.splitlines()
+                       if line.startswith(("SURVIVED", "STALE", "NO BUILD", "FAILS"))] +
+                      last_lines(output))
+
+
 def tests():
     return [
         Test("host-patch-engine", check_host_tests, (HOST_TEST,)),
@@ -91,4 +107,5 @@ def tests():
         Test("host-multiboot-fuzz", check_multiboot_fuzz),
         Test("host-guest-check", check_host_tests, (HOST_GUEST_CHECK_TEST,)),
         Test("host-guest-check-fuzz", check_guest_check_fuzz),
+        Test("host-check-mutants", check_mutants),
     ]

@@ -2,7 +2,8 @@
  * main.c - runs the host tests of the host's hypercall-argument checks
  * (arch/x86/host/check.c): GDT and LDT entries, IDT gates, the ring-1
  * stack, the debug registers and the MSRs, each kind of bad one and the good ones pv386's own boot
- * hands over.
+ * hands over; and the ELF checks of the guest kernel loader and exec.c
+ * (include/elf.h, test_elf.c).
  */
 #include "../runner/runner.h"
 
@@ -19,7 +20,9 @@
 	X(ldt_entries_as_segments) X(verdict_texts)			\
 	X(debugregs_watchpoints_accepted) X(debugregs_refuse_the_switcher) \
 	X(debugregs_refuse_controls) X(msr_reads_only_descriptions)	\
-	X(msr_writes_only_the_microcode_latch)
+	X(msr_writes_only_the_microcode_latch)				\
+	X(elf_header_refusals) X(elf_header_edges_accepted)		\
+	X(elf_segment_refusals) X(elf_segment_edges_accepted)
 
 #define DECLARE(name)	void test_##name(void);
 #define ROW(name)	HOST_TEST(name),

@@ -1,6 +1,31 @@
 /*
  * test_check.c - the host's checks of what a guest asks it to load
  * (arch/x86/host/check.c), on descriptors built here bit by bit.
+ *
+ * Each clause of each check, and the test whose input fails it alone
+ * (tools/mutate-checks deletes each clause in turn: that test fails):
+ *
+ *   check                  clause                         test
+ *   guest_check_gdt_entry  slot 0, past the GDT,          gdt_refuses_host_slots
+ *                          the TSS's, the LDT's
+ *   guest_check_ldt_entry  past the LDT                   ldt_entries_as_segments
+ *   check_segment          a present system descriptor    gdt_refuses_system_descriptors
+ *                          accessed set, DPL 0 made 1     gdt_kernel_segments_become_ring_1
+ *   guest_check_idt_gate   vector over 255                gate_refuses_bad_vector
+ *                          absent: kept absent            gate_absent_kept_absent
+ *                          S set, reserved bits, type     gate_refuses_other_types
+ *                          selector's index, its TI       gate_refuses_other_selectors
+ *                          target below 1 MiB, past mem   gate_refuses_targets_outside
+ *                          DPL 0 made 1                   gate_into_kernel_becomes_ring_1
+ *   guest_check_stack      selector's index, its TI       stack_refuses_other_selectors
+ *                          esp at or below 1 MiB, past    stack_refuses_outside
+ *                          SS given ring 1                stack_inside_accepted
+ *   guest_check_debugregs  DR7 bits outside the allowed   debugregs_refuse_controls
+ *                          an unarmed slot is not judged  debugregs_watchpoints_accepted
+ *                          an I/O breakpoint              debugregs_refuse_controls
+ *                          a watchpoint on the Switcher   debugregs_refuse_the_switcher
+ *   guest_check_msr_read   any but the three              msr_reads_only_descriptions
+ *   guest_check_msr_write  another MSR, another value     msr_writes_only_the_microcode_latch
  */
 #include <asm/host.h>
 #include <asm/host_check.h>

@@ -51,6 +51,12 @@ void test_modules_too_many(void);
 void test_module_strings(void);
 void test_notes_overflow(void);
 void test_note_formats(void);
+void test_map_entry_size_field_counts(void);	/* test_clauses.c */
+void test_map_empty_entry_ignored(void);
+void test_map_cut_at_first_reserves_nothing(void);
+void test_meminfo_without_low_memory(void);
+void test_modules_count_0_reads_no_list(void);
+void test_modules_bad_one_drops_no_good_one(void);
 
 /* ---- the fake low memory (fake_memory.c) ---- */
 

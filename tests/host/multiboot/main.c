@@ -17,6 +17,9 @@ static const struct host_test tests[] = {
 	HOST_TEST(modules_overlapping), HOST_TEST(modules_too_many),
 	HOST_TEST(module_strings),
 	HOST_TEST(notes_overflow), HOST_TEST(note_formats),
+	HOST_TEST(map_entry_size_field_counts), HOST_TEST(map_empty_entry_ignored),
+	HOST_TEST(map_cut_at_first_reserves_nothing), HOST_TEST(meminfo_without_low_memory),
+	HOST_TEST(modules_count_0_reads_no_list), HOST_TEST(modules_bad_one_drops_no_good_one),
 };
 
 /* Each test starts from an empty fake memory. */

@@ -1,7 +1,8 @@
 /*
  * main.c - runs the host tests of the ops ROM validator
  * (arch/x86/paravirt/backends/rom_check.c): one test per kind of bad ROM, good ones,
- * the checksum, and the ROM the build made.
+ * the checksum, and the ROM the build made; and one per clause no other
+ * test stands for alone (test_clauses.c).
  */
 #include "../runner/runner.h"
 
@@ -10,7 +11,9 @@
 	X(magic_found) X(truncated) X(bad_magic) X(bad_major)		\
 	X(bad_size) X(size_past_module) X(bad_checksum)			\
 	X(missing_entry) X(entry_out_of_bounds) X(bad_fixups)		\
-	X(fixup_out_of_bounds) X(huge_entry_count) X(texts)
+	X(fixup_out_of_bounds) X(huge_entry_count) X(texts)		\
+	X(fixups_at_most_the_maximum) X(reads_stay_inside_a_cut_rom)	\
+	X(header_fields_one_at_a_time)
 
 #define DECLARE(name)	void test_##name(void);
 #define ROW(name)	HOST_TEST(name),

@@ -15,10 +15,10 @@ void rom_seal(struct test_rom *r)
 	r->h.checksum = rom_crc32(r->bytes, r->h.size);
 }
 
-void rom_build(struct test_rom *r, u32 nr_entries, u16 minor)
+void rom_build_fixups(struct test_rom *r, u32 nr_entries, u16 minor, u32 nr_fixups)
 {
 	u32 tables_end = sizeof(struct rom_header) + 4 * nr_entries;
-	u32 code = tables_end + ROM_NR_FIXUPS * sizeof(struct rom_fixup), i;
+	u32 code = tables_end + nr_fixups * sizeof(struct rom_fixup), i;
 
 	memset(r, 0, sizeof(*r));
 	r->h.magic = ROM_MAGIC;
@@ -32,10 +32,17 @@ void rom_build(struct test_rom *r, u32 nr_entries, u16 minor)
 	for (i = 0; i < nr_entries; i++)
 		r->h.entry[i] = code + i % ROM_CODE_BYTES;
 	rom_fixups(r)[0] = (struct rom_fixup){ code, code + 1 };
-	rom_fixups(r)[1] = (struct rom_fixup){ code + 2, ROM_FIXUP_USER_RETURN };
+	for (i = 1; i < nr_fixups; i++)
+		rom_fixups(r)[i] = (struct rom_fixup){ code + (2 * i) % ROM_CODE_BYTES,
+						       ROM_FIXUP_USER_RETURN };
 	memset(r->bytes + code, 0xc3, ROM_CODE_BYTES);	/* ret */
 	r->len = r->h.size;
 	rom_seal(r);
+}
+
+void rom_build(struct test_rom *r, u32 nr_entries, u16 minor)
+{
+	rom_build_fixups(r, nr_entries, minor, ROM_NR_FIXUPS);
 }
 
 void rom_build_good(struct test_rom *r)

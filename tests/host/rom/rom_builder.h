@@ -25,6 +25,9 @@ struct test_rom {
 /* A ROM of nr_entries entries (op n's code at the code's start + n) and
  * that minor version, tables placed as the ABI says, sealed. */
 void rom_build(struct test_rom *r, u32 nr_entries, u16 minor);
+/* The same with nr_fixups fixups (at least 1), the first into the code,
+ * the others to the kernel's handler of a bad return to user mode. */
+void rom_build_fixups(struct test_rom *r, u32 nr_entries, u16 minor, u32 nr_fixups);
 /* The good ROM of ABI 1.0: ROM_SIZE bytes, code at ROM_CODE_START. */
 void rom_build_good(struct test_rom *r);
 /* The fixup table, as built. */
