@@ -122,15 +122,15 @@ static inline void bench_print(const char *path, uint32_t ticks, uint32_t n)
 }
 
 /*
- * In a guest, what a path costs the host too: the world switches and
- * hypercalls it counted (SYS_hostcounts) over the timed stretch,
- * printed per iteration as "bench: exits NAME W.HH H.HH".  A guest's
+ * In a guest, what a path costs the host too: the exits and the
+ * hypercalls among them (SYS_hostcounts) over the timed stretch,
+ * printed per iteration as "bench: exits NAME E.HH H.HH".  A guest's
  * system call leaves no trace there (it never leaves the guest), so
  * reading them adds nothing.  On bare hardware there is no host, and
  * no line.
  */
 struct bench_exits {
-	uint32_t count[2];	/* world switches, hypercalls */
+	uint32_t count[2];	/* exits, hypercalls */
 	int counted;
 };
 

@@ -39,8 +39,8 @@
 #define SYS_nop		15	/* does nothing: for measuring the way in */
 #define SYS_cpuinfo	16	/* (u32 out[2]): CPU family, CPUID.1:EDX features
 				   as the kernel uses them (cpu= may hide some) */
-#define SYS_hostcounts	17	/* (u32 out[2]): in a guest, the world switches
-				   and hypercalls its host counted so far;
+#define SYS_hostcounts	17	/* (u32 out[2]): in a guest, its exits to its
+				   host and the hypercalls among them so far;
 				   -ENODEV on bare hardware */
 #define NR_SYSCALLS	18
 

@@ -6,7 +6,7 @@
  *                           its command line; it runs in a host thread,
  *                           its lines appear here marked "guest: "
  *   guest stop              stop it, wherever it is
- *   guest stats             world switches, hypercalls by kind, traps,
+ *   guest stats             exits, hypercalls by kind, traps,
  *                           injected interrupts, shadow page faults
  *   guest console TEXT...   type TEXT and Enter into its console
  */

@@ -3,7 +3,7 @@
   bench-runs-*     The `bench` boot option prints every figure make bench
                    reads (no figure is judged here).
   bench-runs-guest-y  The same in a guest (`guest=bench guestexit`), with
-                   the world switches and hypercalls of each path it has.
+                   the exits and hypercalls of each path it has.
 """
 
 from .builds import N, Y

@@ -20,7 +20,13 @@ current, and README keeps to its part.
                    and an inline one what the patcher writes at boot
                    (one of each at least), the ROM header it quotes
                    build/pvrom.bin's size and checksum, the bench chart's
-                   bars bench.json's figures, the screen picture a PNG.
+                   bars bench.json's figures, the screen picture a PNG;
+                   guest.md's table of tests left out in a guest the
+                   KT_NOT_IN_GUEST tests of tests/kernel/, its cost table
+                   bench.json's guest figures with a row for each target
+                   tools/bench judges a guest by, and no run's figure
+                   typed in docs/guest.md (a check shown to fail on a
+                   source that types one).
   readme           README is at most README_MAX_LINES lines; every
                    `make TARGET` it names is a target of the Makefile,
                    every path it names in the tree (docs/, tools/,
@@ -29,6 +35,7 @@ current, and README keeps to its part.
                    those live in build/docs/.
 """
 
+import ast
 import glob
 import json
 import os
@@ -379,6 +386,113 @@ def docs_registry_problems():
     return problems
 
 
+# --- docs/guest.md ------------------------------------------------------------
+
+NOT_IN_GUEST_CALL = re.compile(r"\bKT_NOT_IN_GUEST\(")
+KTEST_DEF = re.compile(r"^KTEST(?:_ALONE)?\((\w+)\)", re.M)
+# A count a run or the tree changes, typed in docs/guest.md's source.
+GUEST_FIGURE = re.compile(r"(?<![\w.-])\d+(?:[.,]\d+)*\s+(?:passed|failed|skipped|tests|guests|exits?|"
+                          r"hypercalls?|world switch(?:es)?)\b")
+GUEST_TABLE_SECTIONS = ("## What a guest leaves out", "## What it costs")
+DIRECTIVE_TEXT = re.compile(r"<!-- docs:.*?-->", re.S)
+
+
+def section(text, heading):
+    """A chapter's text under heading, to the next heading of its level."""
+    return text.split(heading, 1)[-1].split("\n## ", 1)[0] if heading in text else ""
+
+
+def left_out_in_a_guest():
+    """The tests of tests/kernel/*.c that hold a KT_NOT_IN_GUEST: each
+    the last KTEST defined above it."""
+    tests = set()
+    for path in sorted(glob.glob("tests/kernel/*.c")):
+        with open(path) as f:
+            text = f.read()
+        for call in NOT_IN_GUEST_CALL.finditer(text):
+            above = [m.group(1) for m in KTEST_DEF.finditer(text, 0, call.start())]
+            tests.add(above[-1] if above else f"(no test) {path}")
+    return tests
+
+
+def bench_constant(name):
+    """A constant of tools/bench: NAME = a Python literal, on one line."""
+    with open("tools/bench") as f:
+        m = re.search(rf"^{name} = (.+?)\s*(?:#.*)?$", f.read(), re.M)
+    return ast.literal_eval(m.group(1)) if m else None
+
+
+def figure(x):
+    """A bench.json figure as docs-fill writes it."""
+    return "absent" if x is None else str(int(x)) if x == int(x) else f"{x:.2f}"
+
+
+def guest_cost_problems(rows, bench):
+    """guest.md's cost table: each row's patched native and guest
+    figures bench.json's, and a row for each path and op tools/bench
+    judges a guest by, and for the suite."""
+    guest, problems = bench["guest"], []
+    for name, cells in rows.items():
+        if name == "suite":
+            want = (guest["suite"]["native"], guest["suite"]["guest"])
+        elif name in guest["paths"]:
+            want = (bench["paths"][name]["patched"], guest["paths"][name])
+        elif name in guest["ops"]:
+            want = (bench["ops"][name]["patched"], guest["ops"][name])
+        else:
+            problems.append(f"guest.md: the cost table has a row {name}, which "
+                            f"bench.json's guest part has not")
+            continue
+        if [c for c in cells[1:3]] != [figure(w) for w in want]:
+            problems.append(f"guest.md: the cost table's {name} is {cells[1:3]}, "
+                            f"bench.json's {[figure(w) for w in want]}")
+    judged = list(bench_constant("GUEST_PATH_TARGETS") or {}) + \
+        list(bench_constant("GUEST_ONE_INSTRUCTION") or ()) + ["suite"]
+    problems += [f"guest.md: the cost table has no row for {name}, which tools/bench "
+                 f"judges a guest by" for name in judged if name not in rows]
+    return problems
+
+
+def guest_source_problems(text):
+    """docs/guest.md's source types no figure a run or the tree can
+    change: no count outside a directive, no table row typed in the
+    sections whose tables are generated."""
+    bare = DIRECTIVE_TEXT.sub("", text)
+    problems = [f"docs/guest.md types a figure a run can change: '{m.group(0)}' "
+                "(name it with a docs: directive)" for m in GUEST_FIGURE.finditer(bare)]
+    for heading in GUEST_TABLE_SECTIONS:
+        problems += [f"docs/guest.md types a table row under '{heading}': {line} "
+                     "(its tables are generated)"
+                     for line in section(bare, heading).splitlines() if line.startswith("|")]
+    return problems
+
+
+def docs_guest_problems():
+    """guest.md's generated tables agree with what they are made from,
+    and its source types none of them; the check of the source can fail."""
+    text = read_doc("guest.md")
+    left_out = set(table_rows(section(text, "## What a guest leaves out")))
+    want = left_out_in_a_guest()
+    problems = [f"guest.md: {t} holds KT_NOT_IN_GUEST but is not in the table of tests "
+                "left out in a guest" for t in sorted(want - left_out)]
+    problems += [f"guest.md: the table of tests left out in a guest lists {t}, which "
+                 "holds no KT_NOT_IN_GUEST" for t in sorted(left_out - want)]
+    with open("build/bench.json") as f:
+        problems += guest_cost_problems(table_rows(section(text, "## What it costs")),
+                                        json.load(f))
+    with open("docs/guest.md") as f:
+        source = f.read()
+    problems += guest_source_problems(source)
+    spoiled = source.replace("## What it costs\n", "## What it costs\n\n| a | 1 |\n") + \
+        "\n(122 passed, 0 failed)\n"
+    caught = guest_source_problems(spoiled)
+    for what in ("122 passed", "| a | 1 |"):
+        if not any(what in p for p in caught):
+            problems.append(f"the guest.md check misses a source typing '{what}': "
+                            "it cannot fail")
+    return problems
+
+
 def check_docs(log, build):
     """`make docs` made every file, from the tree as it is now: none
     missing or stale, no directive left unfilled, the quoted patch
@@ -391,7 +505,7 @@ def check_docs(log, build):
             if "<!-- docs:" in read_doc(doc):
                 problems.append(f"{DOCS_DIR}/{doc} has an unfilled directive")
         problems += (docs_registry_problems() + docs_site_problems(log, build) +
-                     docs_rom_problems() + docs_figure_problems())
+                     docs_rom_problems() + docs_figure_problems() + docs_guest_problems())
     with open(log, "w") as f:
         f.write("\n".join(problems or ["the docs are complete and current"]) + "\n")
     if problems:

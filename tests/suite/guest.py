@@ -107,7 +107,7 @@ def guest_ktest(log, build):
         session.wait_for(GUEST_PASSED, GUEST_TIMEOUT)
         expect_answer(session, "guest stats", [
             "guest: stopped: it asked to stop: emulator exit (value 0x10)",
-            re.compile(r"^  world switches [1-9]\d*, traps reflected [1-9]"),
+            re.compile(r"^  exits [1-9]\d*, traps reflected [1-9]"),
             re.compile(r"^  hypercall write_cr3 +[1-9]"),
             re.compile(r"^  hypercall load_ldt +[1-9]")])
         problem = panic_line(host_lines(session))

@@ -42,7 +42,7 @@ int watch(void *addr, int len);
 int getarg(char *buf, size_t size);
 int uptime(uint32_t out[4]);
 int read_pmc_count(uint64_t *count);
-/* In a guest: world switches and hypercalls its host counted; else -ENODEV. */
+/* In a guest: exits to its host and hypercalls its host counted; else -ENODEV. */
 int host_counts(uint32_t out[2]);
 uint32_t cpu_features(void);	/* CPUID.1:EDX bits the kernel supports */
 
