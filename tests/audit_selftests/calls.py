@@ -12,6 +12,9 @@ an object folder - with the verdict we know is right:
   callback     arch takes a kernel function's address, never calls it
                by name, and the kernel calls arch: no loop        -> 0
   test-code    a kernel file calls into tests/kernel/             -> 1
+  host-door    kernel calls a host function its public header lacks -> 1
+  host-room    host files call each other, kernel calls the public one,
+               a test calls a private one                          -> 0
   empty        no objects at all                                  -> 2
 """
 
@@ -68,7 +71,23 @@ CASES = [
         "tests/kernel/hook.c": "void ktest_hook(void) {}",
     }, 1, "test-code: the kernel calling test code is caught",
      r"kernel/main calls test code tests/kernel/hook: ktest_hook"),
+    ("host-door", {
+        "arch/x86/host/shadow.c": "void shadow_fill(void) {}",
+        "kernel/guest.c": "void shadow_fill(void); void guest_thread(void) { shadow_fill(); }",
+    }, 1, "host-door: the kernel calling a function of the host's private side is caught",
+     r"kernel/guest calls arch/x86/host/shadow outside the host's door .*: shadow_fill"),
+    ("host-room", {
+        "arch/x86/host/shadow.c": "void shadow_fill(void) {}",
+        "arch/x86/host/run.c": "void shadow_fill(void); void guest_run(void) { shadow_fill(); }",
+        "kernel/guest.c": "void guest_run(void); void guest_thread(void) { guest_run(); }",
+        "tests/kernel/test_shadow.c": "void shadow_fill(void); void t(void) { shadow_fill(); }",
+    }, 0, "host-room: calls inside the host, through its door, and from tests pass",
+     r": clean$"),
 ]
+
+HOST_DOOR = """
+void guest_run(void);		/* the host's one public function here */
+"""
 
 
 def build_tree(test, name, files):
@@ -78,6 +97,8 @@ def build_tree(test, name, files):
     os.makedirs(os.path.join(root, "include"))
     with open(os.path.join(root, "include", "door.h"), "w") as f:
         f.write(DOOR)
+    with open(os.path.join(root, "include", "host.h"), "w") as f:
+        f.write(HOST_DOOR)
     for path, source in files.items():
         source_path = os.path.join(root, path)
         obj = os.path.join(objects, path[:-2] + ".o")
@@ -100,7 +121,8 @@ def main():
         if built:
             root, objects = built
             test.expect(objects, status, what, pattern,
-                        options=("--root", root, "--door", "include/door.h"))
+                        options=("--root", root, "--door", "include/door.h",
+                                 "--host-door", "include/host.h"))
     empty = test.scratch("empty")
     os.makedirs(empty)
     test.expect(empty, 2, "empty: no objects is an error, not a pass",

@@ -16,8 +16,10 @@
                    the kernel and shows it caught.
   audit-calls*     tools/audit-calls: in both builds' objects, arch/ calls
                    kernel/ only through include/arch_door.h, no files call
-                   each other in a loop outside that door, and the kernel
-                   never calls test code; its self-test builds tiny trees
+                   each other in a loop outside that door, the rest of
+                   the kernel calls the host (arch/x86/host/) only through
+                   include/asm/host.h, and the kernel never calls test
+                   code; its self-test builds tiny trees
                    that break each rule and shows each caught.
 
 The audits' self-tests are tests/audit_selftests/*.py.
