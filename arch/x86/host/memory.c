@@ -14,11 +14,17 @@
 
 #define PAGES_PER_MIB	(0x100000u / PAGE_SIZE)
 
-/* mib MiB of zeroed frames for m, or -ENOMEM. */
+/*
+ * mib MiB of zeroed frames for m: 0, -EINVAL (a size no guest can have)
+ * or -ENOMEM.  On a refusal m is empty, never left as it was: a caller
+ * that frees it on its way out then frees nothing (guest_memory_free),
+ * rather than whatever its stack held.
+ */
 int guest_memory_alloc(struct guest_memory *m, unsigned int mib)
 {
 	u32 base;
 
+	*m = (struct guest_memory){ 0, 0 };
 	if (mib < GUESTMEM_MIN_MIB || mib > KERNEL_SPACE_END / 0x100000u)
 		return -EINVAL;
 	base = pages_alloc(mib * PAGES_PER_MIB);
@@ -28,6 +34,7 @@ int guest_memory_alloc(struct guest_memory *m, unsigned int mib)
 	return 0;
 }
 
+/* m's frames back to the host (none if it is empty), and m empty. */
 void guest_memory_free(struct guest_memory *m)
 {
 	if (m->size)
