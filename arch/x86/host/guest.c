@@ -64,6 +64,8 @@ static void set_boot_tables(struct guest *g)
 				      &g->cpu->guest_gdt_table[segs[i].index]);
 }
 
+/* Memory, kernel, boot block and the first shadow for g: 0, or -errno
+ * with nothing held (each step that fails holds nothing itself). */
 static int load_guest(struct guest *g, const void *image, u32 size, const char *cmdline,
 		      unsigned int mib)
 {
@@ -148,6 +150,17 @@ void guest_stop(struct guest *g, const char *fmt, ...)
 	g->state = GUEST_STOPPED;
 	guest_console_output(g, "\n", g->line_len ? 1 : 0);	/* its last words */
 	printk("host: guest stopped: %s\n", g->stop_reason);
+}
+
+/* A shadow got no frame (page_tables.c): the guest stops, with the
+ * limit it met - its quota, or the host's memory. */
+void guest_stop_no_frame(struct guest *g)
+{
+	if (g->mem.shadow_frames >= g->mem.shadow_quota)
+		guest_stop(g, "its page tables reached their quota of %lu host frames",
+			   g->mem.shadow_quota);
+	else
+		guest_stop(g, "the host is out of memory for its page tables");
 }
 
 /* ---- its console ---- */
