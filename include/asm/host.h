@@ -135,7 +135,22 @@ struct guest_stats {
 	unsigned long irq_windows;		/* IF stores trapped (irq_window.c) */
 };
 
-enum guest_state { GUEST_NONE, GUEST_RUNNING, GUEST_STOPPED };
+/*
+ * A guest's life, the one place its states are named.  guest.c moves it
+ * on, only this way:
+ *
+ *   NONE or RELEASED -> RUNNING   guest_start_image: memory and shadows made
+ *   RUNNING -> STOPPED            guest_stop, with why (whoever finds it broken)
+ *   STOPPED -> RELEASED           guest_release, by what runs it (its host
+ *                                 thread), once out of guest_run for good:
+ *                                 memory and shadows back to the host
+ *
+ * A start in RUNNING or STOPPED is refused (-EBUSY): a stopped guest's
+ * thread may still be inside guest_run, and a new guest in its place
+ * would be run by two threads at once.  What a guest did (its stats,
+ * why it stopped) stays readable until the next start.
+ */
+enum guest_state { GUEST_NONE, GUEST_RUNNING, GUEST_STOPPED, GUEST_RELEASED };
 
 struct guest {
 	enum guest_state state;
@@ -168,7 +183,7 @@ struct guest {
 int guest_start(const char *cmdline, unsigned int mib);	/* 0 or -errno */
 int guest_start_image(const void *image, u32 size, const char *cmdline, unsigned int mib);
 void guest_run(struct guest *g);	/* until it stops, halts or the host must run */
-void guest_release(void);	/* a stopped guest's memory back */
+void guest_release(void);	/* a stopped guest's memory back: RELEASED */
 void guest_stop(struct guest *g, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));	/* with why */
 void guest_stop_no_frame(struct guest *g);	/* a shadow got none: which limit */

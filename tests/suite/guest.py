@@ -23,6 +23,11 @@
   guest-bochs-*    The same from the guest ISO (GRUB loads the kernel
                    twice, as the host and as its module) in Bochs, whose
                    CPU checks what QEMU's TCG lets pass.
+  guest-short-of-frames-y  The host's in-kernel test that starts a guest
+                   with every number of frames left up to what it needs
+                   (guest_start_short_of_frames): refused or stopped by
+                   name, every frame back.  It takes all free frames
+                   first, so it runs alone, on a 16 MiB machine.
 """
 
 import re
@@ -33,6 +38,7 @@ from .emulators import (KTEST_BOCHS_TIMEOUT, QEMU, QEMU_PASS, qemu_command, read
                         run_bochs, run_emulator)
 from .harness import Failure, Test, fresh_log, need_file, need_tool
 from .judge import ktest_problem, log_details, panic_line
+from .ktest import qemu_ktest
 from .shell_session import ShellSession, expect_answer
 
 GUEST_PREFIX = "guest: "
@@ -232,8 +238,20 @@ def judge_guest_run(log, outcome, emulator_problem):
         raise Failure(problem, log_details(log, lines, outcome.output))
 
 
+SHORT_OF_FRAMES_MIB = 16   # its memset of every free frame: quick here
+
+
+def short_of_frames(log, build):
+    """guest_start_short_of_frames, run alone, where taking every free
+    frame is quick; it must pass, not skip."""
+    qemu_ktest(log, build, "qemu32", append="test=guest_start_short_of_frames",
+               memory=SHORT_OF_FRAMES_MIB,
+               expect=["ktest: PASS guest_start_short_of_frames"])
+
+
 def tests():
     return ([Test("guest-ktest-y", guest_ktest, (Y,)),
              Test("guest-hostile-y", hostile_guests, (Y,))] +
             [Test(name, guest_matrix, (host, cpu)) for name, host, cpu in GUEST_MATRIX] +
-            [Test("guest-bochs-y-pentium", guest_bochs, ("pentium",))])
+            [Test("guest-bochs-y-pentium", guest_bochs, ("pentium",)),
+             Test("guest-short-of-frames-y", short_of_frames, (Y,))])

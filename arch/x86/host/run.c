@@ -216,7 +216,7 @@ void guest_print_stats(void)
 	}
 	st = &g->stats;
 	printk("guest: %s%s%s\n", g->state == GUEST_RUNNING ? "running" : "stopped: ",
-	       g->state == GUEST_STOPPED ? g->stop_reason : "", g->halted ? " (halted)" : "");
+	       g->state != GUEST_RUNNING ? g->stop_reason : "", g->halted ? " (halted)" : "");
 	printk("  world switches %lu, traps reflected %lu, interrupts injected %lu, "
 	       "shadow faults %lu\n", st->exits, st->traps, st->interrupts, st->shadow_faults);
 	printk("  shadows: %lu built, %lu reused at a cr3 load; interrupt windows %lu\n",
