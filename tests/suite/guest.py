@@ -23,6 +23,10 @@
   guest-bochs-*    The same from the guest ISO (GRUB loads the kernel
                    twice, as the host and as its module) in Bochs, whose
                    CPU checks what QEMU's TCG lets pass.
+  guest-stop-start-y  `guest stop` and `guest start` typed together:
+                   never two host threads running one guest; the start
+                   is refused (busy) until the old one is released, and
+                   a guest boots again.
   guest-short-of-frames-y  The host's in-kernel test that starts a guest
                    with every number of frames left up to what it needs
                    (guest_start_short_of_frames): refused or stopped by
@@ -238,6 +242,45 @@ def judge_guest_run(log, outcome, emulator_problem):
         raise Failure(problem, log_details(log, lines, outcome.output))
 
 
+STOP_START = b"guest stop\rguest start\r"
+BUSY = "host: no guest: a guest is running already, or its thread has not yet let"
+GUEST_THREAD = re.compile(r"^\s*\d+\s+-?\d+\s+guest\s+(running|runnable|sleeping|waiting)")
+
+
+def guest_threads(session):
+    """How many live host threads `tasks` names guest."""
+    return sum(bool(GUEST_THREAD.match(line)) for line in expect_answer(session, "tasks", []))
+
+
+def stop_start_together(log, build):
+    """`guest stop` and `guest start` typed as one line after the other:
+    the start waits for the stopped guest's thread (busy) or comes after
+    it has let the guest go - never two threads running one guest - and
+    a guest starts and boots again."""
+    session = ShellSession(log, build, extra=["-initrd", build.elf])
+    try:
+        expect_answer(session, "guest start", ["host: guest started"])
+        session.wait_for(GUEST_READY, GUEST_TIMEOUT)
+        start = len(session.received)
+        session.command("guest stop", raw=STOP_START)
+        session.answer_from(session.mark, GUEST_TIMEOUT, "'guest start'")   # its prompt too
+        if guest_threads(session) > 1:
+            raise Failure("two host threads run the guest after a stop and a start",
+                          session.details())
+        if BUSY.encode() in session.received[start:]:
+            expect_answer(session, "guest start", ["host: guest started"])
+        if not wait_after(session, GUEST_READY, start, GUEST_TIMEOUT):
+            raise Failure("no guest booted again after the stop", session.details())
+        if guest_threads(session) != 1:
+            raise Failure("not one host thread for the running guest", session.details())
+        expect_answer(session, "guest stop", [])
+        problem = panic_line(host_lines(session))
+        if problem:
+            raise Failure(f"host: {problem}", session.details())
+    finally:
+        session.close()
+
+
 SHORT_OF_FRAMES_MIB = 16   # its memset of every free frame: quick here
 
 
@@ -254,4 +297,5 @@ def tests():
              Test("guest-hostile-y", hostile_guests, (Y,))] +
             [Test(name, guest_matrix, (host, cpu)) for name, host, cpu in GUEST_MATRIX] +
             [Test("guest-bochs-y-pentium", guest_bochs, ("pentium",)),
-             Test("guest-short-of-frames-y", short_of_frames, (Y,))])
+             Test("guest-short-of-frames-y", short_of_frames, (Y,)),
+             Test("guest-stop-start-y", stop_start_together, (Y,))])
