@@ -12,6 +12,7 @@
 #include <task.h>
 #include <asm/host.h>
 #include <asm/machine.h>
+#include <asm/timer.h>
 
 static char boot_cmdline[256];
 static bool boot_guest;
@@ -61,7 +62,8 @@ boot_option("guestexit", parse_guestexit,
 
 /* The guest runs until it stops; it sleeps a tick when it halts, and
  * gives the CPU up whenever the host's scheduler asks.  Stopped, it is
- * this thread's to release (asm/host.h: a new guest waits for that). */
+ * this thread's to release (asm/host.h: a new guest waits for that),
+ * at once if the guest stopped under it, before anything else runs. */
 static void guest_thread(void)
 {
 	struct guest *g = guest_current();
@@ -69,8 +71,10 @@ static void guest_thread(void)
 	int exit_value;
 
 	leave_with_next_guest = false;
-	while (g->state == GUEST_RUNNING) {
+	for (;;) {
 		guest_run(g);
+		if (g->state != GUEST_RUNNING)
+			break;
 		if (g->halted)
 			sched_sleep_ticks(1);
 		else
@@ -86,8 +90,8 @@ static const char *const start_errors[] = {
 	[ENOENT] = "no guest kernel: give pv386.elf as a Multiboot module "
 		   "(QEMU: -initrd build/pv386.elf; GRUB: module /boot/pv386.elf)",
 	[ENODEV] = "this CPU cannot host (a 386 has no CR0.WP), nor can a guest",
-	[EBUSY] = "a guest is running already, or its thread has not yet let the "
-		  "stopped one go (guest stop; then start again)",
+	[EBUSY] = "a guest is running already, or the stopped one's thread has not "
+		  "let it go yet (guest stop; then try again)",
 	[EINVAL] = "guestmem= is too small, or the command line too long",
 	[ENOMEM] = "not enough memory for the guest (guestmem=)",
 };
@@ -119,6 +123,24 @@ static int give_thread(void)
 	return err;
 }
 
+/*
+ * A guest stopped from outside its thread (`guest stop`) is released
+ * when that thread next runs: a start just after waits for it, a few
+ * ticks at most, rather than say busy to a command typed right after
+ * the stop.  A guest still running, or a thread that does not come
+ * within RELEASE_WAIT_MS, and the start is refused as busy.
+ */
+#define RELEASE_WAIT_MS	500
+
+static void wait_for_release(void)
+{
+	unsigned long ticks = RELEASE_WAIT_MS * timer_hz() / 1000;
+	struct guest *g = guest_current();
+
+	while (g && g->state == GUEST_STOPPED && ticks--)
+		sched_sleep_ticks(1);
+}
+
 /* After guest_start or guest_start_image returned err: the thread, or
  * why not. */
 static int launched(int err, const char *cmdline, unsigned int mib)
@@ -137,6 +159,7 @@ static int launched(int err, const char *cmdline, unsigned int mib)
 /* A guest with cmdline, in a thread of its own: 0 or -errno, said why. */
 int guest_launch(const char *cmdline)
 {
+	wait_for_release();
 	return launched(guest_start(cmdline, guest_mib), cmdline, guest_mib);
 }
 
@@ -144,6 +167,7 @@ int guest_launch(const char *cmdline)
  * with mib MiB of memory. */
 int guest_launch_image(const void *image, u32 size, const char *cmdline, unsigned int mib)
 {
+	wait_for_release();
 	return launched(guest_start_image(image, size, cmdline, mib), cmdline, mib);
 }
 

@@ -24,9 +24,9 @@
                    twice, as the host and as its module) in Bochs, whose
                    CPU checks what QEMU's TCG lets pass.
   guest-stop-start-y  `guest stop` and `guest start` typed together:
-                   never two host threads running one guest; the start
-                   is refused (busy) until the old one is released, and
-                   a guest boots again.
+                   never two host threads running one guest (the start
+                   waits until the old one is released), and a guest
+                   boots again.
   guest-short-of-frames-y  The host's in-kernel test that starts a guest
                    with every number of frames left up to what it needs
                    (guest_start_short_of_frames): refused or stopped by
@@ -243,7 +243,7 @@ def judge_guest_run(log, outcome, emulator_problem):
 
 
 STOP_START = b"guest stop\rguest start\r"
-BUSY = "host: no guest: a guest is running already, or its thread has not yet let"
+BUSY = "host: no guest: a guest is running already"
 GUEST_THREAD = re.compile(r"^\s*\d+\s+-?\d+\s+guest\s+(running|runnable|sleeping|waiting)")
 
 
@@ -254,9 +254,9 @@ def guest_threads(session):
 
 def stop_start_together(log, build):
     """`guest stop` and `guest start` typed as one line after the other:
-    the start waits for the stopped guest's thread (busy) or comes after
-    it has let the guest go - never two threads running one guest - and
-    a guest starts and boots again."""
+    the start waits for the stopped guest's thread to let it go (or, if
+    it never does, is refused as busy) - never two threads running one
+    guest - and a guest boots again."""
     session = ShellSession(log, build, extra=["-initrd", build.elf])
     try:
         expect_answer(session, "guest start", ["host: guest started"])
