@@ -109,10 +109,11 @@ struct shadow_cache {
 	unsigned long built, reused;		/* by shadow_cache_switch() */
 };
 
-/* The identity shadow active: 0 or -ENOMEM. */
+/* The identity shadow active: 0, or -ENOMEM with nothing held. */
 int shadow_cache_init(struct shadow_cache *c, struct guest_memory *m);
 void shadow_cache_free(struct shadow_cache *c);
-/* The shadow of guest_cr3 made active, kept or rebuilt; NULL: no memory. */
+/* The shadow of guest_cr3 made active, kept or rebuilt; NULL: no frame
+ * for a new one (the quota, or the host: guest_stop_no_frame). */
 struct shadow *shadow_cache_switch(struct shadow_cache *c, u32 guest_cr3);
 void shadow_cache_pte_changed(struct shadow_cache *c, u32 pte_gpa, u32 va);
 void shadow_cache_pde_changed(struct shadow_cache *c, u32 pde_gpa);
