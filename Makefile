@@ -470,6 +470,26 @@ $(GUEST_FUZZ): $(GUEST_FUZZ_SRCS) $(GUEST_HEADERS) | build-deps
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(GUEST_FUZZ_SRCS)
 
+# The frames a guest takes from its host - its memory and its shadow
+# page tables (memory.c, page_tables.c, shadow_cache.c, the same files
+# as the kernel's) - natively, 32-bit as in the kernel, on a page
+# allocator that refuses the n-th call for every n
+# (tests/host/guest/shadow/): nothing freed twice or never handed out,
+# nothing kept, no freed frame used, the quota's count right.
+SHADOW_CODE      := arch/x86/host/memory.c arch/x86/host/page_tables.c \
+		    arch/x86/host/shadow_cache.c
+SHADOW_TEST      := build/host/test_shadow_frames
+SHADOW_TEST_SRCS := $(wildcard tests/host/guest/shadow/*.c) tests/host/runner/runner.c \
+		    $(SHADOW_CODE)
+
+host-tests: $(SHADOW_TEST)
+
+$(SHADOW_TEST): $(SHADOW_TEST_SRCS) tests/host/guest/shadow/fake_page_alloc.h \
+		tests/host/runner/runner.h $(GUEST_HEADERS) include/asm/paging.h \
+		include/asm/switcher.h include/page_alloc.h | build-deps
+	@mkdir -p $(dir $@)
+	$(HOST_CC) -m32 $(HOST_CFLAGS) -o $@ $(SHADOW_TEST_SRCS)
+
 # The system-call fuzzer (user/sysfuzz.c) for FUZZ_TIME seconds from
 # seed FUZZ_SEED, in QEMU, through its ktest (tests/kernel/test_sysfuzz.c):
 # the kernel reports on the serial console and leaves QEMU with 33 for

@@ -5,7 +5,11 @@
 #ifndef PV386_GUEST_H
 #define PV386_GUEST_H
 
+#include <types.h>
+
 int guest_launch(const char *cmdline);	/* 0 or -errno, printed */
+/* The same from a kernel image of size bytes (an ELF file), mib MiB. */
+int guest_launch_image(const void *image, u32 size, const char *cmdline, unsigned int mib);
 void guest_boot(void);			/* guest= */
 
 #endif

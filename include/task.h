@@ -63,7 +63,10 @@ struct task {
 #define EXIT_KILLED_BY_REQUEST	(-EXIT_KILLED_BASE - 256)
 
 void task_init(void);			/* the boot thread becomes a task */
-struct task *task_create_kernel(const char *name, void (*fn)(void));
+struct task *task_create_kernel(const char *name, void (*fn)(void));	/* or panic */
+/* The same for a thread the kernel can do without: NULL and *err
+ * (-EAGAIN: no task slot; -ENOMEM: no stack) if it cannot be made. */
+struct task *task_try_create_kernel(const char *name, void (*fn)(void), int *err);
 int task_spawn(const char *program, const char *arg);	/* pid or -errno */
 int task_wait(int pid, int *status);	/* pid collected, or -ECHILD */
 void task_exit(int status) __noreturn;

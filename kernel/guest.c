@@ -12,6 +12,7 @@
 #include <task.h>
 #include <asm/host.h>
 #include <asm/machine.h>
+#include <asm/timer.h>
 
 static char boot_cmdline[256];
 static bool boot_guest;
@@ -60,47 +61,114 @@ boot_option("guestexit", parse_guestexit,
 	    "when the guest= guest stops, leave the emulator with its exit value");
 
 /* The guest runs until it stops; it sleeps a tick when it halts, and
- * gives the CPU up whenever the host's scheduler asks. */
+ * gives the CPU up whenever the host's scheduler asks.  Stopped, it is
+ * this thread's to release (asm/host.h: a new guest waits for that),
+ * at once if the guest stopped under it, before anything else runs. */
 static void guest_thread(void)
 {
 	struct guest *g = guest_current();
 	bool leave = leave_with_next_guest;
+	int exit_value;
 
 	leave_with_next_guest = false;
-	while (g->state == GUEST_RUNNING) {
+	for (;;) {
 		guest_run(g);
+		if (g->state != GUEST_RUNNING)
+			break;
 		if (g->halted)
 			sched_sleep_ticks(1);
 		else
 			sched_yield();
 	}
+	exit_value = g->exit_value;
 	guest_release();
 	if (leave)
-		emulator_exit(g->exit_value >= 0 ? (u8)g->exit_value : EMU_EXIT_FAIL);
+		emulator_exit(exit_value >= 0 ? (u8)exit_value : EMU_EXIT_FAIL);
 }
 
 static const char *const start_errors[] = {
 	[ENOENT] = "no guest kernel: give pv386.elf as a Multiboot module "
 		   "(QEMU: -initrd build/pv386.elf; GRUB: module /boot/pv386.elf)",
 	[ENODEV] = "this CPU cannot host (a 386 has no CR0.WP), nor can a guest",
-	[EBUSY] = "a guest is running already (guest stop)",
+	[EBUSY] = "a guest is running already, or the stopped one's thread has not "
+		  "let it go yet (guest stop; then try again)",
 	[EINVAL] = "guestmem= is too small, or the command line too long",
 	[ENOMEM] = "not enough memory for the guest (guestmem=)",
 };
 
+/* Why its host thread could not be made (task_try_create_kernel). */
+static const char *const thread_errors[] = {
+	[EAGAIN] = "no task slot free for its thread (too many tasks)",
+	[ENOMEM] = "not enough memory for its thread's stack",
+};
+
+static const char *error_text(const char *const *texts, unsigned int n, int err)
+{
+	return -err < (int)n && texts[-err] ? texts[-err] : "error";
+}
+
+/* A thread to run the started guest in, or the guest stopped and
+ * released again: 0 or -errno, said why. */
+static int give_thread(void)
+{
+	struct guest *g = guest_current();
+	int err;
+
+	g->task = task_try_create_kernel("guest", guest_thread, &err);
+	if (g->task)
+		return 0;
+	guest_stop(g, "no host thread to run it");
+	guest_release();
+	printk("host: no guest: %s\n", error_text(thread_errors, ARRAY_SIZE(thread_errors), err));
+	return err;
+}
+
+/*
+ * A guest stopped from outside its thread (`guest stop`) is released
+ * when that thread next runs: a start just after waits for it, a few
+ * ticks at most, rather than say busy to a command typed right after
+ * the stop.  A guest still running, or a thread that does not come
+ * within RELEASE_WAIT_MS, and the start is refused as busy.
+ */
+#define RELEASE_WAIT_MS	500
+
+static void wait_for_release(void)
+{
+	unsigned long ticks = RELEASE_WAIT_MS * timer_hz() / 1000;
+	struct guest *g = guest_current();
+
+	while (g && g->state == GUEST_STOPPED && ticks--)
+		sched_sleep_ticks(1);
+}
+
+/* After guest_start or guest_start_image returned err: the thread, or
+ * why not. */
+static int launched(int err, const char *cmdline, unsigned int mib)
+{
+	if (err) {
+		printk("host: no guest: %s\n",
+		       error_text(start_errors, ARRAY_SIZE(start_errors), err));
+		return err;
+	}
+	err = give_thread();
+	if (!err)
+		printk("host: guest started: %u MiB, command line '%s'\n", mib, cmdline);
+	return err;
+}
+
 /* A guest with cmdline, in a thread of its own: 0 or -errno, said why. */
 int guest_launch(const char *cmdline)
 {
-	int err = guest_start(cmdline, guest_mib);
+	wait_for_release();
+	return launched(guest_start(cmdline, guest_mib), cmdline, guest_mib);
+}
 
-	if (err) {
-		printk("host: no guest: %s\n", -err < (int)ARRAY_SIZE(start_errors) &&
-		       start_errors[-err] ? start_errors[-err] : "error");
-		return err;
-	}
-	printk("host: guest started: %u MiB, command line '%s'\n", guest_mib, cmdline);
-	task_create_kernel("guest", guest_thread);
-	return 0;
+/* The same from the kernel image at image (an ELF file of size bytes),
+ * with mib MiB of memory. */
+int guest_launch_image(const void *image, u32 size, const char *cmdline, unsigned int mib)
+{
+	wait_for_release();
+	return launched(guest_start_image(image, size, cmdline, mib), cmdline, mib);
 }
 
 /* guest= at boot, once the host is ready. */

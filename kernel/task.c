@@ -119,16 +119,27 @@ static void __noreturn kernel_thread(void)
 	task_exit(0);
 }
 
-struct task *task_create_kernel(const char *name, void (*fn)(void))
+struct task *task_try_create_kernel(const char *name, void (*fn)(void), int *err)
 {
-	int err;
-	struct task *t = task_alloc(name, &err);
+	struct task *t = task_alloc(name, err);
 
 	if (!t)
-		panic("cannot create kernel thread %s: error %d", name, err);
+		return NULL;
 	t->thread_fn = fn;
 	arch_task_setup_kernel(t, kernel_thread);
 	t->state = TASK_RUNNABLE;
+	return t;
+}
+
+/* A thread the kernel cannot run without (its idle task): none is the
+ * end. */
+struct task *task_create_kernel(const char *name, void (*fn)(void))
+{
+	int err;
+	struct task *t = task_try_create_kernel(name, fn, &err);
+
+	if (!t)
+		panic("cannot create kernel thread %s: error %d", name, err);
 	return t;
 }
 

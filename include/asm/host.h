@@ -29,9 +29,19 @@
 #define GUEST_BOOT_INFO		0x8000u
 #define GUEST_KERNEL_MIN	0x100000u	/* segments start at 1 MiB or above */
 
+/*
+ * The host memory one guest holds: its RAM, and the frames its shadow
+ * page tables take (page_tables.c counts them), which may not pass a
+ * quota set from the RAM's size (memory.c says how much), so that a
+ * guest mapping one 4 MiB slot after another is stopped by name rather
+ * than take the host's last frames.
+ */
 struct guest_memory {
 	u32 base;		/* host-physical = host pointer (RAM is 1:1) */
 	u32 size;		/* bytes; guest-physical [0, size) */
+	unsigned long shadow_frames;	/* host frames its shadows hold now */
+	unsigned long shadow_quota;	/* the most they may hold */
+	unsigned long shadow_peak;	/* the most they have held */
 };
 
 int guest_memory_alloc(struct guest_memory *m, unsigned int mib);
@@ -49,8 +59,8 @@ int guest_write_boot_info(struct guest_memory *m, const char *cmdline);
 
 /* Shadow page tables (arch/x86/host/page_tables.c). */
 struct shadow {
-	u32 *pgd;			/* what the CPU uses: the host's frames */
-	const struct guest_memory *mem;
+	u32 *pgd;			/* what the CPU uses: the host's frames; NULL: none */
+	struct guest_memory *mem;	/* whose frames they are, counted there */
 	u32 guest_cr3;			/* the guest's page directory (gpa) */
 	unsigned long fills;		/* entries filled on demand */
 	unsigned long last_used;	/* shadow_cache.c: which to rebuild */
@@ -60,14 +70,16 @@ enum shadow_result {
 	SHADOW_FILLED,			/* run the guest again */
 	SHADOW_GUEST_FAULT,		/* the guest's tables refuse: its fault */
 	SHADOW_BAD_TABLE,		/* they point outside guest memory */
-	SHADOW_NO_MEMORY,		/* the host is out of frames */
+	SHADOW_NO_MEMORY,		/* no frame: the host has none, or the quota is met */
 };
 
 /* guest_cr3 before the guest loads one: its memory 1:1, supervisor only
  * (never a page directory's address: not page-aligned). */
 #define SHADOW_IDENTITY		0xffffffffu
 
-int shadow_init(struct shadow *sh, const struct guest_memory *m, u32 guest_cr3);
+/* 0, or -ENOMEM with nothing held (sh->pgd NULL); shadow_free frees
+ * whatever a shadow holds, nothing for one that was never made. */
+int shadow_init(struct shadow *sh, struct guest_memory *m, u32 guest_cr3);
 void shadow_drop(struct shadow *sh);
 void shadow_free(struct shadow *sh);
 enum shadow_result shadow_fault(struct shadow *sh, u32 va, u32 *error_code);
@@ -92,15 +104,16 @@ const void *guest_user_page(const struct shadow *sh, u32 va);
 struct shadow_cache {
 	struct shadow shadow[SHADOWS_KEPT];	/* pgd NULL: not made yet */
 	struct shadow *active;			/* what the CPU runs the guest on */
-	const struct guest_memory *mem;
+	struct guest_memory *mem;
 	unsigned long uses;			/* a clock for last_used */
 	unsigned long built, reused;		/* by shadow_cache_switch() */
 };
 
-/* The identity shadow active: 0 or -ENOMEM. */
-int shadow_cache_init(struct shadow_cache *c, const struct guest_memory *m);
+/* The identity shadow active: 0, or -ENOMEM with nothing held. */
+int shadow_cache_init(struct shadow_cache *c, struct guest_memory *m);
 void shadow_cache_free(struct shadow_cache *c);
-/* The shadow of guest_cr3 made active, kept or rebuilt; NULL: no memory. */
+/* The shadow of guest_cr3 made active, kept or rebuilt; NULL: no frame
+ * for a new one (the quota, or the host: guest_stop_no_frame). */
 struct shadow *shadow_cache_switch(struct shadow_cache *c, u32 guest_cr3);
 void shadow_cache_pte_changed(struct shadow_cache *c, u32 pte_gpa, u32 va);
 void shadow_cache_pde_changed(struct shadow_cache *c, u32 pde_gpa);
@@ -123,7 +136,22 @@ struct guest_stats {
 	unsigned long irq_windows;		/* IF stores trapped (irq_window.c) */
 };
 
-enum guest_state { GUEST_NONE, GUEST_RUNNING, GUEST_STOPPED };
+/*
+ * A guest's life, the one place its states are named.  guest.c moves it
+ * on, only this way:
+ *
+ *   NONE or RELEASED -> RUNNING   guest_start_image: memory and shadows made
+ *   RUNNING -> STOPPED            guest_stop, with why (whoever finds it broken)
+ *   STOPPED -> RELEASED           guest_release, by what runs it (its host
+ *                                 thread), once out of guest_run for good:
+ *                                 memory and shadows back to the host
+ *
+ * A start in RUNNING or STOPPED is refused (-EBUSY): a stopped guest's
+ * thread may still be inside guest_run, and a new guest in its place
+ * would be run by two threads at once.  What a guest did (its stats,
+ * why it stopped) stays readable until the next start.
+ */
+enum guest_state { GUEST_NONE, GUEST_RUNNING, GUEST_STOPPED, GUEST_RELEASED };
 
 struct guest {
 	enum guest_state state;
@@ -156,9 +184,10 @@ struct guest {
 int guest_start(const char *cmdline, unsigned int mib);	/* 0 or -errno */
 int guest_start_image(const void *image, u32 size, const char *cmdline, unsigned int mib);
 void guest_run(struct guest *g);	/* until it stops, halts or the host must run */
-void guest_release(void);	/* a stopped guest's memory back */
+void guest_release(void);	/* a stopped guest's memory back: RELEASED */
 void guest_stop(struct guest *g, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));	/* with why */
+void guest_stop_no_frame(struct guest *g);	/* a shadow got none: which limit */
 struct guest *guest_current(void);	/* the one guest, or NULL */
 void guest_print_stats(void);
 void guest_console_output(struct guest *g, const char *s, u32 n);

@@ -81,7 +81,7 @@ extern const char switch_to_guest[], switcher_stubs[];
 /* arch/x86/host/switcher.c */
 struct switcher_state *switcher_setup(void);
 void switcher_set_ldt(struct switcher_state *s, unsigned int entries);
-int switcher_map_in_guest(u32 *guest_pgd);
+void switcher_map_in_guest(u32 *guest_pgd, u32 table);	/* table: a zeroed frame */
 struct pt_regs *switcher_guest_regs(void);
 unsigned int switcher_run(u32 *cr2);	/* the trap's vector */
 bool hardware_vector(unsigned int vector);	/* the host's interrupt: handled */

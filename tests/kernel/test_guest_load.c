@@ -52,26 +52,62 @@ static struct guest_memory test_memory(void)
 	struct guest_memory m;
 
 	if (guest_memory_alloc(&m, GUESTMEM_MIN_MIB))
-		return (struct guest_memory){ 0, 0 };
+		return m;		/* empty: refused */
 	memset((void *)m.base, 0xaa, m.size);	/* so the loader's zeroes show */
 	return m;
 }
 
+/* Bytes that are never anyone's frames: what an empty guest_memory
+ * must not be left holding after a refusal. */
+#define NOT_MEMORY	0x5a5a5a5au
+
+/*
+ * Guest memory: a size no guest can have and more than the host has are
+ * refused, with m left empty (so freeing it frees nothing) and every
+ * frame still the host's; the bounds of guest_memory_ptr, on memory
+ * described here (they are arithmetic: they need no frames); then one
+ * real allocation, where the host has room for one (a 4 MiB machine has
+ * not: the refusals above are the test there).
+ */
 KTEST(guest_memory_bounds)
 {
-	struct guest_memory m;
+	struct guest_memory m = { .base = NOT_MEMORY, .size = NOT_MEMORY };
+	struct guest_memory fake = { .base = 0x400000u, .size = GUESTMEM_MIN_MIB * 0x100000u };
 	unsigned long before = pages_free_count();
+	int err;
 
 	KT_EXPECT_EQ(guest_memory_alloc(&m, GUESTMEM_MIN_MIB - 1), -EINVAL);
-	KT_EXPECT_EQ(guest_memory_alloc(&m, GUESTMEM_MIN_MIB), 0);
-	KT_EXPECT_EQ(m.size, GUESTMEM_MIN_MIB * 0x100000u);
-	KT_EXPECT(guest_memory_ptr(&m, 0, m.size) == (void *)m.base);
-	KT_EXPECT(guest_memory_ptr(&m, m.size, 0) != NULL);
-	KT_EXPECT(guest_memory_ptr(&m, m.size - 1, 2) == NULL);
-	KT_EXPECT(guest_memory_ptr(&m, m.size, 1) == NULL);
-	KT_EXPECT(guest_memory_ptr(&m, 0xfffff000u, 0x2000) == NULL);	/* wraps */
-	KT_EXPECT(guest_memory_ptr(&m, 16, 0xfffffff8u) == NULL);		/* wraps */
+	KT_EXPECT(m.base == 0 && m.size == 0);
+	m = (struct guest_memory){ .base = NOT_MEMORY, .size = NOT_MEMORY };
+	KT_EXPECT_EQ(guest_memory_alloc(&m, KERNEL_SPACE_END / 0x100000u + 1), -EINVAL);
+	KT_EXPECT(m.base == 0 && m.size == 0);
+	/* All the kernel's RAM, its first MiB too: more than any host has free. */
+	m = (struct guest_memory){ .base = NOT_MEMORY, .size = NOT_MEMORY };
+	KT_EXPECT_EQ(guest_memory_alloc(&m, KERNEL_SPACE_END / 0x100000u), -ENOMEM);
+	KT_EXPECT(m.base == 0 && m.size == 0);
 	guest_memory_free(&m);
+	KT_EXPECT_EQ(pages_free_count(), before);
+
+	KT_EXPECT(guest_memory_ptr(&fake, 0, fake.size) == (void *)fake.base);
+	KT_EXPECT(guest_memory_ptr(&fake, fake.size, 0) != NULL);
+	KT_EXPECT(guest_memory_ptr(&fake, fake.size - 1, 2) == NULL);
+	KT_EXPECT(guest_memory_ptr(&fake, fake.size, 1) == NULL);
+	KT_EXPECT(guest_memory_ptr(&fake, 0xfffff000u, 0x2000) == NULL);	/* wraps */
+	KT_EXPECT(guest_memory_ptr(&fake, 16, 0xfffffff8u) == NULL);		/* wraps */
+
+	err = guest_memory_alloc(&m, GUESTMEM_MIN_MIB);
+	if (err) {
+		KT_EXPECT_EQ(err, -ENOMEM);
+		KT_EXPECT(m.base == 0 && m.size == 0);
+		guest_memory_free(&m);
+		KT_EXPECT_EQ(pages_free_count(), before);
+		KT_SKIP("no room for the smallest guest memory here: only its refusals checked");
+	}
+	KT_EXPECT_EQ(m.size, GUESTMEM_MIN_MIB * 0x100000u);
+	KT_EXPECT_EQ(pages_free_count(), before - m.size / PAGE_SIZE);
+	KT_EXPECT(guest_memory_ptr(&m, 0, m.size) == (void *)m.base);
+	guest_memory_free(&m);
+	KT_EXPECT(m.base == 0 && m.size == 0);
 	KT_EXPECT_EQ(pages_free_count(), before);
 }
 

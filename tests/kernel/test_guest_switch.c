@@ -65,7 +65,7 @@ static const u8 guest_code[] = {
 static u32 *guest_page_dir(const struct guest_memory *m)
 {
 	u32 *pgd = (u32 *)page_alloc();
-	u32 va;
+	u32 va, switcher_table;
 
 	if (!pgd)
 		return NULL;
@@ -81,7 +81,11 @@ static u32 *guest_page_dir(const struct guest_memory *m)
 			table[0] = 0;
 		pgd[(va - PGDIR_SPAN) / PGDIR_SPAN] = (u32)table | PTE_PRESENT | PTE_WRITE;
 	}
-	return switcher_map_in_guest(pgd) ? NULL : pgd;
+	switcher_table = page_alloc();
+	if (!switcher_table)
+		return NULL;
+	switcher_map_in_guest(pgd, switcher_table);
+	return pgd;
 }
 
 static void free_guest_page_dir(u32 *pgd)

@@ -315,4 +315,24 @@ KTEST_ALONE(hostile_console_flood)
 	ONLY_IN_A_GUEST();
 	KT_EXPECT_EQ(hypercall(HCALL_console_write, 0x100000, 0x400000, 0), GUEST_CONSOLE_MAX);
 }
+
+/* One new 4 MiB slot after another, all mapped to one table of its own:
+ * each costs the host a shadow table, until the guest's quota of host
+ * frames is met and the host stops it (issue 25: without the quota it
+ * took the host's last frames). */
+KTEST_ALONE(hostile_shadow_quota)
+{
+	u32 *pgd = (u32 *)(read_cr3() & PAGE_MASK), *table = (u32 *)page_alloc();
+	u32 slot;
+
+	ONLY_IN_A_GUEST();
+	if (!table)
+		KT_SKIP("no page for the table");
+	table[0] = (u32)table | PTE_PRESENT;	/* its own page, at each slot's start */
+	for (slot = 0x80000000u / PGDIR_SPAN; slot < SWITCHER_ADDR / PGDIR_SPAN; slot++) {
+		pgd[slot] = (u32)table | PTE_PRESENT;	/* no task maps these */
+		(void)*(volatile u32 *)(slot * PGDIR_SPAN);
+	}
+	HOST_LET_IT_THROUGH("a shadow table for each 4 MiB of its address space");
+}
 #endif

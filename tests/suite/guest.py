@@ -25,6 +25,15 @@
                    CPU checks what QEMU's TCG lets pass.
   guest-fuzz-*     The guest fuzzer (tests/guestfuzz/) against its host,
                    a bounded run under QEMU and Bochs (at the end).
+  guest-stop-start-y  `guest stop` and `guest start` typed together:
+                   never two host threads running one guest (the start
+                   waits until the old one is released), and a guest
+                   boots again.
+  guest-short-of-frames-y  The host's in-kernel test that starts a guest
+                   with every number of frames left up to what it needs
+                   (guest_start_short_of_frames): refused or stopped by
+                   name, every frame back.  It takes all free frames
+                   first, so it runs alone, on a 16 MiB machine.
 """
 
 import re
@@ -35,6 +44,7 @@ from .emulators import (KTEST_BOCHS_TIMEOUT, QEMU, QEMU_PASS, qemu_command, read
                         run_bochs, run_emulator)
 from .harness import Failure, Test, fresh_log, need_file, need_tool
 from .judge import ktest_problem, log_details, panic_line
+from .ktest import qemu_ktest
 from .shell_session import ShellSession, expect_answer
 
 GUEST_PREFIX = "guest: "
@@ -150,6 +160,7 @@ HOSTILE = [
     ("hostile_console_outside", None, PASSED),
     ("hostile_console_flood", None, PASSED),
     ("hostile_irqs_off_forever", None, "interrupts off for 10 s with one waiting"),
+    ("hostile_shadow_quota", None, "its page tables reached their quota of 104 host frames"),
 ]
 HOSTILE_TIMEOUT = 30    # the longest: 10 s of interrupts off
 
@@ -178,7 +189,7 @@ def hostile_guests(log, build):
         if any(ch < " " and ch != "\t" for line in guest_text for ch in line):
             raise Failure("a guest's control characters reached the host's console",
                           session.details())
-        expect_answer(session, "guest stats", ["guest: stopped: interrupts off for 10 s"])
+        expect_answer(session, "guest stats", [f"guest: stopped: {HOSTILE[-1][2]}"])
         expect_answer(session, "cpu", ["paravirt backend native"])
         problem = panic_line(host_lines(session))
         if problem:
@@ -289,10 +300,62 @@ def guest_fuzz_bochs(log, cpu):
     judge_guest_fuzz(log, outcome, problem)
 
 
+STOP_START = b"guest stop\rguest start\r"
+BUSY = "host: no guest: a guest is running already"
+GUEST_THREAD = re.compile(r"^\s*\d+\s+-?\d+\s+guest\s+(running|runnable|sleeping|waiting)")
+
+
+def guest_threads(session):
+    """How many live host threads `tasks` names guest."""
+    return sum(bool(GUEST_THREAD.match(line)) for line in expect_answer(session, "tasks", []))
+
+
+def stop_start_together(log, build):
+    """`guest stop` and `guest start` typed as one line after the other:
+    the start waits for the stopped guest's thread to let it go (or, if
+    it never does, is refused as busy) - never two threads running one
+    guest - and a guest boots again."""
+    session = ShellSession(log, build, extra=["-initrd", build.elf])
+    try:
+        expect_answer(session, "guest start", ["host: guest started"])
+        session.wait_for(GUEST_READY, GUEST_TIMEOUT)
+        start = len(session.received)
+        session.command("guest stop", raw=STOP_START)
+        session.answer_from(session.mark, GUEST_TIMEOUT, "'guest start'")   # its prompt too
+        if guest_threads(session) > 1:
+            raise Failure("two host threads run the guest after a stop and a start",
+                          session.details())
+        if BUSY.encode() in session.received[start:]:
+            expect_answer(session, "guest start", ["host: guest started"])
+        if not wait_after(session, GUEST_READY, start, GUEST_TIMEOUT):
+            raise Failure("no guest booted again after the stop", session.details())
+        if guest_threads(session) != 1:
+            raise Failure("not one host thread for the running guest", session.details())
+        expect_answer(session, "guest stop", [])
+        problem = panic_line(host_lines(session))
+        if problem:
+            raise Failure(f"host: {problem}", session.details())
+    finally:
+        session.close()
+
+
+SHORT_OF_FRAMES_MIB = 16   # its memset of every free frame: quick here
+
+
+def short_of_frames(log, build):
+    """guest_start_short_of_frames, run alone, where taking every free
+    frame is quick; it must pass, not skip."""
+    qemu_ktest(log, build, "qemu32", append="test=guest_start_short_of_frames",
+               memory=SHORT_OF_FRAMES_MIB,
+               expect=["ktest: PASS guest_start_short_of_frames"])
+
+
 def tests():
     return ([Test("guest-ktest-y", guest_ktest, (Y,)),
              Test("guest-hostile-y", hostile_guests, (Y,))] +
             [Test(name, guest_matrix, (host, cpu)) for name, host, cpu in GUEST_MATRIX] +
             [Test("guest-bochs-y-pentium", guest_bochs, ("pentium",)),
+             Test("guest-short-of-frames-y", short_of_frames, (Y,)),
+             Test("guest-stop-start-y", stop_start_together, (Y,)),
              Test("guest-fuzz-y", guest_fuzz, (Y,)),
              Test("guest-fuzz-bochs-y-pentium", guest_fuzz_bochs, ("pentium",))])

@@ -17,6 +17,10 @@
                    in turn, some test of its program must fail (a few
                    seconds: every mutant is in one build, picked at run
                    time).
+  host-shadow-frames  A guest's memory and shadow page tables on a page
+                   allocator that refuses the n-th call, for every n
+                   (tests/host/guest/shadow/): no frame freed twice,
+                   kept or used once freed; the shadows' quota.
 
 The ops ROM validator's host tests use the same checks (rom.py).
 """
@@ -30,6 +34,7 @@ from .harness import LOG_DIR, Failure, Test, last_lines, need_file, run_command
 HOST_TEST = "build/host/test_patch"
 HOST_MULTIBOOT_TEST = "build/host/test_multiboot"
 HOST_GUEST_CHECK_TEST = "build/host/test_guest_check"
+HOST_SHADOW_FRAMES_TEST = "build/host/test_shadow_frames"
 HOST_SUMMARY = re.compile(r"^(\d+) passed, (\d+) failed$")
 
 
@@ -108,4 +113,5 @@ def tests():
         Test("host-guest-check", check_host_tests, (HOST_GUEST_CHECK_TEST,)),
         Test("host-guest-check-fuzz", check_guest_check_fuzz),
         Test("host-check-mutants", check_mutants),
+        Test("host-shadow-frames", check_host_tests, (HOST_SHADOW_FRAMES_TEST,)),
     ]

@@ -10,7 +10,9 @@
  * at ring 1.  run.c runs it; whatever finds it broken calls
  * guest_stop(), and what it prints comes out here, a line at a time.
  *
- * One guest at a time: there is one Switcher state page.
+ * One guest at a time: there is one Switcher state page.  Its life is
+ * the state machine of asm/host.h (enum guest_state): a new guest only
+ * once the last one's thread has released it.
  */
 #include <kernel.h>
 #include <string.h>
@@ -64,6 +66,8 @@ static void set_boot_tables(struct guest *g)
 				      &g->cpu->guest_gdt_table[segs[i].index]);
 }
 
+/* Memory, kernel, boot block and the first shadow for g: 0, or -errno
+ * with nothing held (each step that fails holds nothing itself). */
 static int load_guest(struct guest *g, const void *image, u32 size, const char *cmdline,
 		      unsigned int mib)
 {
@@ -92,17 +96,17 @@ static int load_guest(struct guest *g, const void *image, u32 size, const char *
 }
 
 /* A guest made from the kernel image at image (an ELF file of size
- * bytes): 0, or -ENODEV (a 386 cannot host, nor can a guest), -EBUSY,
+ * bytes): 0, or -ENODEV (a 386 cannot host, nor can a guest), -EBUSY
+ * (one is running, or stopped and not yet released by its thread),
  * -EINVAL (a bad image, guestmem, cmdline), -ENOMEM. */
 int guest_start_image(const void *image, u32 size, const char *cmdline, unsigned int mib)
 {
 	struct guest *g = &the_guest;
 	int err;
 
-	if (g->state == GUEST_RUNNING)
+	if (g->state == GUEST_RUNNING || g->state == GUEST_STOPPED)
 		return -EBUSY;
-	guest_release();
-	memset(g, 0, sizeof(*g));
+	memset(g, 0, sizeof(*g));	/* GUEST_NONE: the last one's record goes */
 	g->exit_value = -1;
 	err = load_guest(g, image, size, cmdline, mib);
 	if (err)
@@ -123,17 +127,19 @@ int guest_start(const char *cmdline, unsigned int mib)
 				 cmdline, mib);
 }
 
-/* A stopped guest's memory and shadow back to the host; what it did
- * (its stats, why it stopped) stays for `guest stats`. */
+/* A stopped guest's memory and shadows back to the host, by what ran
+ * it, once it will not run it again; what it did (its stats, why it
+ * stopped) stays for `guest stats`.  Nothing in any other state. */
 void guest_release(void)
 {
 	struct guest *g = &the_guest;
 
-	if (g->state != GUEST_STOPPED || !g->mem.size)
+	if (g->state != GUEST_STOPPED)
 		return;
 	shadow_cache_free(&g->shadows);
 	guest_memory_free(&g->mem);
 	g->shared = NULL;
+	g->state = GUEST_RELEASED;
 }
 
 void guest_stop(struct guest *g, const char *fmt, ...)
@@ -148,6 +154,17 @@ void guest_stop(struct guest *g, const char *fmt, ...)
 	g->state = GUEST_STOPPED;
 	guest_console_output(g, "\n", g->line_len ? 1 : 0);	/* its last words */
 	printk("host: guest stopped: %s\n", g->stop_reason);
+}
+
+/* A shadow got no frame (page_tables.c): the guest stops, with the
+ * limit it met - its quota, or the host's memory. */
+void guest_stop_no_frame(struct guest *g)
+{
+	if (g->mem.shadow_frames >= g->mem.shadow_quota)
+		guest_stop(g, "its page tables reached their quota of %lu host frames",
+			   g->mem.shadow_quota);
+	else
+		guest_stop(g, "the host is out of memory for its page tables");
 }
 
 /* ---- its console ---- */

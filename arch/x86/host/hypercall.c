@@ -70,7 +70,7 @@ static u32 hc_write_cr3(struct guest *g, u32 gpa)
 	}
 	sh = shadow_cache_switch(&g->shadows, gpa);
 	if (!sh) {
-		guest_stop(g, "the host is out of memory for its page tables");
+		guest_stop_no_frame(g);
 		return -ENOMEM;
 	}
 	g->cpu->guest_cr3 = (u32)sh->pgd;

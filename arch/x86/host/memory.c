@@ -14,25 +14,55 @@
 
 #define PAGES_PER_MIB	(0x100000u / PAGE_SIZE)
 
-/* mib MiB of zeroed frames for m, or -ENOMEM. */
+/*
+ * The quota of host frames one guest's shadows may hold (struct
+ * guest_memory).  Each kept shadow may have its directory and the
+ * Switcher's table, page tables enough to map all the guest's memory
+ * twice (its kernel's map of it and its programs' view), and
+ * SHADOW_SPARSE_TABLES more for mappings strewn wide (a program's stack
+ * at the top of its space).  A 16 MiB guest: 104 frames, 416 KiB; a
+ * pv386 guest running its whole suite holds a fraction of that.
+ * Without it a guest could make the host fill SHADOWS_KEPT directories
+ * of 1023 tables each: 16 MiB of the host's, whatever its own size.
+ */
+#define SHADOW_SPARSE_TABLES	16
+
+static unsigned long shadow_quota(u32 size)
+{
+	return SHADOWS_KEPT * (2 + 2 * (size / PGDIR_SPAN) + SHADOW_SPARSE_TABLES);
+}
+
+/*
+ * mib MiB of zeroed frames for m: 0, -EINVAL (a size no guest can have)
+ * or -ENOMEM.  On a refusal m is empty, never left as it was: a caller
+ * that frees it on its way out then frees nothing (guest_memory_free),
+ * rather than whatever its stack held.
+ */
 int guest_memory_alloc(struct guest_memory *m, unsigned int mib)
 {
 	u32 base;
 
+	*m = (struct guest_memory){ .base = 0 };
 	if (mib < GUESTMEM_MIN_MIB || mib > KERNEL_SPACE_END / 0x100000u)
 		return -EINVAL;
 	base = pages_alloc(mib * PAGES_PER_MIB);
 	if (!base)
 		return -ENOMEM;
-	*m = (struct guest_memory){ base, mib * 0x100000u };
+	m->base = base;
+	m->size = mib * 0x100000u;
+	m->shadow_quota = shadow_quota(m->size);
 	return 0;
 }
 
+/* m's frames back to the host (none if it is empty), and m empty; its
+ * shadows' frames went first (shadow_cache_free).  The most they held
+ * stays, for `guest stats`. */
 void guest_memory_free(struct guest_memory *m)
 {
 	if (m->size)
 		pages_free(m->base, m->size / PAGE_SIZE);
-	*m = (struct guest_memory){ 0, 0 };
+	m->base = 0;
+	m->size = 0;
 }
 
 /* The host's pointer to guest-physical [gpa, gpa + len), or NULL unless

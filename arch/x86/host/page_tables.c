@@ -38,19 +38,54 @@
  */
 #define VM86_REACH_END	(0xffff * 16 + 0xffff + 1)
 
-/* A shadow for the guest's page directory at guest-physical guest_cr3. */
-int shadow_init(struct shadow *sh, const struct guest_memory *m, u32 guest_cr3)
+/*
+ * Every frame a shadow holds comes from here and goes back here, counted
+ * in its guest's memory against the quota (asm/host.h): 0 when the
+ * quota is met or the host has none left (guest_stop_no_frame says
+ * which).  A zeroed frame: nothing in it is present yet.
+ */
+static u32 shadow_frame_alloc(struct shadow *sh)
 {
-	sh->pgd = (u32 *)page_alloc();
-	if (!sh->pgd)
+	struct guest_memory *m = sh->mem;
+	u32 frame;
+
+	if (m->shadow_frames >= m->shadow_quota)
+		return 0;
+	frame = page_alloc();
+	if (!frame)
+		return 0;
+	if (++m->shadow_frames > m->shadow_peak)
+		m->shadow_peak = m->shadow_frames;
+	return frame;
+}
+
+static void shadow_frame_free(struct shadow *sh, u32 frame)
+{
+	page_free(frame);
+	sh->mem->shadow_frames--;
+}
+
+/*
+ * A shadow for the guest's page directory at guest-physical guest_cr3:
+ * its directory and the Switcher's table in it, both or neither - on
+ * -ENOMEM sh holds nothing (pgd NULL), so that whoever frees it on the
+ * way out frees nothing twice.
+ */
+int shadow_init(struct shadow *sh, struct guest_memory *m, u32 guest_cr3)
+{
+	u32 pgd, switcher_table;
+
+	*sh = (struct shadow){ .mem = m, .guest_cr3 = guest_cr3 };
+	pgd = shadow_frame_alloc(sh);
+	if (!pgd)
 		return -ENOMEM;
-	sh->mem = m;
-	sh->guest_cr3 = guest_cr3;
-	sh->fills = 0;
-	if (switcher_map_in_guest(sh->pgd)) {
-		page_free((u32)sh->pgd);
+	switcher_table = shadow_frame_alloc(sh);
+	if (!switcher_table) {
+		shadow_frame_free(sh, pgd);
 		return -ENOMEM;
 	}
+	sh->pgd = (u32 *)pgd;
+	switcher_map_in_guest(sh->pgd, switcher_table);
 	return 0;
 }
 
@@ -61,16 +96,19 @@ void shadow_drop(struct shadow *sh)
 
 	for (d = 0; d < SWITCHER_PDE; d++) {
 		if (sh->pgd[d] & PTE_PRESENT)
-			page_free(sh->pgd[d] & PAGE_MASK);
+			shadow_frame_free(sh, sh->pgd[d] & PAGE_MASK);
 		sh->pgd[d] = 0;
 	}
 }
 
+/* Every frame it holds back; a shadow never made holds none. */
 void shadow_free(struct shadow *sh)
 {
+	if (!sh->pgd)
+		return;
 	shadow_drop(sh);
-	page_free(sh->pgd[SWITCHER_PDE] & PAGE_MASK);
-	page_free((u32)sh->pgd);
+	shadow_frame_free(sh, sh->pgd[SWITCHER_PDE] & PAGE_MASK);
+	shadow_frame_free(sh, (u32)sh->pgd);
 	sh->pgd = NULL;
 }
 
@@ -101,13 +139,14 @@ static u32 shadow_rights(u32 va, u32 guest_rights)
 	return va < VM86_REACH_END ? rights & ~PTE_USER : rights;
 }
 
-/* The shadow's page table for va, made if need be; NULL if out of memory. */
+/* The shadow's page table for va, made if need be; NULL if it gets no
+ * frame. */
 static u32 *shadow_table(struct shadow *sh, u32 va)
 {
 	u32 *pde = &sh->pgd[PDE_INDEX(va)];
 
 	if (!(*pde & PTE_PRESENT)) {
-		u32 table = page_alloc();
+		u32 table = shadow_frame_alloc(sh);
 
 		if (!table)
 			return NULL;
@@ -257,6 +296,6 @@ void shadow_forget_pde(struct shadow *sh, u32 pde_gpa)
 	if ((pde_gpa & PAGE_MASK) != sh->guest_cr3 || d >= SWITCHER_PDE ||
 	    !(sh->pgd[d] & PTE_PRESENT))
 		return;
-	page_free(sh->pgd[d] & PAGE_MASK);
+	shadow_frame_free(sh, sh->pgd[d] & PAGE_MASK);
 	sh->pgd[d] = 0;
 }

@@ -80,7 +80,7 @@ static void page_fault(struct guest *g, struct pt_regs *r, u32 cr2)
 		guest_stop(g, "its page tables map %08x outside its memory", cr2);
 		return;
 	case SHADOW_NO_MEMORY:
-		guest_stop(g, "the host is out of memory for its page tables");
+		guest_stop_no_frame(g);
 		return;
 	}
 }
@@ -220,11 +220,13 @@ void guest_print_stats(void)
 	}
 	st = &g->stats;
 	printk("guest: %s%s%s\n", g->state == GUEST_RUNNING ? "running" : "stopped: ",
-	       g->state == GUEST_STOPPED ? g->stop_reason : "", g->halted ? " (halted)" : "");
+	       g->state != GUEST_RUNNING ? g->stop_reason : "", g->halted ? " (halted)" : "");
 	printk("  exits %lu, traps reflected %lu, interrupts injected %lu, "
 	       "shadow faults %lu\n", st->exits, st->traps, st->interrupts, st->shadow_faults);
 	printk("  shadows: %lu built, %lu reused at a cr3 load; interrupt windows %lu\n",
 	       g->shadows.built, g->shadows.reused, st->irq_windows);
+	printk("  shadow frames: %lu now, %lu at most, quota %lu\n",
+	       g->mem.shadow_frames, g->mem.shadow_peak, g->mem.shadow_quota);
 	for (i = 0; i < HCALL_NR; i++)
 		if (st->hypercalls[i])
 			printk("  hypercall %-16s %lu\n", hypercall_name(i), st->hypercalls[i]);

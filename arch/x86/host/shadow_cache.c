@@ -20,7 +20,8 @@
 	for ((sh) = (c)->shadow; (sh) < (c)->shadow + SHADOWS_KEPT; (sh)++) \
 		if ((sh)->pgd)
 
-int shadow_cache_init(struct shadow_cache *c, const struct guest_memory *m)
+/* The identity shadow made and active: 0, or -ENOMEM with nothing held. */
+int shadow_cache_init(struct shadow_cache *c, struct guest_memory *m)
 {
 	int err;
 
@@ -31,6 +32,8 @@ int shadow_cache_init(struct shadow_cache *c, const struct guest_memory *m)
 	return err;
 }
 
+/* Every kept shadow's frames back to the host (a slot never made, or
+ * left empty by a failed build, holds none). */
 void shadow_cache_free(struct shadow_cache *c)
 {
 	struct shadow *sh;
@@ -65,6 +68,8 @@ static struct shadow *shadow_to_rebuild(struct shadow_cache *c)
 	return oldest;
 }
 
+/* A shadow for guest_cr3, or NULL if a slot never made gets no frames
+ * (it stays empty: shadow_init holds nothing on failure). */
 static struct shadow *build_shadow(struct shadow_cache *c, u32 guest_cr3)
 {
 	struct shadow *sh = shadow_to_rebuild(c);

@@ -9,7 +9,6 @@
  * host's tables and in the guest's.
  */
 #include <kernel.h>
-#include <page_alloc.h>
 #include <string.h>
 #include <asm/cpu.h>
 #include <asm/desc_defs.h>
@@ -60,16 +59,12 @@ static void map_switcher_in_host(void)
 	}
 }
 
-/* The guest's view of the Switcher: its state page read-only. */
-int switcher_map_in_guest(u32 *guest_pgd)
+/* The guest's view of the Switcher, in the page table at table (a
+ * frame of the shadow's, page_tables.c): its state page read-only. */
+void switcher_map_in_guest(u32 *guest_pgd, u32 table)
 {
-	u32 table = page_alloc();
-
-	if (!table)
-		return -ENOMEM;
 	fill_switcher_table((u32 *)table, false);
 	guest_pgd[SWITCHER_PDE] = table | PTE_PRESENT | PTE_WRITE;
-	return 0;
 }
 
 /* The Switcher's own entries in the guest's GDT: its ring-0 segments

@@ -1,0 +1,24 @@
+/*
+ * main.c - runs the host tests of the frames a guest takes from its host
+ * (guest memory and shadow page tables: test_shadow_frames.c), on a page
+ * allocator that refuses when told to (fake_page_alloc.c).
+ */
+#include "../../runner/runner.h"
+
+#define SHADOW_FRAME_TESTS(X)						\
+	X(guest_memory_refused_is_empty)				\
+	X(shadow_init_refused_holds_nothing)				\
+	X(each_refusal_alone_leaves_nothing_behind)			\
+	X(refusals_from_each_on_leave_nothing_behind)			\
+	X(quota_follows_guest_memory)					\
+	X(quota_stops_a_guest_mapping_every_slot)
+
+#define DECLARE(name)	void test_##name(void);
+#define ROW(name)	HOST_TEST(name),
+SHADOW_FRAME_TESTS(DECLARE)
+static const struct host_test tests[] = { SHADOW_FRAME_TESTS(ROW) };
+
+int main(void)
+{
+	return run_host_tests(tests, sizeof(tests) / sizeof(tests[0]), 0);
+}
