@@ -8,7 +8,7 @@
 #include <cmdline.h>
 #include <console.h>
 #include <exec.h>
-#include <guest.h>
+#include <host.h>
 #include <ktest.h>
 #include <page_alloc.h>
 #include <run.h>

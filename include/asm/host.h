@@ -120,7 +120,7 @@ void shadow_cache_pde_changed(struct shadow_cache *c, u32 pde_gpa);
 void shadow_cache_release(struct shadow_cache *c, u32 pgd_gpa);	/* it is freed */
 void shadow_cache_forget(struct shadow_cache *c, u32 va);	/* in every one */
 
-/* ---- a running guest (arch/x86/host/guest.c, hypercall.c, interrupts.c) ---- */
+/* ---- a running guest (arch/x86/host/lifecycle.c, console.c, run.c, hypercall.c, interrupts.c) ---- */
 
 #include <asm/hypercall.h>
 
@@ -129,7 +129,7 @@ struct task;
 
 struct guest_stats {
 	unsigned long hypercalls[HCALL_NR];	/* by kind, queued ones too */
-	unsigned long exits;			/* world switches back to the host */
+	unsigned long exits;			/* exits: traps, interrupts, hypercalls */
 	unsigned long traps;			/* reflected into the guest */
 	unsigned long interrupts;		/* injected */
 	unsigned long shadow_faults;		/* page faults the shadow filled */
@@ -191,7 +191,7 @@ void guest_stop_no_frame(struct guest *g);	/* a shadow got none: which limit */
 struct guest *guest_current(void);	/* the one guest, or NULL */
 void guest_print_stats(void);
 void guest_console_output(struct guest *g, const char *s, u32 n);
-int guest_console_input(const char *s, unsigned int n);	/* bytes taken */
+int guest_console_input(struct guest *g, const char *s, unsigned int n);	/* bytes taken */
 
 /* hypercall.c: the call in regs (the queue first); false if it stopped the guest. */
 void guest_hypercall(struct guest *g, struct pt_regs *regs);

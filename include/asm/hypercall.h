@@ -95,8 +95,8 @@ struct guest_shared {
 	u32 input_head, input_tail;	/* console input: host writes at tail */
 	char input[GUEST_INPUT_LEN];
 	/* What the host counted, for the guest's own measures (make bench):
-	 * every world switch out of it, and those that were hypercalls. */
-	u32 world_switches, hypercalls;
+	 * every exit from it, and those that were hypercalls. */
+	u32 exits, hypercalls;
 	u32 dr6;		/* the last debug trap's status (the host writes) */
 	u64 msr_value;		/* the last read_msr's answer (the host writes) */
 };

@@ -32,9 +32,9 @@ struct platform {
 	/* IRQ 0 at hz (or what it can do: the rate it ticks at). */
 	unsigned int (*timer_start)(unsigned int hz);
 
-	/* A guest's: the world switches and hypercalls its host counted
-	 * (NULL on a PC, which has no host). */
-	void (*host_counts)(u32 *world_switches, u32 *hypercalls);
+	/* A guest's: the exits and hypercalls its host counted (NULL on a
+	 * PC, which has no host). */
+	void (*host_counts)(u32 *exits, u32 *hypercalls);
 
 	void (*emulator_exit)(u8 value);	/* returns where there is none */
 	void (*restart)(void);			/* returns if it could not */

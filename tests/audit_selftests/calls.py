@@ -73,13 +73,13 @@ CASES = [
      r"kernel/main calls test code tests/kernel/hook: ktest_hook"),
     ("host-door", {
         "arch/x86/host/shadow.c": "void shadow_fill(void) {}",
-        "kernel/guest.c": "void shadow_fill(void); void guest_thread(void) { shadow_fill(); }",
+        "kernel/host.c": "void shadow_fill(void); void guest_thread(void) { shadow_fill(); }",
     }, 1, "host-door: the kernel calling a function of the host's private side is caught",
-     r"kernel/guest calls arch/x86/host/shadow outside the host's door .*: shadow_fill"),
+     r"kernel/host calls arch/x86/host/shadow outside the host's door .*: shadow_fill"),
     ("host-room", {
         "arch/x86/host/shadow.c": "void shadow_fill(void) {}",
         "arch/x86/host/run.c": "void shadow_fill(void); void guest_run(void) { shadow_fill(); }",
-        "kernel/guest.c": "void guest_run(void); void guest_thread(void) { guest_run(); }",
+        "kernel/host.c": "void guest_run(void); void guest_thread(void) { guest_run(); }",
         "tests/kernel/test_shadow.c": "void shadow_fill(void); void t(void) { shadow_fill(); }",
     }, 0, "host-room: calls inside the host, through its door, and from tests pass",
      r": clean$"),

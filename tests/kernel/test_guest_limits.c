@@ -20,7 +20,7 @@
 #include <kernel.h>
 #include <stddef.h>
 #include <elf.h>
-#include <guest.h>
+#include <host.h>
 #include <ktest.h>
 #include <page_alloc.h>
 #include <string.h>

@@ -116,9 +116,9 @@ static unsigned int guest_timer_start(unsigned int hz)
 
 /* ---- what the host counted, for programs that measure (SYS_hostcounts) ---- */
 
-static void guest_host_counts(u32 *world_switches, u32 *hypercalls)
+static void guest_host_counts(u32 *exits, u32 *hypercalls)
 {
-	*world_switches = guest_shared.world_switches;
+	*exits = guest_shared.exits;
 	*hypercalls = guest_shared.hypercalls;
 }
 

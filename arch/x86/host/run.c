@@ -9,7 +9,7 @@
  * Before each entry the guest's timer ticks and its pending interrupts
  * are injected if its flag allows, else its flag page is armed to trap
  * the store that allows them (irq_window.c); a guest that keeps them off
- * too long is stopped.  guest_run() returns to its caller (kernel/guest.c, a host
+ * too long is stopped.  guest_run() returns to its caller (kernel/host.c, a host
  * thread) when the guest halts or stops, or the host's scheduler wants
  * the CPU.
  */
@@ -157,7 +157,7 @@ static void handle_exit(struct guest *g, unsigned int vector, u32 cr2)
 
 	g->stats.exits++;
 	if (g->shared)
-		g->shared->world_switches++;
+		g->shared->exits++;
 	if (vector == GUEST_TRAP_NONE)
 		guest_stop(g, "a frame that is not a guest's, at %08x", r->eip);
 	else if (vector == GUEST_TRAP_BAD_FRAME)

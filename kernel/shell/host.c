@@ -1,6 +1,6 @@
 /*
- * guest.c - the shell's `guest` command: a guest pv386 at ring 1 under
- * this one (kernel/guest.c, arch/x86/host/; docs/guest.md).
+ * host.c - the shell's `guest` command, the host's: a guest pv386 at
+ * ring 1 under this one (kernel/host.c, arch/x86/host/; docs/guest.md).
  *
  *   guest start [ARGS...]   boot the guest kernel module with ARGS as
  *                           its command line; it runs in a host thread,
@@ -11,7 +11,7 @@
  *   guest console TEXT...   type TEXT and Enter into its console
  */
 #include <kernel.h>
-#include <guest.h>
+#include <host.h>
 #include <shell.h>
 #include <string.h>
 #include <asm/host.h>
@@ -47,7 +47,7 @@ static int guest_console_cmd(int argc, char **argv)
 	join(text, sizeof(text) - 1, argc, argv, 2);
 	n = strlen(text);
 	text[n++] = '\n';
-	if (guest_console_input(text, n) != (int)n) {
+	if (guest_console_input(guest_current(), text, n) != (int)n) {
 		printk("guest: its console did not take it (none running, or its input is full)\n");
 		return 1;
 	}

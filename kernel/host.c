@@ -1,13 +1,13 @@
 /*
- * guest.c - running a guest pv386 (issue 15): the boot options guest=,
- * guestmem= and guestexit, and the host thread a guest runs in.  The machine's
- * part - loading, the world switch, hypercalls, shadow page tables - is
+ * host.c - pv386 as a host, running a guest pv386 (issue 15): the boot
+ * options guest=, guestmem= and guestexit, and the host thread a guest
+ * runs in.  The machine's part - loading, the world switch, hypercalls, shadow page tables - is
  * arch/x86/host/ (asm/host.h); this is the kernel's: when a guest runs,
  * and that it shares the CPU with the host's own tasks.
  */
 #include <kernel.h>
 #include <cmdline.h>
-#include <guest.h>
+#include <host.h>
 #include <string.h>
 #include <task.h>
 #include <asm/host.h>

@@ -1,6 +1,6 @@
 /*
- * guest.c - a guest pv386 at ring 1: made from a kernel image, stopped,
- * and its console - the host's half of issue 15 (docs/guest.md).
+ * lifecycle.c - a guest pv386 at ring 1: made from a kernel image,
+ * stopped and released - the host's half of issue 15 (docs/guest.md).
  *
  * guest_start() puts the kernel image into fresh guest memory with a
  * Multiboot block (load.c), maps the Switcher (switcher.c), starts a
@@ -8,7 +8,7 @@
  * registers a Multiboot loader leaves: the guest boots through the same
  * _start as on a PC, and finds at its first instruction that it runs
  * at ring 1.  run.c runs it; whatever finds it broken calls
- * guest_stop(), and what it prints comes out here, a line at a time.
+ * guest_stop(); what it prints comes out through console.c.
  *
  * One guest at a time: there is one Switcher state page.  Its life is
  * the state machine of asm/host.h (enum guest_state): a new guest only
@@ -165,49 +165,4 @@ void guest_stop_no_frame(struct guest *g)
 			   g->mem.shadow_quota);
 	else
 		guest_stop(g, "the host is out of memory for its page tables");
-}
-
-/* ---- its console ---- */
-
-static void print_line(struct guest *g)
-{
-	g->line[g->line_len] = '\0';
-	printk("guest: %s\n", g->line);
-	g->line_len = 0;
-}
-
-/* The guest's text, a line at a time, each marked as the guest's.  A
- * control character becomes '?': the host's terminal is not the guest's
- * to drive (an escape sequence could redraw the host's own lines). */
-void guest_console_output(struct guest *g, const char *s, u32 n)
-{
-	u32 i;
-
-	for (i = 0; i < n; i++) {
-		char c = s[i];
-
-		if (c == '\n')
-			print_line(g);
-		else if (c != '\r')
-			g->line[g->line_len++] = (c >= ' ' && c < 0x7f) || c == '\t' ? c : '?';
-		if (g->line_len == sizeof(g->line) - 1)
-			print_line(g);
-	}
-}
-
-/* Bytes typed for the guest: into its input ring, then IRQ 4. */
-int guest_console_input(const char *s, unsigned int n)
-{
-	struct guest *g = &the_guest;
-	volatile struct guest_shared *sh = g->shared;
-	unsigned int taken = 0;
-
-	if (g->state != GUEST_RUNNING || !sh)
-		return -ESRCH;
-	while (taken < n && sh->input_tail - sh->input_head < GUEST_INPUT_LEN) {
-		sh->input[sh->input_tail % GUEST_INPUT_LEN] = s[taken++];
-		sh->input_tail++;
-	}
-	sh->irq_pending |= 1u << GUEST_IRQ_CONSOLE;
-	return taken;
 }

@@ -1,9 +1,9 @@
 /*
- * guest.h - running a guest pv386 under this one (kernel/guest.c; the
- * machine's part is asm/host.h).
+ * host.h - pv386 as a host: running a guest pv386 under this one
+ * (kernel/host.c; the machine's part is asm/host.h).
  */
-#ifndef PV386_GUEST_H
-#define PV386_GUEST_H
+#ifndef PV386_HOST_H
+#define PV386_HOST_H
 
 #include <types.h>
 
