@@ -278,4 +278,31 @@ KTEST_ALONE(hostile_console_flood)
 	ONLY_IN_A_GUEST();
 	KT_EXPECT_EQ(hypercall(HCALL_console_write, 0x100000, 0x400000, 0), GUEST_CONSOLE_MAX);
 }
+
+/*
+ * Twenty IDTs of 256 gates the host refuses (each leads into the
+ * Switcher's segment): on a host that printed a line per refusal, 5120
+ * lines.  The host says the first, counts the rest (guest-hostile-y
+ * bounds what it prints about each guest), keeps every gate absent, and
+ * lets the guest go on; its own IDT back before interrupts come on.
+ */
+#define REPORT_FLOOD_CALLS	20
+
+KTEST_ALONE(hostile_report_flood)
+{
+	static u64 bad[256] __attribute__((aligned(8)));
+	u64 gate = pack_gate(0x100000, __SWITCHER_CS, DESC_PRESENT | DESC_INTR_GATE);
+	struct desc_ptr own;
+	unsigned int i;
+
+	ONLY_IN_A_GUEST();
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		bad[i] = gate;
+	store_idt(&own);
+	raw_local_irq_disable();	/* no gates until its own are back */
+	for (i = 0; i < REPORT_FLOOD_CALLS; i++)
+		hypercall(HCALL_load_idt, (u32)bad, sizeof(bad) - 1, 0);
+	hypercall(HCALL_load_idt, own.address, own.size, 0);
+	raw_local_irq_enable();
+}
 #endif

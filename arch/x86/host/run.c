@@ -99,8 +99,8 @@ static void general_protection(struct guest *g, struct pt_regs *r)
 		return;
 	if ((r->cs & 3) == GUEST_KERNEL_RPL && code &&
 	    (insn = guest_privileged_insn(code, len, &op)))
-		printk("host: the guest ran %s itself at %08x: paravirt_ops has it as %s\n",
-		       insn, r->eip, op);
+		guest_report(g, "the guest ran %s itself at %08x: paravirt_ops has it as %s",
+			     insn, r->eip, op);
 	guest_reflect_trap(g, X86_TRAP_GP, r->error_code);
 }
 
@@ -193,8 +193,11 @@ void guest_run(struct guest *g)
 		guest_inject_interrupt(g);
 		check_irqs_off(g);
 		irq_window_arm(g);
+		if (g->state != GUEST_RUNNING)
+			guest_report_end(g);
 		if (g->state != GUEST_RUNNING || g->halted)
 			return;
+		guest_report_resume(g);
 		if (g->ts)
 			fpu_trap_next_use();
 		vector = switcher_run(&cr2);
