@@ -20,7 +20,6 @@
 #include <asm/processor.h>
 #include <asm/processor-flags.h>
 #include <asm/switcher.h>
-#include <asm/syscall.h>
 
 _Static_assert(sizeof(struct switcher_state) <= PAGE_SIZE, "the state is one page");
 
@@ -198,12 +197,16 @@ static bool guest_frame(const struct pt_regs *r)
  * its handler has run when this returns its vector, and the caller may
  * run the guest on, or do what the host must first (a guest that never
  * traps must not keep the host from its scheduler).  A page fault's
- * address is in *cr2, read before anything else can fault.
+ * address is in *cr2, read before anything else can fault.  The host's
+ * own CPU state (cpu_state.c: CR4 bits, watchpoints, SYSENTER_CS) is off
+ * while the guest runs, and back before any host code, its interrupt
+ * handler first, runs.
  */
 unsigned int switcher_run(u32 *cr2)
 {
 	struct switcher_state *s = (struct switcher_state *)state_page;
 	struct pt_regs *regs = switcher_guest_regs();
+	struct host_cpu_state host;
 	unsigned long flags;
 
 	*cr2 = 0;
@@ -214,13 +217,13 @@ unsigned int switcher_run(u32 *cr2)
 	s->host_cr3 = read_cr3();
 	store_gdt(&s->host_gdt);
 	store_idt(&s->host_idt);
-	sysenter_block();
+	host_cpu_state_off(&host);
 	regs->vector = GUEST_TRAP_NONE;
 	((void (*)(void))SWITCHER_VA(switch_to_guest))();
+	*cr2 = regs->vector == X86_TRAP_PF ? read_cr2() : 0;
+	host_cpu_state_on(&host);
 	if (hardware_vector(regs->vector))
 		run_host_irq(regs->vector);
-	*cr2 = regs->vector == X86_TRAP_PF ? read_cr2() : 0;
-	sysenter_unblock();
 	raw_local_irq_restore(flags);
 	return regs->vector;
 }
