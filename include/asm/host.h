@@ -61,6 +61,7 @@ enum shadow_result {
 	SHADOW_GUEST_FAULT,		/* the guest's tables refuse: its fault */
 	SHADOW_BAD_TABLE,		/* they point outside guest memory */
 	SHADOW_NO_MEMORY,		/* the host is out of frames */
+	SHADOW_LARGE_PAGE,		/* they map a 4 MiB page (PS=1): not shadowed */
 };
 
 /* guest_cr3 before the guest loads one: its memory 1:1, supervisor only

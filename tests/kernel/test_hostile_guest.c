@@ -305,4 +305,25 @@ KTEST_ALONE(hostile_report_flood)
 	hypercall(HCALL_load_idt, own.address, own.size, 0);
 	raw_local_irq_enable();
 }
+
+/*
+ * A 4 MiB page (a directory entry with PS set), which its cpuid does not
+ * offer: the host shadows none, and stops it.  The entry's address bits
+ * name a page laid out as a table that maps a page of its own, so that a
+ * host reading the entry as a table pointer lets the read through.
+ */
+KTEST_ALONE(hostile_large_page)
+{
+	u32 *pgd = (u32 *)(read_cr3() & PAGE_MASK), *table = (u32 *)page_alloc();
+	volatile u32 *va = (volatile u32 *)0x80000000u;	/* no task maps it here */
+
+	ONLY_IN_A_GUEST();
+	if (!table)
+		KT_SKIP("no page for the table");
+	table[0] = (u32)table | PTE_PRESENT | PTE_WRITE;
+	pgd[(u32)va >> 22] = (u32)table | PTE_PRESENT | PTE_WRITE | 0x80;	/* PS */
+	write_cr3(read_cr3());
+	(void)*va;
+	HOST_LET_IT_THROUGH("a 4 MiB page");
+}
 #endif

@@ -149,6 +149,7 @@ HOSTILE = [
     ("hostile_irqs_off_forever", None, "interrupts off for 10 s with one waiting"),
     ("hostile_report_flood", "host: the guest's IDT gate 0 "
      "(00108e0000500000) refused: not the guest kernel's segment", PASSED),
+    ("hostile_large_page", None, "its page directory maps 80000000 with a 4 MiB page (PS=1)"),
 ]
 HOSTILE_TIMEOUT = 30    # the longest: 10 s of interrupts off
 # What the host may print about one hostile guest, its own lines (not the

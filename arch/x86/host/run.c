@@ -82,6 +82,10 @@ static void page_fault(struct guest *g, struct pt_regs *r, u32 cr2)
 	case SHADOW_NO_MEMORY:
 		guest_stop(g, "the host is out of memory for its page tables");
 		return;
+	case SHADOW_LARGE_PAGE:
+		guest_stop(g, "its page directory maps %08x with a 4 MiB page (PS=1), "
+			   "which its cpuid does not offer", cr2);
+		return;
 	}
 }
 
