@@ -58,7 +58,9 @@ static const struct cr4_rule cr4_rules[] = {
 	 * (an RW of 10 is no I/O breakpoint on the host's ports). */
 	{ X86_CR4_DE, false },
 	/* Page sizes and global pages: the shadow tables use neither, and a
-	 * global host mapping would outlive the switch to the guest's cr3. */
+	 * global host mapping would outlive the switch to the guest's cr3.
+	 * Nor does the host's own paging (cpu_setup.c starts from CR4 0):
+	 * this write happens on its tables, which it would change under it. */
 	{ X86_CR4_PSE, false },
 	{ X86_CR4_PAE, false },
 	{ X86_CR4_PGE, false },
