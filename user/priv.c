@@ -17,6 +17,10 @@
  *          IOPL stayed 0; bit 0 set: IF changed; bit 1 set: IOPL changed.
  *   in, out  first ask for I/O privilege, which this program may not
  *          have: exit 3 if iopl(3) does not fail with -EPERM.
+ *
+ * rdpmc and rdtsc are privileged only as the kernel's CR4 says (PCE,
+ * TSD): they run (exit 100) or are killed with #GP
+ * (tests/kernel/test_ring_counters.c).
  */
 #include "lib/pv386.h"
 #include "lib/labelled.h"
@@ -62,6 +66,9 @@ PRIV(invlpg, "", "invlpg (%esp)");
 PRIV(in, "movl $0x71, %edx", "inb %dx, %al");
 PRIV(out, "movl $0x80, %edx; xorl %eax, %eax", "outb %al, %dx");
 PRIV(sysexit, "movl $0, %ecx; movl $0, %edx", "sysexit");
+/* Allowed in ring 3 or not as the kernel's CR4 says: PCE, TSD. */
+PRIV(rdpmc, "xorl %ecx, %ecx", "rdpmc");
+PRIV(rdtsc, "", "rdtsc");
 /* Ways to ring 0 that are not instructions of their own: an iret or a
  * far jump to the kernel's code segment, a load of its data segment. */
 PRIV(iret_to_kernel, "pushfl; pushl $0x08; pushl $0x00100000", "iret");
@@ -84,7 +91,7 @@ static const struct priv_case cases[] = {
 	CASE(dr0_read), CASE(dr0_write), CASE(dr7_read), CASE(dr7_write),
 	CASE(lgdt), CASE(lidt), CASE(ltr), CASE(lldt), CASE(lmsw), CASE(clts),
 	CASE(rdmsr), CASE(wrmsr), CASE(wbinvd), CASE(invd), CASE(invlpg),
-	CASE(in), CASE(out), CASE(sysexit),
+	CASE(in), CASE(out), CASE(sysexit), CASE(rdpmc), CASE(rdtsc),
 	CASE(iret_to_kernel), CASE(ljmp_kernel), CASE(load_kernel_ds),
 	CASE(load_tss_selector),
 };

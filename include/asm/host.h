@@ -71,6 +71,7 @@ enum shadow_result {
 	SHADOW_GUEST_FAULT,		/* the guest's tables refuse: its fault */
 	SHADOW_BAD_TABLE,		/* they point outside guest memory */
 	SHADOW_NO_MEMORY,		/* no frame: the host has none, or the quota is met */
+	SHADOW_LARGE_PAGE,		/* they map a 4 MiB page (PS=1): not shadowed */
 };
 
 /* guest_cr3 before the guest loads one: its memory 1:1, supervisor only
@@ -153,6 +154,14 @@ struct guest_stats {
  */
 enum guest_state { GUEST_NONE, GUEST_RUNNING, GUEST_STOPPED, GUEST_RELEASED };
 
+/* report.c: how many lines about it the guest may still cause. */
+struct guest_reports {
+	unsigned int spent;		/* tokens of the bucket used */
+	unsigned long refilled;		/* the host tick they were last counted at */
+	bool said_this_exit;		/* one line per exit */
+	unsigned long suppressed;	/* held back, not yet told */
+};
+
 struct guest {
 	enum guest_state state;
 	struct guest_memory mem;
@@ -173,6 +182,7 @@ struct guest {
 	unsigned long last_tick;	/* the host's tick its timer last saw */
 	unsigned long irqs_off_since;	/* host tick its IF went off, with one pending */
 	struct guest_stats stats;
+	struct guest_reports reports;	/* report.c */
 	char stop_reason[128];
 	int exit_value;			/* emulator_exit's, or -1 */
 	char line[200];			/* console output not yet printed */
@@ -196,6 +206,13 @@ int guest_console_input(struct guest *g, const char *s, unsigned int n);	/* byte
 /* hypercall.c: the call in regs (the queue first); false if it stopped the guest. */
 void guest_hypercall(struct guest *g, struct pt_regs *regs);
 const char *hypercall_name(unsigned int nr);
+
+/* report.c: a line about what the guest did ("host: " and fmt), bounded
+ * per exit and rate-limited; the count of those held back told before
+ * the next entry (resume) and when it stops (end). */
+void guest_report(struct guest *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void guest_report_resume(struct guest *g);
+void guest_report_end(struct guest *g);
 
 /* insn.c: the privileged instruction at code (3 bytes), and its op. */
 #define GUEST_INSN_MAX	15	/* the longest x86 instruction */

@@ -86,5 +86,14 @@ struct pt_regs *switcher_guest_regs(void);
 unsigned int switcher_run(u32 *cr2);	/* the trap's vector */
 bool hardware_vector(unsigned int vector);	/* the host's interrupt: handled */
 
+/* arch/x86/host/cpu_state.c: the host-only CPU state (CR4 bits, its
+ * watchpoints, SYSENTER_CS) off around each entry into a guest. */
+struct host_cpu_state {
+	unsigned long cr4;
+	u32 dr7, dr[4];
+};
+void host_cpu_state_off(struct host_cpu_state *saved);
+void host_cpu_state_on(const struct host_cpu_state *saved);
+
 #endif
 #endif

@@ -10,15 +10,20 @@
  * shadow page tables (arch/x86/host/page_tables.c) built from the
  * guest's own: pages fill on demand, faults the guest's tables explain
  * are the guest's, a guest table naming a frame outside its memory is
- * caught, and a dropped shadow fills again.
+ * caught, and a dropped shadow fills again.  With the host's own CPU
+ * state set (arch/x86/host/cpu_state.c: CR4.TSD and PCE, a watchpoint),
+ * the guest runs as on a CPU without it, and the host has it back.
  */
 #include <kernel.h>
 #include <ktest.h>
 #include <page_alloc.h>
 #include <string.h>
+#include <asm/cpu.h>
+#include <asm/debug_regs.h>
 #include <asm/host.h>
 #include <asm/host_check.h>
 #include <asm/paging.h>
+#include <asm/privileged.h>
 #include <asm/processor-flags.h>
 #include <asm/switcher.h>
 #include <asm/syscall.h>
@@ -391,4 +396,97 @@ KTEST(guest_shadow_paging)
 	shadow_free(&sh);
 	guest_memory_free(&m);
 	KT_EXPECT_EQ(pages_free_count(), free_before);
+}
+
+/* ---- the host's own CPU state (arch/x86/host/cpu_state.c) ---- */
+
+#define WATCHED_GPA	0x101000u	/* the host's watchpoint, in the guest's reach */
+
+/* rdtsc, rdpmc and a write to WATCHED_GPA, each followed by a hypercall:
+ * the way back when it runs as on a CPU the host left alone. */
+static const u8 host_state_code[] = {
+	0x0f, 0x31,				/* rdtsc */
+	0xcd, HYPERCALL_VECTOR,			/* int $0x1f */
+	0x31, 0xc9,				/* xor %ecx, %ecx: counter 0 */
+	0x0f, 0x33,				/* rdpmc */
+	0xcd, HYPERCALL_VECTOR,			/* int $0x1f */
+	0xa3, 0x00, 0x10, 0x10, 0x00,		/* mov %eax, WATCHED_GPA */
+	0xcd, HYPERCALL_VECTOR,			/* int $0x1f */
+};
+#define RDTSC_OFFSET	0
+#define RDPMC_OFFSET	4
+#define WATCHED_OFFSET	10
+
+/* Run the guest from offset; the host's CR4 and DR7 back after. */
+static unsigned int run_from(struct ktest_ctx *kt_ctx, u32 offset, unsigned long cr4, u32 dr7)
+{
+	struct pt_regs *r = switcher_guest_regs();
+	unsigned int v;
+	u32 cr2;
+
+	r->eip = CODE_GPA + offset;
+	v = run_to_trap(&cr2);
+	if (boot_cpu.has_cr4)
+		KT_EXPECT_EQ(read_cr4(), cr4);
+	KT_EXPECT_EQ(get_debugreg(7) & ~DR7_ALWAYS_ONE, dr7);
+	KT_EXPECT_EQ(get_debugreg(0), WATCHED_GPA);
+	return v;
+}
+
+/*
+ * The host sets what a host may set for itself - CR4.TSD (its programs
+ * may not read the TSC), CR4.PCE (they may read the counters), a
+ * watchpoint on an address the guest writes - and the guest runs as on
+ * a CPU with none of them: rdtsc runs, rdpmc at ring 1 raises #GP (a
+ * CPU before the P6 may lack it: #UD), the write raises no #DB; and the
+ * host has each back after every exit.  (SYSENTER_CS, the list's last
+ * item: guest_world_switch's sysenter.)
+ */
+KTEST(guest_runs_without_the_hosts_cpu_state)
+{
+	unsigned long cr4 = boot_cpu.has_cr4 ? read_cr4() : 0, test_cr4 = cr4;
+	u32 dr7 = DR7_LOCAL_ENABLE(0) | DR7_RW_WRITE(0) | DR7_LEN(0, DR7_LEN_4);
+	u32 saved_dr0 = get_debugreg(0), saved_dr7 = get_debugreg(7);
+	bool p6 = boot_cpu.family >= 6;		/* rdpmc, and CR4.PCE, for sure */
+	struct guest_memory m;
+	struct switcher_state *s;
+	unsigned int v;
+	u32 *pgd;
+
+	KT_NOT_IN_GUEST("a guest cannot host: the Switcher runs at ring 0");
+	if (guest_memory_alloc(&m, GUESTMEM_MIN_MIB))
+		KT_SKIP("no room for guest memory");
+	memcpy(guest_memory_ptr(&m, CODE_GPA, sizeof(host_state_code)), host_state_code,
+	       sizeof(host_state_code));
+	s = switcher_setup();
+	pgd = s ? guest_page_dir(&m) : NULL;
+	if (!pgd) {
+		guest_memory_free(&m);
+		KT_SKIP("no Switcher (a 386), or no room for the guest's tables");
+	}
+	KT_EXPECT(give_guest_segments(s));
+	s->guest_cr3 = (u32)pgd;
+	first_registers(switcher_guest_regs());
+	if (boot_cpu.has_cr4 && cpu_has(X86_FEATURE_TSC))
+		test_cr4 |= X86_CR4_TSD;
+	if (boot_cpu.has_cr4 && p6)
+		test_cr4 |= X86_CR4_PCE;
+	if (boot_cpu.has_cr4)
+		write_cr4(test_cr4);
+	set_debugreg(0, WATCHED_GPA);
+	set_debugreg(7, dr7);
+
+	if (cpu_has(X86_FEATURE_TSC))
+		KT_EXPECT_EQ(run_from(kt_ctx, RDTSC_OFFSET, test_cr4, dr7), HYPERCALL_VECTOR);
+	v = run_from(kt_ctx, RDPMC_OFFSET, test_cr4, dr7);
+	KT_EXPECT(v == X86_TRAP_GP || (!p6 && v == X86_TRAP_UD));
+	KT_EXPECT_EQ(switcher_guest_regs()->eip, CODE_GPA + RDPMC_OFFSET + 2);
+	KT_EXPECT_EQ(run_from(kt_ctx, WATCHED_OFFSET, test_cr4, dr7), HYPERCALL_VECTOR);
+
+	set_debugreg(7, saved_dr7);
+	set_debugreg(0, saved_dr0);
+	if (boot_cpu.has_cr4)
+		write_cr4(cr4);
+	free_guest_page_dir(pgd);
+	guest_memory_free(&m);
 }

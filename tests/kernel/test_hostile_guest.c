@@ -335,4 +335,52 @@ KTEST_ALONE(hostile_shadow_quota)
 	}
 	HOST_LET_IT_THROUGH("a shadow table for each 4 MiB of its address space");
 }
+
+/*
+ * Twenty IDTs of 256 gates the host refuses (each leads into the
+ * Switcher's segment): on a host that printed a line per refusal, 5120
+ * lines.  The host says the first, counts the rest (guest-hostile-y
+ * bounds what it prints about each guest), keeps every gate absent, and
+ * lets the guest go on; its own IDT back before interrupts come on.
+ */
+#define REPORT_FLOOD_CALLS	20
+
+KTEST_ALONE(hostile_report_flood)
+{
+	static u64 bad[256] __attribute__((aligned(8)));
+	u64 gate = pack_gate(0x100000, __SWITCHER_CS, DESC_PRESENT | DESC_INTR_GATE);
+	struct desc_ptr own;
+	unsigned int i;
+
+	ONLY_IN_A_GUEST();
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		bad[i] = gate;
+	store_idt(&own);
+	raw_local_irq_disable();	/* no gates until its own are back */
+	for (i = 0; i < REPORT_FLOOD_CALLS; i++)
+		hypercall(HCALL_load_idt, (u32)bad, sizeof(bad) - 1, 0);
+	hypercall(HCALL_load_idt, own.address, own.size, 0);
+	raw_local_irq_enable();
+}
+
+/*
+ * A 4 MiB page (a directory entry with PS set), which its cpuid does not
+ * offer: the host shadows none, and stops it.  The entry's address bits
+ * name a page laid out as a table that maps a page of its own, so that a
+ * host reading the entry as a table pointer lets the read through.
+ */
+KTEST_ALONE(hostile_large_page)
+{
+	u32 *pgd = (u32 *)(read_cr3() & PAGE_MASK), *table = (u32 *)page_alloc();
+	volatile u32 *va = (volatile u32 *)0x80000000u;	/* no task maps it here */
+
+	ONLY_IN_A_GUEST();
+	if (!table)
+		KT_SKIP("no page for the table");
+	table[0] = (u32)table | PTE_PRESENT | PTE_WRITE;
+	pgd[(u32)va >> 22] = (u32)table | PTE_PRESENT | PTE_WRITE | 0x80;	/* PS */
+	write_cr3(read_cr3());
+	(void)*va;
+	HOST_LET_IT_THROUGH("a 4 MiB page");
+}
 #endif

@@ -131,8 +131,8 @@ static u32 hc_write_idt_entry(struct guest *g, u32 vector, u64 gate)
 		return -EINVAL;
 	}
 	if (v != GUEST_OK)
-		printk("host: the guest's IDT gate %u (%016llx) refused: %s\n", vector, gate,
-		       guest_verdict_text(v));
+		guest_report(g, "the guest's IDT gate %u (%016llx) refused: %s", vector, gate,
+			     guest_verdict_text(v));
 	guest_set_gate(g, vector, checked);
 	return v == GUEST_OK ? 0 : -EINVAL;
 }
@@ -322,7 +322,7 @@ static u32 run_call(struct guest *g, u32 nr, u32 a1, u32 a2, u32 a3)
 	case HCALL_write_msr:		return hc_write_msr(g, a1, a2 | (u64)a3 << 32);
 	case HCALL_set_iopl:		return hc_set_iopl(g, a1);
 	}
-	printk("host: the guest made hypercall %u, which there is not\n", nr);
+	guest_report(g, "the guest made hypercall %u, which there is not", nr);
 	return -ENOSYS;
 }
 

@@ -16,6 +16,12 @@
  * loads, and shadow_cache.c keeps a few.  Until the guest's first cr3
  * the shadow maps its memory 1:1 (SHADOW_IDENTITY): a guest starts with
  * paging on.
+ *
+ * The host also does what the CPU's walk would have done to the guest's
+ * entries: a fill sets their accessed bits, and a write their dirty bit
+ * (see fill_rights()).  A 4 MiB page (a directory entry with PS set) the
+ * host does not shadow: the guest's cpuid shows no PSE, and a guest that
+ * uses one anyway is stopped (SHADOW_LARGE_PAGE).
  */
 #include <kernel.h>
 #include <page_alloc.h>
@@ -26,6 +32,10 @@
 #define PDE_INDEX(va)	((va) / PGDIR_SPAN)
 #define PTE_INDEX(va)	(((va) / PAGE_SIZE) % PT_ENTRIES)
 #define SWITCHER_PDE	PDE_INDEX(SWITCHER_ADDR)
+
+#define PTE_ACCESSED	0x020	/* the CPU sets it in each entry a walk uses */
+#define PTE_DIRTY	0x040	/* and this in the page's entry on a write */
+#define PDE_LARGE	0x080	/* PS: the entry maps 4 MiB, not a table */
 
 /*
  * The highest linear address virtual-8086 mode reaches, and one past:
@@ -114,7 +124,7 @@ void shadow_free(struct shadow *sh)
 
 /* The guest's entry for va at one level, or NULL if its table is not in
  * guest memory. */
-static const u32 *guest_entry(const struct shadow *sh, u32 table, unsigned int index)
+static u32 *guest_entry(const struct shadow *sh, u32 table, unsigned int index)
 {
 	return guest_memory_ptr(sh->mem, (table & PAGE_MASK) + 4 * index, 4);
 }
@@ -182,15 +192,36 @@ static enum shadow_result identity_fault(struct shadow *sh, u32 va, u32 *error_c
 }
 
 /*
+ * The shadow entry's rights for an access the guest's entries allow, and
+ * the accessed and dirty bits the CPU's walk would have set in them.
+ * The shadow gets the guest's effective rights, no more - and no write
+ * while the guest's entry is clean: a read fill of a writable page maps
+ * it read-only, so that its first write faults here and the dirty bit is
+ * set then, as the CPU sets it at the first write (lguest did the same).
+ * A guest that clears a dirty bit tells the host (set_pte), whose
+ * forgetting the entry makes the next write fault again.
+ */
+static u32 fill_rights(u32 *pde, u32 *pte, u32 error_code)
+{
+	*pde |= PTE_ACCESSED;
+	*pte |= PTE_ACCESSED;
+	if (error_code & PF_WRITE)
+		*pte |= PTE_DIRTY;
+	if (!(*pte & PTE_DIRTY))
+		return *pde & *pte & PTE_USER;
+	return *pde & *pte & (PTE_WRITE | PTE_USER);
+}
+
+/*
  * A page fault at va with *error_code: fill the shadow (SHADOW_FILLED),
  * or say it is the guest's own fault (*error_code then what the guest's
  * tables give), or that they point outside its memory
- * (SHADOW_BAD_TABLE: the host stops such a guest).  The shadow entry
- * gets the guest's effective rights, no more.
+ * (SHADOW_BAD_TABLE) or map a 4 MiB page (SHADOW_LARGE_PAGE): the host
+ * stops such a guest.
  */
 enum shadow_result shadow_fault(struct shadow *sh, u32 va, u32 *error_code)
 {
-	const u32 *pde, *pte;
+	u32 *pde, *pte;
 	u32 *table;
 	void *frame;
 
@@ -203,6 +234,8 @@ enum shadow_result shadow_fault(struct shadow *sh, u32 va, u32 *error_code)
 		return SHADOW_BAD_TABLE;
 	if (!(*pde & PTE_PRESENT))
 		return guest_fault(error_code, false);
+	if (*pde & PDE_LARGE)
+		return SHADOW_LARGE_PAGE;
 	pte = guest_entry(sh, *pde, PTE_INDEX(va));
 	if (!pte)
 		return SHADOW_BAD_TABLE;
@@ -217,7 +250,8 @@ enum shadow_result shadow_fault(struct shadow *sh, u32 va, u32 *error_code)
 	table = shadow_table(sh, va);
 	if (!table)
 		return SHADOW_NO_MEMORY;
-	table[PTE_INDEX(va)] = (u32)frame | PTE_PRESENT | shadow_rights(va, *pde & *pte);
+	table[PTE_INDEX(va)] = (u32)frame | PTE_PRESENT |
+			       shadow_rights(va, fill_rights(pde, pte, *error_code));
 	sh->fills++;
 	return SHADOW_FILLED;
 }
@@ -234,7 +268,7 @@ const void *guest_user_page(const struct shadow *sh, u32 va)
 	if (va >= SWITCHER_ADDR || sh->guest_cr3 == SHADOW_IDENTITY)
 		return NULL;
 	pde = guest_entry(sh, sh->guest_cr3, PDE_INDEX(va));
-	if (!pde || !(*pde & PTE_PRESENT))
+	if (!pde || !(*pde & PTE_PRESENT) || (*pde & PDE_LARGE))
 		return NULL;
 	pte = guest_entry(sh, *pde, PTE_INDEX(va));
 	if (!pte || !(*pte & PTE_PRESENT) || !guest_allows(*pde, *pte, PF_USER))

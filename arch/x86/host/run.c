@@ -82,6 +82,10 @@ static void page_fault(struct guest *g, struct pt_regs *r, u32 cr2)
 	case SHADOW_NO_MEMORY:
 		guest_stop_no_frame(g);
 		return;
+	case SHADOW_LARGE_PAGE:
+		guest_stop(g, "its page directory maps %08x with a 4 MiB page (PS=1), "
+			   "which its cpuid does not offer", cr2);
+		return;
 	}
 }
 
@@ -99,8 +103,8 @@ static void general_protection(struct guest *g, struct pt_regs *r)
 		return;
 	if ((r->cs & 3) == GUEST_KERNEL_RPL && code &&
 	    (insn = guest_privileged_insn(code, len, &op)))
-		printk("host: the guest ran %s itself at %08x: paravirt_ops has it as %s\n",
-		       insn, r->eip, op);
+		guest_report(g, "the guest ran %s itself at %08x: paravirt_ops has it as %s",
+			     insn, r->eip, op);
 	guest_reflect_trap(g, X86_TRAP_GP, r->error_code);
 }
 
@@ -197,8 +201,11 @@ void guest_run(struct guest *g)
 		guest_inject_interrupt(g);
 		check_irqs_off(g);
 		irq_window_arm(g);
+		if (g->state != GUEST_RUNNING)
+			guest_report_end(g);
 		if (g->state != GUEST_RUNNING || g->halted)
 			return;
+		guest_report_resume(g);
 		if (g->ts)
 			fpu_trap_next_use();
 		vector = switcher_run(&cr2);

@@ -19,7 +19,6 @@
 #include <asm/processor.h>
 #include <asm/processor-flags.h>
 #include <asm/switcher.h>
-#include <asm/syscall.h>
 
 _Static_assert(sizeof(struct switcher_state) <= PAGE_SIZE, "the state is one page");
 
@@ -195,12 +194,16 @@ static bool guest_frame(const struct pt_regs *r)
  * its handler has run when this returns its vector, and the caller may
  * run the guest on, or do what the host must first (a guest that never
  * traps must not keep the host from its scheduler).  A page fault's
- * address is in *cr2, read before anything else can fault.
+ * address is in *cr2, read before anything else can fault.  The host's
+ * own CPU state (cpu_state.c: CR4 bits, watchpoints, SYSENTER_CS) is off
+ * while the guest runs, and back before any host code, its interrupt
+ * handler first, runs.
  */
 unsigned int switcher_run(u32 *cr2)
 {
 	struct switcher_state *s = (struct switcher_state *)state_page;
 	struct pt_regs *regs = switcher_guest_regs();
+	struct host_cpu_state host;
 	unsigned long flags;
 	unsigned int vector;
 
@@ -212,16 +215,16 @@ unsigned int switcher_run(u32 *cr2)
 	s->host_cr3 = read_cr3();
 	store_gdt(&s->host_gdt);
 	store_idt(&s->host_idt);
-	sysenter_block();
+	host_cpu_state_off(&host);
 	regs->vector = GUEST_TRAP_NONE;
 	((void (*)(void))SWITCHER_VA(switch_to_guest))();
 	vector = regs->vector;
 	if (vector > GUEST_TRAP_BAD_FRAME)	/* only the stubs write it: never */
 		vector = GUEST_TRAP_BAD_FRAME;
+	*cr2 = vector == X86_TRAP_PF ? read_cr2() : 0;
+	host_cpu_state_on(&host);
 	if (hardware_vector(vector))
 		run_host_irq(vector);
-	*cr2 = vector == X86_TRAP_PF ? read_cr2() : 0;
-	sysenter_unblock();
 	raw_local_irq_restore(flags);
 	return vector;
 }
