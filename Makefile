@@ -446,7 +446,7 @@ fuzz-pvrom: $(ROM_FUZZ) $(ROM_SEEDS)/pvrom.bin
 # same file as the kernel's): unit tests, and a libFuzzer target whose
 # every accepted request must be safe to load for a ring-1 guest.
 GUEST_CHECK      := arch/x86/host/check.c
-GUEST_HEADERS    := include/asm/host_check.h include/asm/host.h include/asm/segment.h \
+GUEST_HEADERS    := include/asm/host_check.h include/asm/host.h arch/x86/host/host.h include/asm/segment.h \
 		    include/asm/debug_regs.h include/bootinfo.h include/types.h include/elf.h
 GUEST_TEST       := build/host/test_guest_check
 GUEST_TEST_SRCS  := $(wildcard tests/host/guest/*.c) tests/host/runner/runner.c $(GUEST_CHECK)

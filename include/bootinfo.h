@@ -53,5 +53,8 @@ extern struct boot_info boot_info;
 void multiboot_parse(const void *info);
 void memory_print(void);
 u32 memory_top(void);	/* end of the highest RAM region (below 4 GiB) */
+/* A module with a Multiboot header is a kernel, not a program: a host
+ * runs it as its guest (arch/x86/host/). */
+bool module_is_kernel(const struct boot_module *m);
 
 #endif

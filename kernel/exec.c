@@ -17,12 +17,11 @@
 #include <asm/paging.h>
 #include <asm/privileged.h>
 #include <asm/process.h>
-#include <asm/host.h>
 #include <asm/rom.h>
 
 /* A module is a program unless it is the ops ROM (asm/rom.h), which
  * the rom backend uses (a bad one too, so that it is not run either), or
- * a kernel, which only a host runs, as its guest (asm/host.h). */
+ * a kernel, which only a host runs, as its guest (bootinfo.h). */
 static bool module_is_program(const struct boot_module *m)
 {
 	return !rom_has_magic((const void *)m->start, m->end - m->start) &&

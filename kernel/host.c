@@ -73,14 +73,14 @@ static void guest_thread(void)
 	leave_with_next_guest = false;
 	for (;;) {
 		guest_run(g);
-		if (g->state != GUEST_RUNNING)
+		if (guest_state(g) != GUEST_RUNNING)
 			break;
-		if (g->halted)
+		if (guest_halted(g))
 			sched_sleep_ticks(1);
 		else
 			sched_yield();
 	}
-	exit_value = g->exit_value;
+	exit_value = guest_exit_value(g);
 	guest_release();
 	if (leave)
 		emulator_exit(exit_value >= 0 ? (u8)exit_value : EMU_EXIT_FAIL);
@@ -114,8 +114,7 @@ static int give_thread(void)
 	struct guest *g = guest_current();
 	int err;
 
-	g->task = task_try_create_kernel("guest", guest_thread, &err);
-	if (g->task)
+	if (task_try_create_kernel("guest", guest_thread, &err))
 		return 0;
 	guest_stop(g, "no host thread to run it");
 	guest_release();
@@ -137,7 +136,7 @@ static void wait_for_release(void)
 	unsigned long ticks = RELEASE_WAIT_MS * timer_hz() / 1000;
 	struct guest *g = guest_current();
 
-	while (g && g->state == GUEST_STOPPED && ticks--)
+	while (g && guest_state(g) == GUEST_STOPPED && ticks--)
 		sched_sleep_ticks(1);
 }
 

@@ -31,7 +31,7 @@ static int guest_stop_cmd(void)
 {
 	struct guest *g = guest_current();
 
-	if (!g || g->state != GUEST_RUNNING) {
+	if (!g || guest_state(g) != GUEST_RUNNING) {
 		printk("guest: none is running\n");
 		return 1;
 	}

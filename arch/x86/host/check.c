@@ -11,7 +11,7 @@
  */
 #include <asm/debug_regs.h>
 #include <asm/host_check.h>
-#include <asm/host.h>
+#include "host.h"
 #include <asm/msr_index.h>
 #include <asm/segment.h>
 

@@ -5,7 +5,7 @@
  * input ring of the guest's shared page, announced as its IRQ 4.
  */
 #include <kernel.h>
-#include <asm/host.h>
+#include "host.h"
 
 static void print_line(struct guest *g)
 {

@@ -11,7 +11,7 @@
 #include <kernel.h>
 #include <string.h>
 #include <asm/cpu.h>
-#include <asm/host.h>
+#include "host.h"
 #include <asm/host_check.h>
 #include <asm/msr_index.h>
 #include <asm/paging.h>

@@ -8,7 +8,7 @@
  * must, a working guest never shows one of these lines (docs/guest.md).
  */
 #include <kernel.h>
-#include <asm/host.h>
+#include "host.h"
 
 struct privileged_insn {
 	u8 opcode[2];

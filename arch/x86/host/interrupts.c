@@ -15,7 +15,7 @@
  * timer, its console), injected when its flag and mask allow.
  */
 #include <kernel.h>
-#include <asm/host.h>
+#include "host.h"
 #include <asm/host_check.h>
 #include <asm/irq.h>
 #include <asm/processor-flags.h>

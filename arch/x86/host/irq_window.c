@@ -20,7 +20,7 @@
  * and only delays its own interrupts.
  */
 #include <kernel.h>
-#include <asm/host.h>
+#include "host.h"
 #include <asm/processor-flags.h>
 
 /* An interrupt waits, unmasked, and the guest's IF holds it back. */

@@ -16,7 +16,7 @@
  */
 #include <kernel.h>
 #include <string.h>
-#include <asm/host.h>
+#include "host.h"
 #include <asm/host_check.h>
 #include <asm/paging.h>
 #include <asm/processor-flags.h>
@@ -31,6 +31,22 @@ static struct guest the_guest;
 struct guest *guest_current(void)
 {
 	return the_guest.state == GUEST_NONE ? NULL : &the_guest;
+}
+
+/* What the rest of the kernel may read of a guest (asm/host.h). */
+enum guest_state guest_state(const struct guest *g)
+{
+	return g->state;
+}
+
+bool guest_halted(const struct guest *g)
+{
+	return g->halted;
+}
+
+int guest_exit_value(const struct guest *g)
+{
+	return g->exit_value;
 }
 
 /* What a Multiboot loader leaves, at ring 1: the kernel's segments, the

@@ -13,30 +13,9 @@
 #include <elf.h>
 #include <multiboot.h>
 #include <string.h>
-#include <asm/host.h>
+#include "host.h"
 
-#define MULTIBOOT_HEADER_MAGIC	0x1BADB002u
-#define MULTIBOOT_SEARCH	8192	/* the header lies in the first 8 KiB */
-
-/* Whether image[0..size) has a Multiboot header: a kernel, not a program. */
-static bool has_multiboot_header(const u8 *image, u32 size)
-{
-	u32 off, limit = min(size, MULTIBOOT_SEARCH);
-
-	for (off = 0; off + 12 <= limit; off += 4) {
-		const u32 *h = (const u32 *)(image + off);
-
-		if (h[0] == MULTIBOOT_HEADER_MAGIC && h[0] + h[1] + h[2] == 0)
-			return true;
-	}
-	return false;
-}
-
-bool module_is_kernel(const struct boot_module *m)
-{
-	return has_multiboot_header((const u8 *)m->start, m->end - m->start);
-}
-
+/* The first boot module that is a kernel (multiboot.c tells), or NULL. */
 const struct boot_module *guest_kernel_module(void)
 {
 	unsigned int i;

@@ -9,7 +9,7 @@
  */
 #include <kernel.h>
 #include <page_alloc.h>
-#include <asm/host.h>
+#include "host.h"
 #include <asm/paging.h>
 
 #define PAGES_PER_MIB	(0x100000u / PAGE_SIZE)

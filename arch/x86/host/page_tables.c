@@ -25,7 +25,7 @@
  */
 #include <kernel.h>
 #include <page_alloc.h>
-#include <asm/host.h>
+#include "host.h"
 #include <asm/paging.h>
 #include <asm/switcher.h>
 

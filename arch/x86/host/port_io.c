@@ -21,7 +21,7 @@
 #include <kernel.h>
 #include <string.h>
 #include <asm/debug_regs.h>
-#include <asm/host.h>
+#include "host.h"
 #include <asm/io.h>
 #include <asm/privileged.h>
 #include <asm/processor-flags.h>

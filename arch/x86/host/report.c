@@ -24,7 +24,7 @@
  * time, each line marked as the guest's.
  */
 #include <kernel.h>
-#include <asm/host.h>
+#include "host.h"
 #include <asm/timer.h>
 
 #define REPORT_BURST	8	/* lines a guest may cause at once */

@@ -15,7 +15,7 @@
  */
 #include <kernel.h>
 #include <asm/fpu.h>
-#include <asm/host.h>
+#include "host.h"
 #include <asm/host_check.h>
 #include <asm/irq.h>
 #include <asm/privileged.h>

@@ -14,7 +14,7 @@
  * one used longest ago is rebuilt for the new directory.
  */
 #include <kernel.h>
-#include <asm/host.h>
+#include "host.h"
 
 #define for_each_kept_shadow(c, sh) \
 	for ((sh) = (c)->shadow; (sh) < (c)->shadow + SHADOWS_KEPT; (sh)++) \

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <asm/cpu.h>
 #include <asm/desc_defs.h>
-#include <asm/host.h>
+#include "host.h"
 #include <asm/irq.h>
 #include <asm/paging.h>
 #include <asm/privileged.h>

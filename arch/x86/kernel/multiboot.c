@@ -7,7 +7,9 @@
  * memory as it is when kmain starts: paging is off, so an address is
  * the address of the byte.  What the parser had to ignore, cut or guess
  * waits in boot_notes until the console is up, and memory_print() says
- * it before the memory lines.
+ * it before the memory lines.  And whether a module the loader gave is
+ * itself a Multiboot kernel (module_is_kernel): the guest a host runs,
+ * never a user program.
  */
 #include <kernel.h>
 #include <bootinfo.h>
@@ -82,4 +84,29 @@ void memory_print(void)
 	if (boot_info.has_mmap)
 		printk("mem: map of %u regions, %llu KiB available\n",
 		       boot_info.mmap_entries, boot_info.mmap_usable_bytes >> 10);
+}
+
+/* ---- a module that is a Multiboot kernel ---- */
+
+#define MULTIBOOT_HEADER_MAGIC	0x1BADB002u
+#define MULTIBOOT_SEARCH	8192	/* the header lies in the first 8 KiB */
+
+/* Whether image[0..size) has a Multiboot header: magic, flags and a
+ * checksum that sum to 0, 4-aligned in the first 8 KiB. */
+static bool has_multiboot_header(const u8 *image, u32 size)
+{
+	u32 off, limit = min(size, MULTIBOOT_SEARCH);
+
+	for (off = 0; off + 12 <= limit; off += 4) {
+		const u32 *h = (const u32 *)(image + off);
+
+		if (h[0] == MULTIBOOT_HEADER_MAGIC && h[0] + h[1] + h[2] == 0)
+			return true;
+	}
+	return false;
+}
+
+bool module_is_kernel(const struct boot_module *m)
+{
+	return has_multiboot_header((const u8 *)m->start, m->end - m->start);
 }

@@ -27,8 +27,8 @@
  *   guest_check_msr_read   any but the three              msr_reads_only_descriptions
  *   guest_check_msr_write  another MSR, another value     msr_writes_only_the_microcode_latch
  */
-#include <asm/host.h>
 #include <asm/host_check.h>
+#include <asm/switcher.h>
 #include <asm/msr_index.h>
 #include <asm/segment.h>
 #include "../runner/runner.h"

@@ -11,8 +11,9 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <asm/host.h>
 #include <asm/host_check.h>
+#include <asm/switcher.h>
+#include "../../../../arch/x86/host/host.h"	/* GUEST_KERNEL_MIN: tests reach in */
 #include <asm/msr_index.h>
 #include <asm/segment.h>
 

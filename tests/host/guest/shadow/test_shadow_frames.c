@@ -15,7 +15,7 @@
  * and the frames the quota counts are always those the shadows hold.
  */
 #include <stdio.h>
-#include <asm/host.h>
+#include "../../../../arch/x86/host/host.h"	/* the host's own: tests reach in */
 #include <asm/paging.h>
 #include "../../runner/runner.h"
 #include "fake_page_alloc.h"

@@ -1,0 +1,202 @@
+/*
+ * host.h - the host's own header, private to arch/x86/host/ (the rest of
+ * the kernel sees asm/host.h): a guest's memory (one contiguous run of
+ * host frames that the guest sees as its physical memory from address
+ * 0), the loader that puts a guest kernel (the same pv386 build, a
+ * Multiboot module) into it with a Multiboot block, so the guest boots
+ * through the code every pv386 boots through, the shadow page tables the
+ * CPU runs the guest on, and struct guest with what each file of the
+ * host does with it.  The world switch is asm/switcher.h; the checks of
+ * what a guest hands the host are asm/host_check.h.
+ *
+ * Guest-physical addresses (gpa) are offsets into guest memory; the host
+ * reaches them only through guest_memory_ptr(), which refuses any range
+ * that is not wholly inside.
+ */
+#ifndef ARCH_X86_HOST_HOST_H
+#define ARCH_X86_HOST_HOST_H
+
+#include <types.h>
+#include <bootinfo.h>
+#include <asm/host.h>
+
+/* Where the loader puts the guest's Multiboot block: below 1 MiB, where
+ * the guest's page allocator never hands out frames. */
+#define GUEST_BOOT_INFO		0x8000u
+#define GUEST_KERNEL_MIN	0x100000u	/* segments start at 1 MiB or above */
+
+/*
+ * The host memory one guest holds: its RAM, and the frames its shadow
+ * page tables take (page_tables.c counts them), which may not pass a
+ * quota set from the RAM's size (memory.c says how much), so that a
+ * guest mapping one 4 MiB slot after another is stopped by name rather
+ * than take the host's last frames.
+ */
+struct guest_memory {
+	u32 base;		/* host-physical = host pointer (RAM is 1:1) */
+	u32 size;		/* bytes; guest-physical [0, size) */
+	unsigned long shadow_frames;	/* host frames its shadows hold now */
+	unsigned long shadow_quota;	/* the most they may hold */
+	unsigned long shadow_peak;	/* the most they have held */
+};
+
+int guest_memory_alloc(struct guest_memory *m, unsigned int mib);
+void guest_memory_free(struct guest_memory *m);
+void *guest_memory_ptr(const struct guest_memory *m, u32 gpa, u32 len);
+
+/* load.c: the guest kernel among the boot modules, or NULL */
+const struct boot_module *guest_kernel_module(void);
+
+/* The guest kernel image[0..size) into m; its entry point in *entry. */
+int guest_load_kernel(struct guest_memory *m, const void *image, u32 size, u32 *entry);
+/* The Multiboot block for the guest at GUEST_BOOT_INFO: its RAM and cmdline. */
+int guest_write_boot_info(struct guest_memory *m, const char *cmdline);
+
+/* Shadow page tables (arch/x86/host/page_tables.c). */
+struct shadow {
+	u32 *pgd;			/* what the CPU uses: the host's frames; NULL: none */
+	struct guest_memory *mem;	/* whose frames they are, counted there */
+	u32 guest_cr3;			/* the guest's page directory (gpa) */
+	unsigned long fills;		/* entries filled on demand */
+	unsigned long last_used;	/* shadow_cache.c: which to rebuild */
+};
+
+enum shadow_result {
+	SHADOW_FILLED,			/* run the guest again */
+	SHADOW_GUEST_FAULT,		/* the guest's tables refuse: its fault */
+	SHADOW_BAD_TABLE,		/* they point outside guest memory */
+	SHADOW_NO_MEMORY,		/* no frame: the host has none, or the quota is met */
+	SHADOW_LARGE_PAGE,		/* they map a 4 MiB page (PS=1): not shadowed */
+};
+
+/* guest_cr3 before the guest loads one: its memory 1:1, supervisor only
+ * (never a page directory's address: not page-aligned). */
+#define SHADOW_IDENTITY		0xffffffffu
+
+/* 0, or -ENOMEM with nothing held (sh->pgd NULL); shadow_free frees
+ * whatever a shadow holds, nothing for one that was never made. */
+int shadow_init(struct shadow *sh, struct guest_memory *m, u32 guest_cr3);
+void shadow_drop(struct shadow *sh);
+void shadow_free(struct shadow *sh);
+enum shadow_result shadow_fault(struct shadow *sh, u32 va, u32 *error_code);
+/* The guest's entry at gpa changed (for a page-table entry: the va it
+ * maps): what the shadow made from the old one goes. */
+void shadow_forget_pte(struct shadow *sh, u32 pte_gpa, u32 va);
+void shadow_forget_pde(struct shadow *sh, u32 pde_gpa);
+void shadow_forget(struct shadow *sh, u32 va);	/* its entry for va */
+void shadow_write_protect(struct shadow *sh, u32 va);
+/* The guest's page under user address va, or NULL if its program could
+ * not read it. */
+const void *guest_user_page(const struct shadow *sh, u32 va);
+
+/*
+ * A few shadows kept, one per guest page directory (shadow_cache.c), so
+ * that a context switch back to a recent address space finds its shadow
+ * built (lguest kept 4 too).  The guest's page-table changes reach all
+ * of them.
+ */
+#define SHADOWS_KEPT	4
+
+struct shadow_cache {
+	struct shadow shadow[SHADOWS_KEPT];	/* pgd NULL: not made yet */
+	struct shadow *active;			/* what the CPU runs the guest on */
+	struct guest_memory *mem;
+	unsigned long uses;			/* a clock for last_used */
+	unsigned long built, reused;		/* by shadow_cache_switch() */
+};
+
+/* The identity shadow active: 0, or -ENOMEM with nothing held. */
+int shadow_cache_init(struct shadow_cache *c, struct guest_memory *m);
+void shadow_cache_free(struct shadow_cache *c);
+/* The shadow of guest_cr3 made active, kept or rebuilt; NULL: no frame
+ * for a new one (the quota, or the host: guest_stop_no_frame). */
+struct shadow *shadow_cache_switch(struct shadow_cache *c, u32 guest_cr3);
+void shadow_cache_pte_changed(struct shadow_cache *c, u32 pte_gpa, u32 va);
+void shadow_cache_pde_changed(struct shadow_cache *c, u32 pde_gpa);
+void shadow_cache_release(struct shadow_cache *c, u32 pgd_gpa);	/* it is freed */
+void shadow_cache_forget(struct shadow_cache *c, u32 va);	/* in every one */
+
+/* ---- a running guest (lifecycle.c, console.c, run.c, hypercall.c, interrupts.c) ---- */
+
+#include <asm/hypercall.h>
+
+struct pt_regs;
+
+struct guest_stats {
+	unsigned long hypercalls[HCALL_NR];	/* by kind, queued ones too */
+	unsigned long exits;			/* exits: traps, interrupts, hypercalls */
+	unsigned long traps;			/* reflected into the guest */
+	unsigned long interrupts;		/* injected */
+	unsigned long shadow_faults;		/* page faults the shadow filled */
+	unsigned long irq_windows;		/* IF stores trapped (irq_window.c) */
+};
+
+/* report.c: how many lines about it the guest may still cause. */
+struct guest_reports {
+	unsigned int spent;		/* tokens of the bucket used */
+	unsigned long refilled;		/* the host tick they were last counted at */
+	bool said_this_exit;		/* one line per exit */
+	unsigned long suppressed;	/* held back, not yet told */
+};
+
+struct guest {
+	enum guest_state state;
+	struct guest_memory mem;
+	struct shadow_cache shadows;
+	struct switcher_state *cpu;	/* its GDT, IDT and TSS as the CPU uses them */
+	volatile struct guest_shared *shared;	/* in its memory; NULL before init */
+	u32 flag_page;			/* the shared flag page: its gpa, and va */
+	bool window_armed;		/* the flag page read-only (irq_window.c) */
+	bool window_step;		/* one store let through: TF set */
+	bool window_keeps_tf;		/* the guest had TF set itself */
+	u64 gates[256];			/* its IDT, checked (check.c) */
+	u32 stack_ss, stack_esp;	/* ring 1's stack, for traps from ring 3 */
+	bool ts;			/* its CR0.TS */
+	unsigned int user_iopl;		/* its running program's I/O privilege: 0 or 3 */
+	u8 cmos_index;			/* port_io.c: its program's last pick */
+	bool timer_on;
+	bool halted;			/* waiting for an interrupt */
+	unsigned long last_tick;	/* the host's tick its timer last saw */
+	unsigned long irqs_off_since;	/* host tick its IF went off, with one pending */
+	struct guest_stats stats;
+	struct guest_reports reports;	/* report.c */
+	char stop_reason[128];
+	int exit_value;			/* emulator_exit's, or -1 */
+	char line[200];			/* console output not yet printed */
+	unsigned int line_len;
+};
+
+/* lifecycle.c, console.c */
+void guest_stop_no_frame(struct guest *g);	/* a shadow got none: which limit */
+void guest_console_output(struct guest *g, const char *s, u32 n);
+
+/* hypercall.c: the call in regs (the queue first); false if it stopped the guest. */
+void guest_hypercall(struct guest *g, struct pt_regs *regs);
+const char *hypercall_name(unsigned int nr);
+
+/* report.c: a line about what the guest did ("host: " and fmt), bounded
+ * per exit and rate-limited; the count of those held back told before
+ * the next entry (resume) and when it stops (end). */
+void guest_report(struct guest *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void guest_report_resume(struct guest *g);
+void guest_report_end(struct guest *g);
+
+/* insn.c: the privileged instruction at code (3 bytes), and its op. */
+#define GUEST_INSN_MAX	15	/* the longest x86 instruction */
+const char *guest_privileged_insn(const u8 *code, unsigned int len, const char **op);
+
+/* irq_window.c: the pending check of a guest's IF stores, by the MMU. */
+void irq_window_arm(struct guest *g);		/* before each entry */
+void irq_window_fault(struct guest *g, struct pt_regs *r, u32 cr2);	/* a filled one */
+bool irq_window_stepped(struct guest *g, struct pt_regs *r);	/* a #DB: ours? */
+
+/* port_io.c: an in or out of a program with I/O privilege, which
+ * faulted (IOPL stays 0); false if it is not one to do for it. */
+bool guest_port_io(struct guest *g, struct pt_regs *r);
+
+/* interrupts.c */
+void guest_reflect_trap(struct guest *g, unsigned int vector, u32 error_code);
+void guest_inject_interrupt(struct guest *g);	/* if one is pending and allowed */
+void guest_set_gate(struct guest *g, unsigned int vector, u64 checked_gate);
+
+#endif
