@@ -327,8 +327,9 @@ static void show_last_probe(const struct fuzz_report *r)
 	unsigned int i;
 
 	printk("ktest:   its last probe: family %u ring %u, eax %08x ebx %08x ecx %08x "
-	       "edx %08x ds %04x eflags %08x, code", n->family, n->ring, n->eax, n->ebx,
-	       n->ecx, n->edx, n->ds & 0xffff, n->eflags);
+	       "edx %08x ds %04x es %04x fs %04x gs %04x eflags %08x, code", n->family, n->ring,
+	       n->eax, n->ebx, n->ecx, n->edx, n->ds & 0xffff, n->es & 0xffff, n->fs & 0xffff,
+	       n->gs & 0xffff, n->eflags);
 	for (i = 0; i < n->len && i < sizeof(n->code); i++)
 		printk(" %02x", n->code[i]);
 	printk("\n");
