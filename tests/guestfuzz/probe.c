@@ -106,7 +106,8 @@ static bool read_frame(const u32 *w, bool ec, struct outcome *o)
 	if ((cs & 3) != 1) {		/* from an outer ring: its stack too */
 		o->esp = f[3];
 		o->ss = f[4] & 0xffff;
-		if ((o->ss & 3) != (cs & 3) || !(cs & ~7u))
+		/* a null cs is 0-3 (4-7 is the LDT's first entry) */
+		if ((o->ss & 3) != (cs & 3) || !(cs & ~3u))
 			return false;
 	}
 	return selector_dpl(cs) != 4;
