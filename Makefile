@@ -516,7 +516,7 @@ fuzz-syscalls: $(KERNEL)
 # life after life, checking itself between its batches.  fuzz-guest
 # runs it for FUZZ_TIME seconds from seed FUZZ_SEED in QEMU (FUZZ_LIFE:
 # the first life, FUZZ_LIVES=1: that life alone, to replay one a failure
-# names).
+# names; FUZZ_FAMILIES: a mask of the families to probe, by hand only).
 GUESTFUZZ_OUT    := build/guestfuzz
 GUESTFUZZ_ELF    := $(GUESTFUZZ_OUT)/guestfuzz.elf
 GUESTFUZZ_IMAGE  := $(GUESTFUZZ_OUT)/guestfuzz-stripped.elf
@@ -528,6 +528,7 @@ GUESTFUZZ_CFLAGS := -m32 -march=i386 -std=gnu11 -O2 -g -ffreestanding -fno-pic -
 		    -fno-builtin -Wall -Wextra -Werror -Iinclude -MMD -MP -Wa,--noexecstack
 FUZZ_LIFE        ?= 0
 FUZZ_LIVES       ?= 0
+FUZZ_FAMILIES    ?= 4294967295
 
 $(GUESTFUZZ_OUT)/%.o: tests/guestfuzz/%.c | build-deps
 	@mkdir -p $(dir $@)
@@ -570,7 +571,7 @@ fuzz-guest: $(KERNEL)
 	@tools/ensure-deps qemu
 	@status=0; timeout $$(($(FUZZ_TIME) + 120)) $(QEMU) $(QEMU_FLAGS) -monitor none \
 	    -serial stdio -kernel $(KERNEL) \
-	    -append "test=guest_fuzz guestfuzz=seed=$(FUZZ_SEED),seconds=$(FUZZ_TIME),life=$(FUZZ_LIFE),lives=$(FUZZ_LIVES)" \
+	    -append "test=guest_fuzz guestfuzz=seed=$(FUZZ_SEED),seconds=$(FUZZ_TIME),life=$(FUZZ_LIFE),lives=$(FUZZ_LIVES),families=$(FUZZ_FAMILIES)" \
 	    || status=$$?; \
 	 if [ $$status -ne 33 ]; then \
 	     echo "fuzz-guest: FAILED (QEMU exit status $$status; 33 is a pass): seed $(FUZZ_SEED)"; \

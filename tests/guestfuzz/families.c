@@ -569,6 +569,10 @@ static void queue_probe(void)
 		hypercall_args(nr, a);
 		s->queue[i] = (struct guest_call){ nr, a[0], a[1], a[2] };
 	}
+	/* Its interrupts held off until its gates are back: the queue may
+	 * take them (a load_idt of a short table, a write_idt_entry of an
+	 * absent gate), and a trap through no gate stops a guest. */
+	m.shared->irq_enabled = 0;
 	s->queued = n;
 	hcall(HCALL_flush, 0, 0, 0);
 	machine_reload();

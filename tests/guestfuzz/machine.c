@@ -175,8 +175,10 @@ void machine_reload(void)
 	queue(HCALL_set_iopl, m.iopl, 0, 0);
 	if (!m.dr_armed)
 		queue(HCALL_set_debugreg, 7, 0, 0);
-	m.shared->irq_enabled = X86_EFLAGS_IF;
 	hcall(HCALL_flush, 0, 0, 0);
+	/* Interrupts on only now that its gates are back: the store that
+	 * turns them on is where the host delivers one that waits. */
+	m.shared->irq_enabled = X86_EFLAGS_IF;
 }
 
 /* The guest's boot: its memory's size from the Multiboot block, then

@@ -58,7 +58,10 @@ void finding(const struct probe *p, const char *fmt, ...)
 	va_list ap;
 	int n;
 
-	n = snprintf(text, sizeof(text), "%s at ring %u: ", p->what, p->ring);
+	if (p->int_vector >= 0 && p->family == F_INT)
+		n = snprintf(text, sizeof(text), "int $0x%x at ring %u: ", p->int_vector, p->ring);
+	else
+		n = snprintf(text, sizeof(text), "%s at ring %u: ", p->what, p->ring);
 	va_start(ap, fmt);
 	vsnprintf(text + n, sizeof(text) - n, fmt, ap);
 	va_end(ap);
@@ -103,7 +106,8 @@ static bool read_frame(const u32 *w, bool ec, struct outcome *o)
 	if ((cs & 3) != 1) {		/* from an outer ring: its stack too */
 		o->esp = f[3];
 		o->ss = f[4] & 0xffff;
-		if ((o->ss & 3) != (cs & 3) || !(cs & ~7u))
+		/* a null cs is 0-3 (4-7 is the LDT's first entry) */
+		if ((o->ss & 3) != (cs & 3) || !(cs & ~3u))
 			return false;
 	}
 	return selector_dpl(cs) != 4;
@@ -152,7 +156,10 @@ u32 __attribute__((regparm(3))) trap_c(struct trap_frame *f)
 	o->r = f->r;
 	o->cr2 = m.shared->cr2;
 	o->dr6 = m.shared->dr6;
-	ec = has_error_code(f->vector) && active->int_vector != (int)f->vector;
+	/* Read as the CPU's own exception: the host never lets a software
+	 * int through an error-code vector's gate (int_admitted()), so the
+	 * frame of vector 13 or 14 has its error code even after an int. */
+	ec = has_error_code(f->vector);
 	o->bad_frame = !read_frame(f->w, ec, o);
 	if (o->bad_frame && read_frame(f->w, !ec, o))
 		o->bad_frame = false, o->error_code_surprise = true;
@@ -307,25 +314,83 @@ static void check_page_fault(const struct probe *p, const struct outcome *o)
 	finding(p, "a page fault at %08x names %08x, which it never touched", o->eip, a);
 }
 
-/* An int n ends as the CPU ends one: through gate n (no error code, at
- * the next instruction), or #GP naming gate n, at the int itself. */
+/*
+ * Whether the host lets an int n at this ring through to the guest's
+ * gate n.  A CPU decides by the gate's DPL alone; the host's real IDT
+ * (arch/x86/host/interrupts.c, guest_set_gate) adds its own rule on
+ * top, which the fuzzer holds it to:
+ *   - vectors whose exit the host reads as the CPU's own exception -
+ *     those with an error code (8, 10-14, 17), #DB (1) and #NM (7) -
+ *     and the hardware interrupts' (0x20-0x2f) admit ring 0 only,
+ *     whatever the guest's gate says: an int there is #GP(n << 3 | 2),
+ *     what a CPU gives for a gate its ring may not use;
+ *   - the hypercall vector admits ring 1 only, and is the host's;
+ *   - any other gate admits the rings the guest's does (a DPL of 0
+ *     counts as 1: the host raises it to its kernel's ring).
+ */
+static bool int_admitted(unsigned int n, unsigned int ring)
+{
+	if (has_error_code(n) || n == X86_TRAP_DB || n == X86_TRAP_NM ||
+	    (n >= FIRST_EXTERNAL_VECTOR && n < FIRST_EXTERNAL_VECTOR + 16))
+		return false;
+	if (n == HYPERCALL_VECTOR)
+		return ring == 1;
+	return ring == 1 || gate_dpl3(n);
+}
+
+/* An int n ends as the host's rule says: through gate n (no error code,
+ * at the next instruction; the hypercall returns), or refused as #GP
+ * naming gate n, at the int itself. */
 static void check_int(const struct probe *p, const struct outcome *o, u32 at)
 {
 	u32 n = (u32)p->int_vector;
+	bool admitted = int_admitted(n, p->ring);
 	bool through = o->vector == n && !o->has_error_code && o->eip == at + 2;
-	bool refused = o->vector == X86_TRAP_GP && o->error_code == (n << 3 | 2) && o->eip == at;
+	bool refused = o->vector == X86_TRAP_GP && o->has_error_code &&
+		       o->error_code == (n << 3 | 2) && o->eip == at;
 
 	if (n == HYPERCALL_VECTOR && p->ring == 1)
 		through = o->finished;			/* the host's: it returns */
 	if (o->vector == X86_TRAP_DB && ((p->eflags & X86_EFLAGS_TF) || m.dr_armed))
 		return;					/* a step or a watchpoint first */
+	if (admitted && through)
+		return;
+	if (!admitted && refused)
+		return;
 	if (o->finished && !through)
 		finding(p, "ran on past it, as if no gate had been taken");
-	else if (!through && !refused)
+	else if (through)
+		finding(p, "passed gate %u, which the host's rule closes to ring %u", n, p->ring);
+	else if (refused)
+		finding(p, "refused with #GP, though its gate admits ring %u", p->ring);
+	else
 		finding(p, "vector %u%s (error code %x) at %08x", o->vector,
 			o->has_error_code ? "" : " without error code", o->error_code, o->eip);
-	else if (through && p->ring == 3 && !gate_dpl3(n))
-		finding(p, "passed gate %u, whose DPL is below 3", n);
+}
+
+/*
+ * A frame from virtual-8086 mode, where only an emulator's leniency
+ * (QEMU's TCG) lets an iret at ring 1 or 3 go: the host lets no code run
+ * there (no user page below VM86_REACH_END: arch/x86/host/page_tables.c;
+ * every exit from there goes to the guest: run.c, vm86_exit), so the
+ * frame must be the page fault of its first fetch, or the #GP(0) it
+ * gives for its own interrupt that came first (or a fetch past the
+ * 64 KiB limit), or a watchpoint on that fetch.  Its I/O privilege is
+ * then the fuzzer's own iret's, which QEMU took as it was: harmless
+ * while no instruction runs, and not a finding.
+ */
+static void check_vm86_frame(const struct probe *p, const struct outcome *o)
+{
+	u32 first_fetch = (o->cs << 4) + o->eip;
+
+	if (o->vector == X86_TRAP_PF && o->cr2 == first_fetch)
+		return;
+	if (o->vector == X86_TRAP_GP && o->has_error_code && o->error_code == 0)
+		return;
+	if (o->vector == X86_TRAP_DB && m.dr_armed)
+		return;
+	finding(p, "virtual-8086 code ran: vector %u (error code %x) at %04x:%04x, cr2 %08x",
+		o->vector, o->error_code, o->cs, o->eip, o->cr2);
 }
 
 /* What holds for every probe, whatever it did. */
@@ -343,10 +408,13 @@ static bool check_frame(const struct probe *p, const struct outcome *o)
 			o->eip);
 		return false;
 	}
+	if (o->eflags & X86_EFLAGS_VM) {
+		check_vm86_frame(p, o);
+		return true;
+	}
 	if (o->eflags & X86_EFLAGS_IOPL)
-		finding(p, "vector %u came with I/O privilege %u (eflags %08x%s)", o->vector,
-			(o->eflags & X86_EFLAGS_IOPL) >> X86_EFLAGS_IOPL_BIT, o->eflags,
-			o->eflags & X86_EFLAGS_VM ? ", virtual-8086 mode" : "");
+		finding(p, "vector %u came with I/O privilege %u (eflags %08x)", o->vector,
+			(o->eflags & X86_EFLAGS_IOPL) >> X86_EFLAGS_IOPL_BIT, o->eflags);
 	return true;
 }
 

@@ -30,6 +30,18 @@ static bool has_error_code(unsigned int v)
 	       v == X86_TRAP_AC;
 }
 
+/*
+ * Vectors whose exit the host reads as the CPU's own exception, not
+ * only passes on: those with an error code (a software int pushes none,
+ * and the frame would be a word short), #DB (the host's interrupt-window
+ * step, DR6) and #NM (its lazy FPU: an `int $7` would load the host
+ * thread's FPU and resume past the int, the guest's gate never run).
+ */
+static bool host_reads_as_exception(unsigned int v)
+{
+	return has_error_code(v) || v == X86_TRAP_DB || v == X86_TRAP_NM;
+}
+
 static bool push(struct guest *g, u32 *sp, u32 value)
 {
 	u32 *slot = guest_memory_ptr(&g->mem, *sp - 4, 4);
@@ -127,21 +139,23 @@ void guest_inject_interrupt(struct guest *g)
  * The real gate leads to the host, admitting the rings the guest's
  * gate admits (so a program's `int $n` reaches the host as the guest
  * allows it, else raises #GP as on hardware) - but never for a vector
- * whose exception has an error code: a software int pushes none, and
- * the Switcher's stub for it would read every word of the frame one
- * slot off (world_switch.S refuses such a frame whole).  There the CPU
- * gives what it gives for any gate a ring may not use: #GP, with the
- * vector in its error code, reflected like any other.  The system call's trap
- * gate alone goes straight to the guest kernel (lguest's direct trap):
- * a program's int $0x80 never leaves the guest.  It needs no IF change,
- * which only an interrupt gate would make, and the real TSS's ss1:esp1
- * for its stack.  The hypercall vector and the hardware interrupts'
+ * the host reads as the CPU's own exception (host_reads_as_exception):
+ * for one with an error code, the Switcher's stub would read every word
+ * of a software int's frame one slot off (world_switch.S refuses such a
+ * frame whole); for #DB and #NM the host would act on an exception that
+ * never came.  There the CPU gives what it gives for any gate a ring
+ * may not use: #GP, with the vector in its error code, reflected like
+ * any other.  The system call's trap gate alone goes straight to the
+ * guest kernel (lguest's direct trap): a program's int $0x80 never
+ * leaves the guest.  It needs no IF change, which only an interrupt
+ * gate would make, and the real TSS's ss1:esp1 for its stack.  The hypercall vector and the hardware interrupts'
  * are the host's whatever the guest says.
  */
 void guest_set_gate(struct guest *g, unsigned int vector, u64 gate)
 {
 	u64 *real = &g->cpu->guest_idt_table[vector];
-	unsigned int dpl = gate_present(gate) && !has_error_code(vector) ? gate_dpl(gate) : 0;
+	unsigned int dpl = gate_present(gate) && !host_reads_as_exception(vector) ?
+			   gate_dpl(gate) : 0;
 
 	g->gates[vector] = gate;
 	if (vector == HYPERCALL_VECTOR ||

@@ -56,11 +56,36 @@ static void check_irqs_off(struct guest *g)
 			   IRQS_OFF_LIMIT_S, switcher_guest_regs()->eip);
 }
 
+/*
+ * A page fault on the fetch of the guest's own page-fault handler, at
+ * the address its gate gives: the handler can never run, and each
+ * delivery of the fault would push one more frame below the last (the
+ * host writes a frame where the stack pointer says, in guest memory,
+ * whatever its page tables map there): a guest that loaded an empty
+ * page directory had its whole memory overwritten from its stack down.
+ * A CPU would double-fault; the guest is stopped.
+ */
+static bool page_fault_handler_unmapped(struct guest *g, const struct pt_regs *r, u32 cr2)
+{
+	u64 gate = g->gates[X86_TRAP_PF];
+
+	return gate_present(gate) && !(r->eflags & X86_EFLAGS_VM) &&
+	       r->eip == gate_offset(gate) && (r->cs & 0xffff) == gate_selector(gate) &&
+	       cr2 - r->eip < GUEST_INSN_MAX;
+}
+
 /* The guest's page fault: its address where its read_cr2 finds it, in
  * the shared page - if it has given one yet; if not, it has no gates
  * either, and the delivery stops it. */
 static void reflect_page_fault(struct guest *g, u32 cr2, u32 error_code)
 {
+	struct pt_regs *r = switcher_guest_regs();
+
+	if (page_fault_handler_unmapped(g, r, cr2)) {
+		guest_stop(g, "trap 14: its page-fault handler at %08x is not mapped by its "
+			   "page tables (a CPU would double-fault)", r->eip);
+		return;
+	}
 	if (g->shared)
 		g->shared->cr2 = cr2;
 	guest_reflect_trap(g, X86_TRAP_PF, error_code);
