@@ -8,7 +8,8 @@ vector, and a few guest actions stop DOSBox itself.  Every such gap is
 written down here, once, with what it breaks:
 
   LEFT_OUT   the tests and cases the kernel must not run at all (notest=):
-             each one stops DOSBox (an internal E_Exit), ending the run.
+             each one stops DOSBox (an internal E_Exit, or a crash),
+             ending the run.
   GAPS       each difference, the DOSBox configurations it shows on, and
              the failed checks it explains: (test, regex over the line
              the check printed).
@@ -38,6 +39,17 @@ LEFT_OUT = {
     "crash:vm86_iret":
         "an iret from ring 3 with EFLAGS.VM set in its frame stops DOSBox "
         "('IRET from pmode to v86 with CPL!=0') instead of #GP",
+    # The host keeps its guest (ring 1) off the Switcher's pages by
+    # CR0.WP, which DOSBox ignores (a gap below): the test guest's store
+    # to the Switcher's read-only state page, which must fault, goes
+    # through and zeroes the host's saved cr3; the next exit loads it,
+    # and DOSBox recurses in its page-fault code (PAGING_PageFault) until
+    # its own stack overflows.  Seen on every cputype where the kernel
+    # sets CR0.WP (on a 386 the test skips: no guest is started there).
+    "guest_world_switch":
+        "a guest's store to the Switcher's read-only state page goes through "
+        "(CR0.WP ignored) and the host's cr3 it zeroes crashes DOSBox "
+        "(SIGSEGV, no message of its own) instead of #PF",
 }
 
 # The configurations: DOSBox's cputype, and the kernel's line beyond
@@ -137,11 +149,38 @@ GAPS = [
             ("kernel_text_is_read_only", r"^tests/kernel/test_kernel_text\.c:\d+: expected "),
             ("kernel_text_poke_changes_code", r"expected write_faults\(TARGET_IMMEDIATE, 7\)"),
             ("system_calls_refuse_bad_pointers", r"^badptr all: exit status: \d+$"),
-            # sysfuzz's own text and rodata (its first pages) written
+            # sysfuzz's own text and rodata (its first pages) written, by
+            # any argument that points there (wait's status among them):
+            # the call goes on to what it does next, a value or its next
+            # error (wait without a child: -10)
             ("sysfuzz_random_calls_leave_nothing_behind",
-             r"^sysfuzz: call \d+ by (int80|sysenter): \w+\(4000[0-4][0-9a-f]{3}, "
-             r"[0-9a-f, ]*\) \[nr [0-9a-f]+\] = \d+: expected -14$")),
+             r"^sysfuzz: call \d+ by (int80|sysenter): \w+\(([0-9a-f]+, )*"
+             r"4000[0-4][0-9a-f]{3}(, [0-9a-f]+)*\) \[nr [0-9a-f]+\] = -?\d+: "
+             r"expected -14$")),
         'tests/kernel/test_kernel_text.c:48: expected write_faults(TARGET_IMMEDIATE, 7)'),
+    # DOSBox 0.74 (src/cpu/paging.cpp) builds a page fault's error code
+    # with U/S = (cpl & mpl) != 0, so any ring but 0 reads as a user
+    # access; the CPU's rule (Intel SDM vol. 3, 4.7) is CPL 3 only.  Shown
+    # with the hostile images of test_guest_load.c: the guest's first
+    # fetch at 00100004, at ring 1 with its page not yet in the shadow,
+    # comes with error code 4 under DOSBox and 0 under QEMU.  The host,
+    # which fills its guest kernel's memory for the kernel only
+    # (page_tables.c), refuses that page and passes the fault on, so no
+    # guest runs an instruction here: the hostile images are stopped
+    # before their code's page is filled, and guest_shadow_paging's
+    # guest faults at its first instruction, which every check after it
+    # shows (but its free-page count: a leak is still a failure).
+    Gap("a page fault at ring 1 or 2 reports a user access (error code bit "
+        "U/S set), where a CPU reports a supervisor one: the host refuses "
+        "its guest kernel's first page", HAS_WP, (
+            ("guest_hostile_images_are_stopped",
+             r"^a (read outside its memory|hypercall before init|breakpoint|cli): "
+             r"stopped before its code's page was filled: "
+             r"'trap 14 at 00100004 with no gate for it in its IDT'$"),
+            ("guest_shadow_paging",
+             r"^tests/kernel/test_guest_switch\.c:\d+: expected (?!pages_free_count)")),
+        "a cli: stopped before its code's page was filled: "
+        "'trap 14 at 00100004 with no gate for it in its IDT'"),
     # DOSBox 0.74 (src/cpu/paging.cpp) raises a #PF found in a page walk
     # by running the guest's handler in a nested loop (PAGING_PageFault,
     # PageFaultCore), which it leaves only once the page is present and
