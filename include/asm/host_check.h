@@ -67,4 +67,10 @@ enum guest_verdict guest_check_debugregs(const u32 addr[4], u32 dr7);
 enum guest_verdict guest_check_msr_read(u32 msr);
 enum guest_verdict guest_check_msr_write(u32 msr, u64 value);
 
+/* Whether the CPU at ring cpl loads sel, whose descriptor is desc (0: none
+ * in its table), into a data register, SS or CS. */
+enum guest_segment_kind { GUEST_SEGMENT_DATA, GUEST_SEGMENT_STACK, GUEST_SEGMENT_CODE };
+bool guest_segment_loadable(enum guest_segment_kind kind, u16 sel, u64 desc,
+			    unsigned int cpl);
+
 #endif

@@ -39,6 +39,7 @@
 /* Not vectors: what switcher_run() returns when the guest did not trap. */
 #define GUEST_TRAP_NONE		256	/* its frame is not a guest's: not run */
 #define GUEST_TRAP_BAD_FRAME	257	/* a trap frame not whole (world_switch.S) */
+#define GUEST_TRAP_BAD_SEGMENT	258	/* its CS or SS would not load: not run */
 
 #ifndef __ASSEMBLER__
 
@@ -57,6 +58,7 @@ struct switcher_state {
 	/* The guest's LDT, checked, and __LDT_SEL if it has one (else 0). */
 	u64 guest_ldt_table[GUEST_LDT_ENTRIES] __attribute__((aligned(8)));
 	u32 guest_ldt_sel;
+	u32 guest_ldt_entries;		/* how many of them the LDT holds */
 	/* A trap from virtual-8086 mode: the data segments the CPU pushed
 	 * above its frame, moved here (world_switch.S). */
 	u32 guest_vm86_es, guest_vm86_ds, guest_vm86_fs, guest_vm86_gs;

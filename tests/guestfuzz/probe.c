@@ -293,6 +293,14 @@ static void check_registers(const struct probe *p, const struct outcome *o, bool
 		 * does.  It names no segment either way. */
 		if (i >= R_GS && (in[i] & 0xfffc) == 0 && (out[i] & 0xfffc) == 0)
 			continue;
+		/* A hypercall may rewrite the descriptor a data register
+		 * holds; a CPU would keep what it loaded, but the host
+		 * reloads every register at each entry, and enters one that
+		 * would no longer load as null (arch/x86/host/switcher.c,
+		 * guest_segments_load). */
+		if (i >= R_GS && (out[i] & 0xfffc) == 0 &&
+		    (p->family == F_HCALL || p->family == F_QUEUE))
+			continue;
 		if ((in[i] & mask) != (out[i] & mask)) {
 			finding(p, "%s was %08x, is %08x after vector %u at %08x", names[i],
 				in[i] & mask, out[i] & mask, o->vector, o->eip);

@@ -195,6 +195,36 @@ static void check_trap_frames(struct ktest_ctx *kt_ctx, struct switcher_state *s
 	first_registers(r);
 }
 
+/*
+ * A descriptor the guest rewrote under a loaded segment register (issue
+ * 25): the Switcher's entry, which reloads every register, would fault
+ * on it at ring 0.  A data register is entered null instead; a CS that
+ * would not load is not entered at all (GUEST_TRAP_BAD_SEGMENT).
+ */
+#define PRESENT_BIT	(1ull << 47)
+
+static void check_stale_segments(struct ktest_ctx *kt_ctx, struct switcher_state *s,
+				 struct pt_regs *r)
+{
+	u64 *user_ds = &s->guest_gdt_table[GDT_ENTRY_USER_DS];
+	u64 *kernel_cs = &s->guest_gdt_table[GDT_ENTRY_KERNEL_CS];
+	u32 cr2;
+
+	r->eip = CODE_GPA;		/* a hypercall first */
+	r->fs = __USER_DS;
+	*user_ds &= ~PRESENT_BIT;
+	KT_EXPECT_EQ(run_to_trap(&cr2), HYPERCALL_VECTOR);
+	KT_EXPECT_EQ(r->fs, 0);
+	*user_ds |= PRESENT_BIT;
+
+	r->eip = CODE_GPA;
+	*kernel_cs &= ~PRESENT_BIT;
+	KT_EXPECT_EQ(run_to_trap(&cr2), GUEST_TRAP_BAD_SEGMENT);
+	KT_EXPECT_EQ(r->eip, CODE_GPA);		/* nothing ran */
+	*kernel_cs |= PRESENT_BIT;
+	first_registers(r);
+}
+
 KTEST(guest_world_switch)
 {
 	unsigned long free_before = pages_free_count();
@@ -275,6 +305,7 @@ KTEST(guest_world_switch)
 	KT_EXPECT_EQ(current_ss(), __KERNEL_DS);
 
 	check_trap_frames(kt_ctx, s, r);
+	check_stale_segments(kt_ctx, s, r);
 	free_guest_page_dir(pgd);
 	guest_memory_free(&m);
 	KT_EXPECT_EQ(pages_free_count(), free_before);

@@ -11,9 +11,9 @@
  */
 #include <asm/debug_regs.h>
 #include <asm/host_check.h>
-#include "host.h"
 #include <asm/msr_index.h>
 #include <asm/segment.h>
+#include "host.h"
 
 #define SEG_ACCESSED	(1ull << 40)
 #define SEG_S		(1ull << 44)	/* code or data, not system */
@@ -28,8 +28,13 @@
 #define GATE_RESERVED	(0xffull << 32)	/* bits 32-39: zero in a 32-bit gate */
 #define GATE_SEL_SHIFT	16
 
+#define SEG_CODE	(1ull << 43)	/* in a code or data segment's type */
+#define SEG_CONFORMING	(1ull << 42)	/* code */
+#define SEG_READ_WRITE	(1ull << 41)	/* code: readable; data: writable */
+
 #define SELECTOR_INDEX(s)	((s) >> 3)
 #define SELECTOR_TI		4	/* the LDT, not the GDT */
+#define SELECTOR_RPL(s)		((s) & 3)
 
 static const char *const verdict_texts[GUEST_VERDICTS] = {
 	[GUEST_OK]		  = "accepted",
@@ -194,4 +199,31 @@ enum guest_verdict guest_check_msr_read(u32 msr)
 enum guest_verdict guest_check_msr_write(u32 msr, u64 value)
 {
 	return msr == MSR_IA32_BIOS_SIGN_ID && value == 0 ? GUEST_OK : GUEST_BAD_MSR;
+}
+
+/*
+ * Whether the CPU, at ring cpl, loads selector sel (whose descriptor is
+ * desc; 0 for one past its table) into a segment register of kind, as
+ * the Switcher's entry does each time (Intel SDM vol. 3, 5.6-5.8).  The
+ * guest may have rewritten the descriptor since it loaded the register:
+ * a CPU keeps what it loaded, the Switcher's pop cannot.
+ */
+bool guest_segment_loadable(enum guest_segment_kind kind, u16 sel, u64 desc,
+			    unsigned int cpl)
+{
+	unsigned int dpl = (desc & SEG_DPL) >> SEG_DPL_SHIFT, rpl = SELECTOR_RPL(sel);
+	bool code = desc & SEG_CODE;
+
+	if (!(sel & ~3u))		/* null: only a data register takes it */
+		return kind == GUEST_SEGMENT_DATA;
+	if (!(desc & SEG_PRESENT) || !(desc & SEG_S))
+		return false;
+	if (kind == GUEST_SEGMENT_CODE)
+		return code && rpl == cpl &&
+		       (desc & SEG_CONFORMING ? dpl <= cpl : dpl == cpl);
+	if (kind == GUEST_SEGMENT_STACK)
+		return !code && (desc & SEG_READ_WRITE) && rpl == cpl && dpl == cpl;
+	if (code && !(desc & SEG_READ_WRITE))
+		return false;			/* execute-only */
+	return (code && (desc & SEG_CONFORMING)) || (dpl >= cpl && dpl >= rpl);
 }

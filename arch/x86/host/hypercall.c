@@ -11,7 +11,6 @@
 #include <kernel.h>
 #include <string.h>
 #include <asm/cpu.h>
-#include "host.h"
 #include <asm/host_check.h>
 #include <asm/msr_index.h>
 #include <asm/paging.h>
@@ -21,6 +20,7 @@
 #include <asm/processor-flags.h>
 #include <asm/traps.h>
 #include <uapi/syscalls.h>
+#include "host.h"
 
 #define HCALL_NAME(name)	[HCALL_##name] = #name,
 static const char *const names[HCALL_NR] = { HYPERCALLS(HCALL_NAME) };

@@ -15,13 +15,13 @@
  * timer, its console), injected when its flag and mask allow.
  */
 #include <kernel.h>
-#include "host.h"
 #include <asm/host_check.h>
 #include <asm/irq.h>
 #include <asm/processor-flags.h>
 #include <asm/switcher.h>
 #include <asm/traps.h>
 #include <uapi/syscalls.h>
+#include "host.h"
 
 /* Vectors for which the CPU pushes an error code. */
 static bool has_error_code(unsigned int v)

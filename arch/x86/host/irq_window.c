@@ -20,8 +20,8 @@
  * and only delays its own interrupts.
  */
 #include <kernel.h>
-#include "host.h"
 #include <asm/processor-flags.h>
+#include "host.h"
 
 /* An interrupt waits, unmasked, and the guest's IF holds it back. */
 static bool interrupt_held_back(const struct guest *g)

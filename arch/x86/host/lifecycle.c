@@ -16,13 +16,13 @@
  */
 #include <kernel.h>
 #include <string.h>
-#include "host.h"
 #include <asm/host_check.h>
 #include <asm/paging.h>
 #include <asm/processor-flags.h>
 #include <asm/switcher.h>
 #include <asm/timer.h>
 #include <arch_door.h>
+#include "host.h"
 
 #define MULTIBOOT_LOADER_MAGIC	0x2badb002	/* EAX at a Multiboot kernel's entry */
 

@@ -9,8 +9,8 @@
  */
 #include <kernel.h>
 #include <page_alloc.h>
-#include "host.h"
 #include <asm/paging.h>
+#include "host.h"
 
 #define PAGES_PER_MIB	(0x100000u / PAGE_SIZE)
 

@@ -25,9 +25,9 @@
  */
 #include <kernel.h>
 #include <page_alloc.h>
-#include "host.h"
 #include <asm/paging.h>
 #include <asm/switcher.h>
+#include "host.h"
 
 #define PDE_INDEX(va)	((va) / PGDIR_SPAN)
 #define PTE_INDEX(va)	(((va) / PAGE_SIZE) % PT_ENTRIES)

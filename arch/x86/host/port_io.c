@@ -21,12 +21,12 @@
 #include <kernel.h>
 #include <string.h>
 #include <asm/debug_regs.h>
-#include "host.h"
 #include <asm/io.h>
 #include <asm/privileged.h>
 #include <asm/processor-flags.h>
 #include <asm/segment.h>
 #include <asm/traps.h>
+#include "host.h"
 
 #define CMOS_INDEX	0x70
 #define CMOS_DATA	0x71

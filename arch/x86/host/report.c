@@ -24,8 +24,8 @@
  * time, each line marked as the guest's.
  */
 #include <kernel.h>
-#include "host.h"
 #include <asm/timer.h>
+#include "host.h"
 
 #define REPORT_BURST	8	/* lines a guest may cause at once */
 #define REPORT_PERIOD_S	1	/* then one line per period */

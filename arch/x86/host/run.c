@@ -15,7 +15,6 @@
  */
 #include <kernel.h>
 #include <asm/fpu.h>
-#include "host.h"
 #include <asm/host_check.h>
 #include <asm/irq.h>
 #include <asm/privileged.h>
@@ -24,6 +23,7 @@
 #include <asm/timer.h>
 #include <asm/traps.h>
 #include <arch_door.h>
+#include "host.h"
 
 #define IRQS_OFF_LIMIT_S	10	/* interrupts off this long, one waiting: stuck */
 
@@ -189,6 +189,9 @@ static void handle_exit(struct guest *g, unsigned int vector, u32 cr2)
 		g->shared->exits++;
 	if (vector == GUEST_TRAP_NONE)
 		guest_stop(g, "a frame that is not a guest's, at %08x", r->eip);
+	else if (vector == GUEST_TRAP_BAD_SEGMENT)
+		guest_stop(g, "its code or stack segment (cs %04x, ss %04x) cannot be loaded",
+			   r->cs, r->ss);
 	else if (vector == GUEST_TRAP_BAD_FRAME)
 		guest_stop(g, "a trap whose frame the CPU did not push whole: "
 			   "a software int through an error-code vector's gate?");

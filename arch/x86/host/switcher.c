@@ -12,13 +12,14 @@
 #include <string.h>
 #include <asm/cpu.h>
 #include <asm/desc_defs.h>
-#include "host.h"
+#include <asm/host_check.h>
 #include <asm/irq.h>
 #include <asm/paging.h>
 #include <asm/privileged.h>
 #include <asm/processor.h>
 #include <asm/processor-flags.h>
 #include <asm/switcher.h>
+#include "host.h"
 
 _Static_assert(sizeof(struct switcher_state) <= PAGE_SIZE, "the state is one page");
 
@@ -117,8 +118,10 @@ void switcher_set_ldt(struct switcher_state *s, unsigned int entries)
 	if (!entries || entries > GUEST_LDT_ENTRIES) {
 		s->guest_gdt_table[GDT_ENTRY_LDT] = 0;
 		s->guest_ldt_sel = 0;
+		s->guest_ldt_entries = 0;
 		return;
 	}
+	s->guest_ldt_entries = entries;
 	s->guest_gdt_table[GDT_ENTRY_LDT] =
 		pack_descriptor((u32)va->guest_ldt_table, entries * sizeof(u64) - 1,
 				DESC_PRESENT | DESC_LDT, 0);
@@ -185,12 +188,46 @@ static bool guest_frame(const struct pt_regs *r)
 	       !(r->eflags & (X86_EFLAGS_IOPL | X86_EFLAGS_VM));
 }
 
+/* The descriptor behind a guest's selector, as the CPU would find it in
+ * the guest's GDT or LDT; 0 (never loadable) past the table's end. */
+static u64 guest_descriptor(const struct switcher_state *s, u32 sel)
+{
+	unsigned int index = (sel & 0xffff) >> 3;
+
+	if (sel & 4)
+		return index < s->guest_ldt_entries ? s->guest_ldt_table[index] : 0;
+	return index < GUEST_GDT_ENTRIES ? s->guest_gdt_table[index] : 0;
+}
+
+/*
+ * The frame's segments as the Switcher's entry will load them.  The
+ * guest may have rewritten a descriptor since it loaded the register: a
+ * CPU keeps what it loaded, but the Switcher reloads each, and a fault
+ * there would be the host's.  A data register that would not load is
+ * made null instead - the guest's next use of it faults, in the guest,
+ * as after an iret to an outer ring; a CS or SS that would not load
+ * leaves nothing to run (false).
+ */
+static bool guest_segments_load(const struct switcher_state *s, struct pt_regs *r)
+{
+	u32 *data[] = { &r->ds, &r->es, &r->fs, &r->gs };
+	unsigned int cpl = r->cs & 3, i;
+
+	for (i = 0; i < ARRAY_SIZE(data); i++)
+		if (!guest_segment_loadable(GUEST_SEGMENT_DATA, *data[i],
+					    guest_descriptor(s, *data[i]), cpl))
+			*data[i] = 0;
+	return guest_segment_loadable(GUEST_SEGMENT_CODE, r->cs, guest_descriptor(s, r->cs), cpl) &&
+	       guest_segment_loadable(GUEST_SEGMENT_STACK, r->ss, guest_descriptor(s, r->ss), cpl);
+}
+
 /*
  * Run the guest until it traps, and return the trap's vector (its
  * registers: switcher_guest_regs()), or GUEST_TRAP_NONE without running
- * it if its frame is not a guest's, or GUEST_TRAP_BAD_FRAME if the trap's
- * frame was not whole (world_switch.S; then no register is the guest's).
- * Whatever it returns is below 256 or one of those two.  A hardware interrupt is the host's:
+ * it if its frame is not a guest's, or GUEST_TRAP_BAD_SEGMENT without
+ * running it if its CS or SS would not load, or GUEST_TRAP_BAD_FRAME if
+ * the trap's frame was not whole (world_switch.S; then no register is
+ * the guest's).  Whatever it returns is below 256 or one of those.  A hardware interrupt is the host's:
  * its handler has run when this returns its vector, and the caller may
  * run the guest on, or do what the host must first (a guest that never
  * traps must not keep the host from its scheduler).  A page fault's
@@ -210,6 +247,8 @@ unsigned int switcher_run(u32 *cr2)
 	*cr2 = 0;
 	if (!guest_frame(regs))
 		return GUEST_TRAP_NONE;
+	if (!guest_segments_load(s, regs))
+		return GUEST_TRAP_BAD_SEGMENT;
 	flags = raw_local_irq_save();
 
 	s->host_cr3 = read_cr3();
@@ -219,7 +258,7 @@ unsigned int switcher_run(u32 *cr2)
 	regs->vector = GUEST_TRAP_NONE;
 	((void (*)(void))SWITCHER_VA(switch_to_guest))();
 	vector = regs->vector;
-	if (vector > GUEST_TRAP_BAD_FRAME)	/* only the stubs write it: never */
+	if (vector > GUEST_TRAP_BAD_FRAME)	/* only the stubs write it: never so */
 		vector = GUEST_TRAP_BAD_FRAME;
 	*cr2 = vector == X86_TRAP_PF ? read_cr2() : 0;
 	host_cpu_state_on(&host);

@@ -21,6 +21,7 @@
 	X(debugregs_watchpoints_accepted) X(debugregs_refuse_the_switcher) \
 	X(debugregs_refuse_controls) X(msr_reads_only_descriptions)	\
 	X(msr_writes_only_the_microcode_latch)				\
+	X(segments_load_as_the_cpu_loads_them)				\
 	X(elf_header_refusals) X(elf_header_edges_accepted)		\
 	X(elf_segment_refusals) X(elf_segment_edges_accepted)
 

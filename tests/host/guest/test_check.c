@@ -26,6 +26,10 @@
  *                          a watchpoint on the Switcher   debugregs_refuse_the_switcher
  *   guest_check_msr_read   any but the three              msr_reads_only_descriptions
  *   guest_check_msr_write  another MSR, another value     msr_writes_only_the_microcode_latch
+ *   guest_segment_loadable null but in a data register,   segments_load_as_the_cpu_loads_them
+ *                          absent, system, code or data   (a row for each clause, named
+ *                          by kind, read/write, RPL, DPL, by the clause it fails)
+ *                          conforming code
  */
 #include <asm/host_check.h>
 #include <asm/switcher.h>
@@ -314,4 +318,60 @@ void test_msr_writes_only_the_microcode_latch(void)
 	CHECK(guest_check_msr_write(MSR_IA32_TSC, 0) == GUEST_BAD_MSR, "the TSC");
 	CHECK(guest_check_msr_write(MSR_IA32_SYSENTER_CS, 0x08) == GUEST_BAD_MSR, "SYSENTER_CS");
 	CHECK(guest_check_msr_write(MSR_IA32_APIC_BASE, 0) == GUEST_BAD_MSR, "the APIC base");
+}
+
+/*
+ * guest_segment_loadable: what the Switcher's entry loads.  Each row
+ * passes every clause but the one it names (tools/mutate-checks).
+ * Descriptors: type 0xa readable code, 0x8 execute-only, 0xe conforming
+ * readable code, 0x2 writable data, 0x0 read-only data.
+ */
+#define SEG(type, dpl)	(0xffffull | (u64)(0x10 | (type) | (dpl) << 5 | 0x80) << 40 | \
+			 0xcfull << 48)
+#define ABSENT(d)	((d) & ~(1ull << 47))
+#define LDT_DESC	0x0000e20000000fffull	/* system type 2: would load as data */
+
+static const struct {
+	const char *what;
+	enum guest_segment_kind kind;
+	u16 sel;
+	u64 desc;
+	unsigned int cpl;
+	bool loads;
+} loads[] = {
+	{ "null into a data register", GUEST_SEGMENT_DATA, 0x0003, 0, 3, true },
+	{ "null into SS", GUEST_SEGMENT_STACK, 0x0000, 0, 1, false },
+	{ "null into CS", GUEST_SEGMENT_CODE, 0x0000, 0, 1, false },
+	{ "not present", GUEST_SEGMENT_DATA, 0x0023, ABSENT(SEG(0x2, 3)), 3, false },
+	{ "a system descriptor", GUEST_SEGMENT_DATA, 0x0023, LDT_DESC, 3, false },
+	{ "user data at ring 3", GUEST_SEGMENT_DATA, 0x0023, SEG(0x2, 3), 3, true },
+	{ "kernel data at ring 3 (DPL < CPL)", GUEST_SEGMENT_DATA, 0x0011, SEG(0x2, 1), 3, false },
+	{ "user data, RPL 3, at ring 1", GUEST_SEGMENT_DATA, 0x0023, SEG(0x2, 3), 1, true },
+	{ "kernel data, RPL 3, at ring 1 (DPL < RPL)", GUEST_SEGMENT_DATA, 0x0013,
+	  SEG(0x2, 1), 1, false },
+	{ "readable code into a data register", GUEST_SEGMENT_DATA, 0x001b, SEG(0xa, 3), 3, true },
+	{ "execute-only code into a data register", GUEST_SEGMENT_DATA, 0x001b,
+	  SEG(0x8, 3), 3, false },
+	{ "conforming ring-1 code at ring 3", GUEST_SEGMENT_DATA, 0x000b, SEG(0xe, 1), 3, true },
+	{ "kernel stack at ring 1", GUEST_SEGMENT_STACK, 0x0011, SEG(0x2, 1), 1, true },
+	{ "read-only stack", GUEST_SEGMENT_STACK, 0x0011, SEG(0x0, 1), 1, false },
+	{ "code as a stack", GUEST_SEGMENT_STACK, 0x0009, SEG(0xa, 1), 1, false },
+	{ "stack selector's RPL not CPL", GUEST_SEGMENT_STACK, 0x0013, SEG(0x2, 1), 1, false },
+	{ "stack DPL not CPL", GUEST_SEGMENT_STACK, 0x0021, SEG(0x2, 3), 1, false },
+	{ "kernel code at ring 1", GUEST_SEGMENT_CODE, 0x0009, SEG(0xa, 1), 1, true },
+	{ "data as code", GUEST_SEGMENT_CODE, 0x0011, SEG(0x2, 1), 1, false },
+	{ "code selector's RPL not CPL", GUEST_SEGMENT_CODE, 0x000b, SEG(0xa, 1), 1, false },
+	{ "code DPL not CPL", GUEST_SEGMENT_CODE, 0x0019, SEG(0xa, 3), 1, false },
+	{ "conforming code of a lower DPL", GUEST_SEGMENT_CODE, 0x000b, SEG(0xe, 1), 3, true },
+	{ "conforming code of a higher DPL", GUEST_SEGMENT_CODE, 0x0019, SEG(0xe, 3), 1, false },
+};
+
+void test_segments_load_as_the_cpu_loads_them(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < sizeof(loads) / sizeof(loads[0]); i++)
+		CHECK(guest_segment_loadable(loads[i].kind, loads[i].sel, loads[i].desc,
+					     loads[i].cpl) == loads[i].loads,
+		      "%s: %s", loads[i].what, loads[i].loads ? "refused" : "loaded");
 }
