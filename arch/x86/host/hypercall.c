@@ -30,8 +30,25 @@ const char *hypercall_name(unsigned int nr)
 	return nr < HCALL_NR ? names[nr] : "?";
 }
 
-static u32 hc_init(struct guest *g, u32 gpa)
+/* A call's second and third words, as the one 64-bit value they carry
+ * (a descriptor, a gate, an MSR's value): low word first. */
+static u64 word_pair(const struct guest_call *c)
 {
+	return c->a2 | (u64)c->a3 << 32;
+}
+
+/* Each hc_<name>() below is the call HCALL_<name>, with its arguments as
+ * the guest put them (asm/hypercall.h says what each word is). */
+
+static u32 hc_flush(struct guest *g, const struct guest_call *c)
+{
+	(void)g, (void)c;
+	return 0;		/* the queue ran before it: that was all */
+}
+
+static u32 hc_init(struct guest *g, const struct guest_call *c)
+{
+	u32 gpa = c->a1;
 	volatile struct guest_shared *s = guest_memory_ptr(&g->mem, gpa, sizeof(*s));
 
 	if (!s || gpa % PAGE_SIZE) {
@@ -46,8 +63,9 @@ static u32 hc_init(struct guest *g, u32 gpa)
 
 /* A bounded piece at a time: a guest cannot hold the host in one call
  * for as long as its memory takes to print. */
-static u32 hc_console_write(struct guest *g, u32 gpa, u32 len)
+static u32 hc_console_write(struct guest *g, const struct guest_call *c)
 {
+	u32 gpa = c->a1, len = c->a2;
 	const char *text;
 
 	len = min(len, (u32)GUEST_CONSOLE_MAX);
@@ -60,8 +78,9 @@ static u32 hc_console_write(struct guest *g, u32 gpa, u32 len)
 }
 
 /* A switch, or pv386's TLB flush: a kept shadow if there is one. */
-static u32 hc_write_cr3(struct guest *g, u32 gpa)
+static u32 hc_write_cr3(struct guest *g, const struct guest_call *c)
 {
+	u32 gpa = c->a1;
 	struct shadow *sh;
 
 	if (gpa % PAGE_SIZE || !guest_memory_ptr(&g->mem, gpa, PAGE_SIZE)) {
@@ -96,15 +115,21 @@ static u32 put_segment(struct guest *g, const char *table_name, u64 *table,
 	return 0;
 }
 
-static u32 hc_write_gdt_entry(struct guest *g, u32 index, u64 desc)
+static u32 put_gdt_entry(struct guest *g, u32 index, u64 desc)
 {
 	return put_segment(g, "GDT", g->cpu->guest_gdt_table, guest_check_gdt_entry,
 			   index, desc);
 }
 
-/* Its whole table, but the host's own entries (null, TSS, LDT). */
-static u32 hc_load_gdt(struct guest *g, u32 gpa, u32 limit)
+static u32 hc_write_gdt_entry(struct guest *g, const struct guest_call *c)
 {
+	return put_gdt_entry(g, c->a1, word_pair(c));
+}
+
+/* Its whole table, but the host's own entries (null, TSS, LDT). */
+static u32 hc_load_gdt(struct guest *g, const struct guest_call *c)
+{
+	u32 gpa = c->a1, limit = c->a2;
 	unsigned int n = (limit + 1) / 8, i;
 	const u64 *table = guest_memory_ptr(&g->mem, gpa, n * 8);
 
@@ -113,7 +138,7 @@ static u32 hc_load_gdt(struct guest *g, u32 gpa, u32 limit)
 		return -EINVAL;
 	}
 	for (i = 1; i < n; i++)
-		if (i != GDT_ENTRY_TSS && i != GDT_ENTRY_LDT && hc_write_gdt_entry(g, i, table[i]))
+		if (i != GDT_ENTRY_TSS && i != GDT_ENTRY_LDT && put_gdt_entry(g, i, table[i]))
 			return -EINVAL;
 	return 0;
 }
@@ -121,7 +146,7 @@ static u32 hc_load_gdt(struct guest *g, u32 gpa, u32 limit)
 /* A gate the checks refuse is kept absent, and said so: a kernel may
  * write a gate it never uses (a test does), and a trap through an
  * absent gate stops the guest then. */
-static u32 hc_write_idt_entry(struct guest *g, u32 vector, u64 gate)
+static u32 put_idt_gate(struct guest *g, u32 vector, u64 gate)
 {
 	u64 checked;
 	enum guest_verdict v = guest_check_idt_gate(vector, gate, g->mem.size, &checked);
@@ -137,8 +162,14 @@ static u32 hc_write_idt_entry(struct guest *g, u32 vector, u64 gate)
 	return v == GUEST_OK ? 0 : -EINVAL;
 }
 
-static u32 hc_load_idt(struct guest *g, u32 gpa, u32 limit)
+static u32 hc_write_idt_entry(struct guest *g, const struct guest_call *c)
 {
+	return put_idt_gate(g, c->a1, word_pair(c));
+}
+
+static u32 hc_load_idt(struct guest *g, const struct guest_call *c)
+{
+	u32 gpa = c->a1, limit = c->a2;
 	unsigned int n = (limit + 1) / 8, v;
 	const u64 *table = guest_memory_ptr(&g->mem, gpa, n * 8);
 
@@ -147,21 +178,27 @@ static u32 hc_load_idt(struct guest *g, u32 gpa, u32 limit)
 		return -EINVAL;
 	}
 	for (v = 0; v < 256; v++)
-		hc_write_idt_entry(g, v, v < n ? table[v] : 0);
+		put_idt_gate(g, v, v < n ? table[v] : 0);
 	return 0;
 }
 
 /* An entry of the loaded LDT: the host's copy follows the guest's. */
-static u32 hc_write_ldt_entry(struct guest *g, u32 index, u64 desc)
+static u32 put_ldt_entry(struct guest *g, u32 index, u64 desc)
 {
 	return put_segment(g, "LDT", g->cpu->guest_ldt_table, guest_check_ldt_entry,
 			   index, desc);
 }
 
+static u32 hc_write_ldt_entry(struct guest *g, const struct guest_call *c)
+{
+	return put_ldt_entry(g, c->a1, word_pair(c));
+}
+
 /* Its LDT, copied entry by entry through the checks; lldt at the next
  * entry into the guest (world_switch.S). */
-static u32 hc_load_ldt(struct guest *g, u32 gpa, u32 entries)
+static u32 hc_load_ldt(struct guest *g, const struct guest_call *c)
 {
+	u32 gpa = c->a1, entries = c->a2;
 	const u64 *table = NULL;
 	unsigned int i;
 
@@ -172,7 +209,7 @@ static u32 hc_load_ldt(struct guest *g, u32 gpa, u32 entries)
 		return -EINVAL;
 	}
 	for (i = 0; i < entries; i++)
-		if (hc_write_ldt_entry(g, i, table[i]))
+		if (put_ldt_entry(g, i, table[i]))
 			return -EINVAL;
 	switcher_set_ldt(g->cpu, entries);
 	return 0;
@@ -180,9 +217,9 @@ static u32 hc_load_ldt(struct guest *g, u32 gpa, u32 entries)
 
 /* The ring-1 stack: in the guest's state, and in the real TSS for the
  * direct system-call gate, which the CPU takes without the host. */
-static u32 hc_set_stack(struct guest *g, u32 ss, u32 esp)
+static u32 hc_set_stack(struct guest *g, const struct guest_call *c)
 {
-	u32 checked_ss;
+	u32 ss = c->a1, esp = c->a2, checked_ss;
 	enum guest_verdict v = guest_check_stack(ss, esp, g->mem.size, &checked_ss);
 
 	if (v != GUEST_OK) {
@@ -197,8 +234,9 @@ static u32 hc_set_stack(struct guest *g, u32 ss, u32 esp)
 
 /* A watchpoint's address (0-3) or the control (7): the four and DR7
  * checked together, as the CPU will hold them (world_switch.S). */
-static u32 hc_set_debugreg(struct guest *g, u32 regno, u32 value)
+static u32 hc_set_debugreg(struct guest *g, const struct guest_call *c)
 {
+	u32 regno = c->a1, value = c->a2;
 	struct switcher_state *s = g->cpu;
 	u32 addr[4] = { s->guest_dr[0], s->guest_dr[1], s->guest_dr[2], s->guest_dr[3] };
 	u32 dr7 = regno == 7 ? value : s->guest_dr7;
@@ -227,8 +265,9 @@ static u32 hc_set_debugreg(struct guest *g, u32 regno, u32 value)
  * TSC's MSR is the counter rdtsc reads, so that is the answer, as Xen
  * and KVM give theirs (QEMU's TCG reads the MSR itself as 0).
  */
-static u32 hc_read_msr(struct guest *g, u32 msr)
+static u32 hc_read_msr(struct guest *g, const struct guest_call *c)
 {
+	u32 msr = c->a1;
 	u64 value;
 
 	if (guest_check_msr_read(msr) != GUEST_OK)
@@ -244,8 +283,11 @@ static u32 hc_read_msr(struct guest *g, u32 msr)
 	return 0;
 }
 
-static u32 hc_write_msr(struct guest *g, u32 msr, u64 value)
+static u32 hc_write_msr(struct guest *g, const struct guest_call *c)
 {
+	u32 msr = c->a1;
+	u64 value = word_pair(c);
+
 	(void)g;
 	if (guest_check_msr_write(msr, value) != GUEST_OK || wrmsr_safe(msr, value))
 		return -EFAULT;
@@ -254,8 +296,10 @@ static u32 hc_write_msr(struct guest *g, u32 msr, u64 value)
 
 /* The program it runs now may use ports (3) or not (0): port_io.c does
  * its in and out; the CPU's IOPL stays 0. */
-static u32 hc_set_iopl(struct guest *g, u32 level)
+static u32 hc_set_iopl(struct guest *g, const struct guest_call *c)
 {
+	u32 level = c->a1;
+
 	if (level != 0 && level != 3) {
 		guest_stop(g, "set_iopl: no I/O privilege level %u for its programs", level);
 		return -EINVAL;
@@ -264,9 +308,9 @@ static u32 hc_set_iopl(struct guest *g, u32 level)
 	return 0;
 }
 
-static u32 hc_halt(struct guest *g, u32 enable)
+static u32 hc_halt(struct guest *g, const struct guest_call *c)
 {
-	if (enable)
+	if (c->a1)		/* sti; hlt as one call: nothing slips in between */
 		g->shared->irq_enabled = X86_EFLAGS_IF;
 	if (!(g->shared->irq_enabled & X86_EFLAGS_IF))
 		guest_stop(g, "halted with interrupts off");
@@ -280,8 +324,10 @@ static const char *const exit_kinds[] = {
 	[GUEST_EXIT_RESTART] = "restart", [GUEST_EXIT_HALTED] = "halted",
 };
 
-static u32 hc_exit(struct guest *g, u32 kind, u32 value)
+static u32 hc_exit(struct guest *g, const struct guest_call *c)
 {
+	u32 kind = c->a1, value = c->a2;
+
 	if (kind == GUEST_EXIT_EMULATOR)
 		g->exit_value = value & 0xff;
 	guest_stop(g, "it asked to stop: %s (value 0x%x)",
@@ -289,41 +335,63 @@ static u32 hc_exit(struct guest *g, u32 kind, u32 value)
 	return 0;
 }
 
-/* One call; calls that need the shared page wait for init. */
-static u32 run_call(struct guest *g, u32 nr, u32 a1, u32 a2, u32 a3)
+/* Its CR0.TS: the host's #NM then is the guest's to take (run.c). */
+static u32 hc_set_ts(struct guest *g, const struct guest_call *c)
 {
-	if (nr < HCALL_NR)
-		g->stats.hypercalls[nr]++;
-	if (!g->shared && nr != HCALL_init && nr != HCALL_console_write && nr != HCALL_exit) {
-		guest_stop(g, "hypercall %s before init", hypercall_name(nr));
+	g->ts = c->a1 != 0;
+	return 0;
+}
+
+/* Its timer on (at the host's rate, which is the answer) or off. */
+static u32 hc_set_timer(struct guest *g, const struct guest_call *c)
+{
+	g->timer_on = c->a1 != 0;
+	return timer_hz();
+}
+
+/* Its page-table changes: the shadows forget what they made from the
+ * old entries (page_tables.c, shadow_cache.c). */
+static u32 hc_set_pte(struct guest *g, const struct guest_call *c)
+{
+	shadow_cache_pte_changed(&g->shadows, c->a1, c->a2);
+	return 0;
+}
+
+static u32 hc_set_pde(struct guest *g, const struct guest_call *c)
+{
+	shadow_cache_pde_changed(&g->shadows, c->a1);
+	return 0;
+}
+
+static u32 hc_release_pgd(struct guest *g, const struct guest_call *c)
+{
+	shadow_cache_release(&g->shadows, c->a1);
+	return 0;
+}
+
+/*
+ * The dispatch table, made from the one list (asm/hypercall.h): a call
+ * listed there without its hc_ function here does not compile, and an
+ * hc_ function the list lacks is an unused one, which does not either.
+ */
+typedef u32 (*hypercall_handler)(struct guest *g, const struct guest_call *c);
+#define HCALL_HANDLER(name)	[HCALL_##name] = hc_##name,
+static const hypercall_handler handlers[HCALL_NR] = { HYPERCALLS(HCALL_HANDLER) };
+
+/* One call; calls that need the shared page wait for init. */
+static u32 run_call(struct guest *g, const struct guest_call *c)
+{
+	if (c->nr >= HCALL_NR) {
+		guest_report(g, "the guest made hypercall %u, which there is not", c->nr);
+		return -ENOSYS;
+	}
+	g->stats.hypercalls[c->nr]++;
+	if (!g->shared && c->nr != HCALL_init && c->nr != HCALL_console_write &&
+	    c->nr != HCALL_exit) {
+		guest_stop(g, "hypercall %s before init", hypercall_name(c->nr));
 		return -EINVAL;
 	}
-	switch (nr) {
-	case HCALL_flush:		return 0;
-	case HCALL_init:		return hc_init(g, a1);
-	case HCALL_console_write:	return hc_console_write(g, a1, a2);
-	case HCALL_halt:		return hc_halt(g, a1);
-	case HCALL_exit:		return hc_exit(g, a1, a2);
-	case HCALL_write_cr3:		return hc_write_cr3(g, a1);
-	case HCALL_set_ts:		g->ts = a1 != 0; return 0;
-	case HCALL_set_timer:		g->timer_on = a1 != 0; return timer_hz();
-	case HCALL_load_gdt:		return hc_load_gdt(g, a1, a2);
-	case HCALL_write_gdt_entry:	return hc_write_gdt_entry(g, a1, a2 | (u64)a3 << 32);
-	case HCALL_load_idt:		return hc_load_idt(g, a1, a2);
-	case HCALL_write_idt_entry:	return hc_write_idt_entry(g, a1, a2 | (u64)a3 << 32);
-	case HCALL_load_ldt:		return hc_load_ldt(g, a1, a2);
-	case HCALL_write_ldt_entry:	return hc_write_ldt_entry(g, a1, a2 | (u64)a3 << 32);
-	case HCALL_set_stack:		return hc_set_stack(g, a1, a2);
-	case HCALL_set_pte:	shadow_cache_pte_changed(&g->shadows, a1, a2); return 0;
-	case HCALL_set_pde:	shadow_cache_pde_changed(&g->shadows, a1); return 0;
-	case HCALL_release_pgd:	shadow_cache_release(&g->shadows, a1); return 0;
-	case HCALL_set_debugreg:	return hc_set_debugreg(g, a1, a2);
-	case HCALL_read_msr:		return hc_read_msr(g, a1);
-	case HCALL_write_msr:		return hc_write_msr(g, a1, a2 | (u64)a3 << 32);
-	case HCALL_set_iopl:		return hc_set_iopl(g, a1);
-	}
-	guest_report(g, "the guest made hypercall %u, which there is not", nr);
-	return -ENOSYS;
+	return handlers[c->nr](g, c);
 }
 
 /* The queue, as the guest left it; each entry read once. */
@@ -340,7 +408,7 @@ static void run_queue(struct guest *g)
 		struct guest_call c = { s->queue[i].nr, s->queue[i].a1, s->queue[i].a2,
 					s->queue[i].a3 };
 
-		run_call(g, c.nr, c.a1, c.a2, c.a3);
+		run_call(g, &c);
 	}
 	if (s)
 		s->queued = 0;
@@ -351,6 +419,9 @@ void guest_hypercall(struct guest *g, struct pt_regs *regs)
 	if (g->shared)
 		g->shared->hypercalls++;
 	run_queue(g);
-	if (g->state == GUEST_RUNNING)
-		regs->eax = run_call(g, regs->eax, regs->ebx, regs->ecx, regs->edx);
+	if (g->state == GUEST_RUNNING) {
+		struct guest_call c = { regs->eax, regs->ebx, regs->ecx, regs->edx };
+
+		regs->eax = run_call(g, &c);
+	}
 }
