@@ -328,7 +328,8 @@ static void check_page_fault(const struct probe *p, const struct outcome *o)
  * (arch/x86/host/interrupts.c, guest_set_gate) adds its own rule on
  * top, which the fuzzer holds it to:
  *   - vectors whose exit the host reads as the CPU's own exception -
- *     those with an error code (8, 10-14, 17), #DB (1) and #NM (7) -
+ *     those with an error code (8, 10-14, 17), #DB (1), #NM (7), and
+ *     the machine's NMI (2) and machine check (18) -
  *     and the hardware interrupts' (0x20-0x2f) admit ring 0 only,
  *     whatever the guest's gate says: an int there is #GP(n << 3 | 2),
  *     what a CPU gives for a gate its ring may not use;
@@ -339,6 +340,7 @@ static void check_page_fault(const struct probe *p, const struct outcome *o)
 static bool int_admitted(unsigned int n, unsigned int ring)
 {
 	if (has_error_code(n) || n == X86_TRAP_DB || n == X86_TRAP_NM ||
+	    n == X86_TRAP_NMI || n == X86_TRAP_MC ||
 	    (n >= FIRST_EXTERNAL_VECTOR && n < FIRST_EXTERNAL_VECTOR + 16))
 		return false;
 	if (n == HYPERCALL_VECTOR)

@@ -168,7 +168,8 @@ static void check_vector(struct ktest_ctx *kt_ctx, unsigned int v, void (*fn)(vo
 }
 
 /* In a guest, `int $0x1f` is a hypercall: the host's, never the guest
- * kernel's vector (asm/switcher.h); and `int $1`, `int $7` are #GP
+ * kernel's vector (asm/switcher.h); and `int $1`, `int $2`, `int $7`,
+ * `int $18` are #GP
  * (the host admits ring 0 only there: software_int_..._is_gp_in_a_guest
  * below).  Named as left out, not skipped. */
 static bool left_out_in_guest(unsigned int v)
@@ -178,7 +179,7 @@ static bool left_out_in_guest(unsigned int v)
 	if (v == HYPERCALL_VECTOR)
 		printk("ktest:   vector %u left out in a guest: int $%u is the host's hypercall\n",
 		       v, v);
-	else if (v == X86_TRAP_DB || v == X86_TRAP_NM)
+	else if (v == X86_TRAP_DB || v == X86_TRAP_NMI || v == X86_TRAP_NM || v == X86_TRAP_MC)
 		printk("ktest:   vector %u left out in a guest: int $%u is #GP there\n", v, v);
 	else
 		return false;
@@ -208,7 +209,7 @@ KTEST(provokable_vectors_also_raised_by_hand)
 /*
  * A software `int` at ring 1, in a guest, through a gate the CPU would
  * enter with an error code (8, 10-14, 17), through one whose exception
- * the host acts on itself (#DB 1, #NM 7) or through a hardware
+ * the host acts on itself (#DB 1, NMI 2, #NM 7, #MC 18) or through a hardware
  * interrupt's (the timer's, 32): the CPU pushes no error code for an
  * int, so the host's real gates for these admit ring 0 only, and the
  * guest gets what a CPU gives for a gate its ring may not use: #GP with
@@ -224,14 +225,15 @@ KTEST(provokable_vectors_also_raised_by_hand)
 static void software_int(unsigned int v)
 {
 	switch (v) {
-	SOFTWARE_INT(1); SOFTWARE_INT(7); SOFTWARE_INT(8); SOFTWARE_INT(10); SOFTWARE_INT(11); SOFTWARE_INT(12);
-	SOFTWARE_INT(13); SOFTWARE_INT(14); SOFTWARE_INT(17); SOFTWARE_INT(32);
+	SOFTWARE_INT(1); SOFTWARE_INT(2); SOFTWARE_INT(7); SOFTWARE_INT(8);
+	SOFTWARE_INT(10); SOFTWARE_INT(11); SOFTWARE_INT(12); SOFTWARE_INT(13);
+	SOFTWARE_INT(14); SOFTWARE_INT(17); SOFTWARE_INT(18); SOFTWARE_INT(32);
 	}
 }
 
 KTEST(software_int_through_an_error_code_gate_is_gp_in_a_guest)
 {
-	static const unsigned int vectors[] = { 1, 7, 8, 10, 11, 12, 13, 14, 17, 32 };
+	static const unsigned int vectors[] = { 1, 2, 7, 8, 10, 11, 12, 13, 14, 17, 18, 32 };
 	unsigned int i;
 
 	if (current_ring() == 0)

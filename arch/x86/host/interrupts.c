@@ -34,12 +34,15 @@ static bool has_error_code(unsigned int v)
  * Vectors whose exit the host reads as the CPU's own exception, not
  * only passes on: those with an error code (a software int pushes none,
  * and the frame would be a word short), #DB (the host's interrupt-window
- * step, DR6) and #NM (its lazy FPU: an `int $7` would load the host
- * thread's FPU and resume past the int, the guest's gate never run).
+ * step, DR6), #NM (its lazy FPU: an `int $7` would load the host
+ * thread's FPU and resume past the int, the guest's gate never run), and
+ * the NMI and the machine check, which come from the machine, whoever
+ * runs: the host's (run.c), never the guest's to fake.
  */
 static bool host_reads_as_exception(unsigned int v)
 {
-	return has_error_code(v) || v == X86_TRAP_DB || v == X86_TRAP_NM;
+	return has_error_code(v) || v == X86_TRAP_DB || v == X86_TRAP_NM ||
+	       v == X86_TRAP_NMI || v == X86_TRAP_MC;
 }
 
 static bool push(struct guest *g, u32 *sp, u32 value)

@@ -180,6 +180,14 @@ static void vm86_exit(struct guest *g, struct pt_regs *r, unsigned int vector, u
 	guest_reflect_trap(g, vector, r->error_code);
 }
 
+/* An NMI from the machine (a watchdog, a parity error, a debugger's
+ * button) while the guest ran: the host's, as on the host's own code;
+ * the guest goes on.  A guest's `int $2` never gets here (interrupts.c). */
+static void machine_nmi(const struct pt_regs *r)
+{
+	printk("host: NMI while the guest ran, at %08x: continuing\n", r->eip);
+}
+
 static void handle_exit(struct guest *g, unsigned int vector, u32 cr2)
 {
 	struct pt_regs *r = switcher_guest_regs();
@@ -211,6 +219,10 @@ static void handle_exit(struct guest *g, unsigned int vector, u32 cr2)
 		debug_trap(g, r);
 	else if (vector == X86_TRAP_DF)
 		guest_stop(g, "double fault at %08x", r->eip);
+	else if (vector == X86_TRAP_NMI)
+		machine_nmi(r);
+	else if (vector == X86_TRAP_MC)
+		guest_stop(g, "a machine check while it ran (the machine's: the host's to look at)");
 	else
 		guest_reflect_trap(g, vector, r->error_code);
 }
