@@ -89,7 +89,8 @@ static void guest_thread(void)
 static const char *const start_errors[] = {
 	[ENOENT] = "no guest kernel: give pv386.elf as a Multiboot module "
 		   "(QEMU: -initrd build/pv386.elf; GRUB: module /boot/pv386.elf)",
-	[ENODEV] = "this CPU cannot host (a 386 has no CR0.WP), nor can a guest",
+	[ENODEV] = "this CPU cannot host (a 386 has no CR0.WP; an emulator may "
+		   "ignore it), nor can a guest",
 	[EBUSY] = "a guest is running already, or the stopped one's thread has not "
 		  "let it go yet (guest stop; then try again)",
 	[EINVAL] = "guestmem= is too small, or the command line too long",

@@ -45,6 +45,7 @@
 void paging_init(void);
 void paging_set_user(u32 start, u32 end);
 bool kernel_text_contains(u32 addr);	/* mapped read-only */
+bool write_protect_holds(void);		/* a ring-0 write to it faults */
 void kernel_text_poke(void *addr, const void *bytes, unsigned int len);
 /* Around many pokes, interrupts off: the text writable once for all. */
 void kernel_text_batch_begin(void);

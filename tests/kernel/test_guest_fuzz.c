@@ -426,7 +426,7 @@ KTEST_ALONE(guest_fuzz)
 	if (guest_current() && guest_current()->state == GUEST_RUNNING)
 		KT_SKIP("a guest is running");
 	if (!cpu_has_write_protect())
-		KT_SKIP("no guest can start here (a 386)");
+		KT_SKIP("no guest can start here (no CR0.WP that holds)");
 	heart_stop = heart_stopped = false;
 	task_create_kernel("heartbeat", heartbeat);
 	run.tsc_per_tick = measure_tsc_per_tick();

@@ -119,7 +119,7 @@ KTEST(guest_frame_guard_refuses_each_clause)
 		KT_SKIP("no room for guest memory");
 	if (!switcher_ready(&sh, &m)) {
 		guest_memory_free(&m);
-		KT_SKIP("a 386 cannot host, or no room for a shadow");
+		KT_SKIP("no host here (no CR0.WP that holds), or no room for a shadow");
 	}
 	for (i = 0; i < ARRAY_SIZE(bad_frames); i++) {
 		guest_kernel_frame(r);

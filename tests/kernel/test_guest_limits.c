@@ -196,7 +196,7 @@ KTEST(guest_start_refused_without_room)
 	err = guest_start_image(&img, sizeof(img), "", max(mib, GUESTMEM_MIN_MIB));
 	KT_EXPECT_EQ(pages_free_count(), before);
 	if (err == -ENODEV)
-		KT_SKIP("a 386 cannot host: no CR0.WP");
+		KT_SKIP("no host here: no CR0.WP that holds (a 386, or an emulator)");
 	KT_EXPECT_EQ(err, mib > KERNEL_SPACE_END / 0x100000u ? -EINVAL : -ENOMEM);
 	KT_EXPECT(guest_current() == NULL);
 }
@@ -262,7 +262,7 @@ KTEST_ALONE(guest_start_short_of_frames)
 		KT_SKIP("a guest is running");
 	build_image(&img, touch_code, sizeof(touch_code));
 	if (!switcher_setup())
-		KT_SKIP("a 386 cannot host: no CR0.WP");
+		KT_SKIP("no host here: no CR0.WP that holds (a 386, or an emulator)");
 	run = pages_alloc(GUEST_PAGES);		/* its memory, kept aside */
 	if (!run)
 		KT_SKIP("no room for an 8 MiB guest");
@@ -314,7 +314,7 @@ KTEST(guest_launch_refused_with_no_task_slot)
 		KT_EXPECT(guest_current() == NULL);
 		WAIT_FOR(!tasks_named("filler") && pages_free_count() == before);
 		KT_EXPECT_EQ(pages_free_count(), before);
-		KT_SKIP(err == -ENODEV ? "a 386 cannot host: no CR0.WP" :
+		KT_SKIP(err == -ENODEV ? "no host here: no CR0.WP that holds (a 386, or an emulator)" :
 			"no room for guest memory (guest_start_refused_without_room checks that)");
 	}
 	expect_no_thread(kt_ctx, err, -EAGAIN, "no task slot free for its thread");
@@ -339,7 +339,7 @@ KTEST(guest_stop_then_start_waits_for_release)
 	build_image(&img, spin_code, sizeof(spin_code));
 	err = guest_launch_image(&img, sizeof(img), "", GUESTMEM_MIN_MIB);
 	if (err == -ENODEV)
-		KT_SKIP("a 386 cannot host: no CR0.WP");
+		KT_SKIP("no host here: no CR0.WP that holds (a 386, or an emulator)");
 	if (err == -ENOMEM)
 		KT_SKIP("no room for guest memory (guest_start_refused_without_room "
 			"checks the refusal)");

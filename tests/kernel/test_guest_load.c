@@ -285,7 +285,7 @@ KTEST(guest_hostile_images_are_stopped)
 	for (i = 0; i < ARRAY_SIZE(hostile_images); i++) {
 		if (!run_hostile_image(hostile_images[i].code, hostile_images[i].len,
 				       reason, sizeof(reason), &fills))
-			KT_SKIP("no guest can start here (a 386, or no room)");
+			KT_SKIP("no guest can start here (no CR0.WP that holds, or no room)");
 		/* Stopped for what its instruction did, not before it ran:
 		 * the fetch of its first one is the shadow's first fill.
 		 * (Both stop at 00100004 when the image is a read.) */

@@ -241,7 +241,8 @@ KTEST(guest_world_switch)
 	s = switcher_setup();
 	if (!s) {
 		guest_memory_free(&m);
-		KT_SKIP("a 386 cannot host: no CR0.WP to keep ring 1 off the Switcher's pages");
+		KT_SKIP("no host here: no CR0.WP that holds (a 386, or an emulator) "
+			"to keep ring 1 off the Switcher's pages");
 	}
 	pgd = guest_page_dir(&m);
 	KT_EXPECT(pgd != NULL && give_guest_segments(s));
@@ -384,7 +385,8 @@ KTEST(guest_shadow_paging)
 	s = switcher_setup();
 	if (!s || shadow_init(&sh, &m, GUEST_PD)) {
 		guest_memory_free(&m);
-		KT_SKIP(s ? "no room for a shadow" : "a 386 cannot host: no CR0.WP");
+		KT_SKIP(s ? "no room for a shadow" :
+			"no host here: no CR0.WP that holds (a 386, or an emulator)");
 	}
 	memcpy(guest_memory_ptr(&m, CODE_GPA, sizeof(shadowed_code)), shadowed_code,
 	       sizeof(shadowed_code));
@@ -493,7 +495,7 @@ KTEST(guest_runs_without_the_hosts_cpu_state)
 	pgd = s ? guest_page_dir(&m) : NULL;
 	if (!pgd) {
 		guest_memory_free(&m);
-		KT_SKIP("no Switcher (a 386), or no room for the guest's tables");
+		KT_SKIP("no Switcher (no CR0.WP that holds), or no room for the guest's tables");
 	}
 	KT_EXPECT(give_guest_segments(s));
 	s->guest_cr3 = (u32)pgd;

@@ -88,7 +88,8 @@ KTEST(shadow_cache_keeps_and_forgets)
 		KT_SKIP("no room for guest memory");
 	if (!switcher_setup() || shadow_cache_init(&c, &m)) {
 		guest_memory_free(&m);
-		KT_SKIP("a 386 cannot host: no CR0.WP (or no room for a shadow)");
+		KT_SKIP("no host here: no CR0.WP that holds (a 386, or an emulator), "
+			"or no room for a shadow");
 	}
 	write_guest_tables(&m);
 	a = shadow_cache_switch(&c, PD_A);
@@ -148,7 +149,8 @@ KTEST(shadow_cache_rebuilds_the_least_recently_used)
 		KT_SKIP("no room for guest memory");
 	if (!switcher_setup() || shadow_cache_init(&c, &m)) {
 		guest_memory_free(&m);
-		KT_SKIP("a 386 cannot host: no CR0.WP (or no room for a shadow)");
+		KT_SKIP("no host here: no CR0.WP that holds (a 386, or an emulator), "
+			"or no room for a shadow");
 	}
 	a = shadow_cache_switch(&c, PD_A);		/* the identity is slot 0 */
 	b = shadow_cache_switch(&c, PD_A + PAGE_SIZE);

@@ -131,8 +131,9 @@ void switcher_set_ldt(struct switcher_state *s, unsigned int entries)
 /*
  * Map the Switcher and give the state page the Switcher's own parts;
  * the caller adds the guest's segments and its page directory.  NULL on
- * a 386: without CR0.WP, ring 1 writes read-only pages, and nothing
- * would keep a guest from rewriting its GDT or IDT in the state page.
+ * a 386, or an emulator that ignores CR0.WP (write_protect_holds): there
+ * ring 1 writes read-only pages, and nothing would keep a guest from
+ * rewriting its GDT or IDT in the state page.
  * NULL in a guest too: the Switcher runs at ring 0, and pv386 does not
  * nest.
  */
@@ -140,7 +141,7 @@ struct switcher_state *switcher_setup(void)
 {
 	struct switcher_state *s = (struct switcher_state *)state_page;
 
-	if (!cpu_has_write_protect() || current_ring() != 0)
+	if (current_ring() != 0 || !write_protect_holds())
 		return NULL;
 	memset(state_page, 0, sizeof(state_page));
 	memset(regs_page, 0, sizeof(regs_page));

@@ -16,6 +16,7 @@
 #include <bootinfo.h>
 #include <page_alloc.h>
 #include <asm/cpu.h>
+#include <asm/extable.h>
 #include <asm/paging.h>
 #include <asm/privileged.h>
 #include <asm/processor-flags.h>
@@ -182,4 +183,32 @@ void paging_init(void)
 	       "%08x-%08x read-only%s\n", mapped_bytes >> 20, (u32)__kernel_ro_start,
 	       (u32)__kernel_ro_end, cpu_has_write_protect() ? "" :
 	       " (386: no CR0.WP, ring 0 ignores read-only pages)");
+}
+
+/*
+ * Whether ring 0 really cannot write a read-only page: CR0.WP set, and
+ * obeyed.  A 386 has no WP; an emulator may keep the bit and ignore it
+ * (DOSBox 0.74 does).  A host needs it to keep its guest's kernel, which
+ * the MMU counts as supervisor, off the Switcher's pages.  The probe
+ * writes a byte of the read-only kernel text back as it is: a fault
+ * (taken by the exception table) proves it; a write that goes through
+ * changes nothing.  Interrupts off: no live patch may have the text
+ * writable meanwhile.
+ */
+bool write_protect_holds(void)
+{
+	volatile u8 *probe = (volatile u8 *)__kernel_ro_start;
+	unsigned long flags;
+	int faulted = 1;
+
+	if (!cpu_has_write_protect() || !text_protected)
+		return false;
+	flags = raw_local_irq_save();
+	asm volatile("1: movb %[v], (%[p])\n\t"
+		     "movl $0, %[f]\n"
+		     "2:\n\t"
+		     _ASM_EXTABLE(1b, 2b)
+		     : [f] "+r" (faulted) : [p] "r" (probe), [v] "q" (*probe) : "memory");
+	raw_local_irq_restore(flags);
+	return faulted;
 }
