@@ -139,7 +139,9 @@ static void below_1mib(struct test_image *i)	{ i->ph[1].paddr = 0x8000; }
 static void past_memory(struct test_image *i)	{ i->ph[1].memsz = GUESTMEM_MIN_MIB << 20; }
 static void wraps(struct test_image *i)		{ i->ph[1].paddr = 0xfffff000u; }
 static void file_past_end(struct test_image *i)	{ i->ph[1].filesz = i->ph[1].memsz = 4096; }
-static void file_over_mem(struct test_image *i)	{ i->ph[0].filesz = 32; }
+/* Inside the file (the data follow the text), past the segment's size:
+ * only the filesz <= memsz clause refuses it. */
+static void file_over_mem(struct test_image *i)	{ i->ph[0].filesz = 20; }
 static void entry_in_data(struct test_image *i)	{ i->h.entry = DATA_GPA; }
 static void entry_outside(struct test_image *i)	{ i->h.entry = 0x300000; }
 static void phdrs_outside(struct test_image *i)	{ i->h.phnum = 200; }
