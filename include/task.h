@@ -76,6 +76,7 @@ int task_kill_pid(int pid);		/* 0, -ESRCH, or -EPERM (not a user task) */
 struct task *task_by_pid(int pid);
 struct task *task_after(struct task *t);	/* next in the table, wrapping */
 unsigned int tasks_alive(void);
+unsigned int task_slots_free(void);
 void task_for_each(void (*fn)(struct task *t));
 
 /* kernel/sched.c (and schedule, sched_need_resched: arch_door.h) */

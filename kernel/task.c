@@ -61,6 +61,17 @@ unsigned int tasks_alive(void)
 	return n;
 }
 
+/* Slots no task holds, a zombie's included: what a leak would shrink. */
+unsigned int task_slots_free(void)
+{
+	unsigned int n = 0;
+	struct task *t;
+
+	for (t = tasks; t < tasks + NR_TASKS; t++)
+		n += t->state == TASK_UNUSED;
+	return n;
+}
+
 /* A free slot with a kernel stack, or NULL (and *err) if none. */
 static struct task *task_alloc(const char *name, int *err)
 {

@@ -110,21 +110,6 @@ static void heartbeat(void)
 
 /* ---- the host's state, before and after ---- */
 
-static unsigned int used_slots;
-
-static void count_slot(struct task *t)
-{
-	(void)t;
-	used_slots++;
-}
-
-static unsigned int free_task_slots(void)
-{
-	used_slots = 0;
-	task_for_each(count_slot);
-	return NR_TASKS - used_slots;
-}
-
 /* Free pages; if fewer than expected, again once the idle task has
  * collected what exited. */
 static unsigned long free_pages_settled(unsigned long expected)
@@ -406,7 +391,7 @@ static bool life(struct run *run, u32 n, unsigned int batches)
 /* Every page and task slot back after a life. */
 static void check_leaks(struct run *run, u32 n)
 {
-	unsigned long pages = free_pages_settled(run->pages), slots = free_task_slots();
+	unsigned long pages = free_pages_settled(run->pages), slots = task_slots_free();
 
 	if (pages != run->pages || slots != run->slots) {
 		fail(run, n, "the host has %lu free pages and %lu task slots, %lu and %lu before",
@@ -431,7 +416,7 @@ KTEST_ALONE(guest_fuzz)
 	task_create_kernel("heartbeat", heartbeat);
 	run.tsc_per_tick = measure_tsc_per_tick();
 	run.pages = free_pages_settled(0);
-	run.slots = free_task_slots();
+	run.slots = task_slots_free();
 	printk("guestfuzz: seed %lu, %lu s from life %lu%s%s\n", opt.seed, opt.seconds, opt.life,
 	       opt.families == 0xffffffff ? "" : ", not every family",
 	       run.tsc_per_tick ? "" : " (no TSC: no clock check)");

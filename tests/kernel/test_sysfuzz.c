@@ -40,21 +40,6 @@ static unsigned long free_pages_settled(void)
 	return pages_free_count();
 }
 
-static unsigned int used_slots;
-
-static void count_slot(struct task *t)
-{
-	(void)t;
-	used_slots++;
-}
-
-static unsigned int free_task_slots(void)
-{
-	used_slots = 0;
-	task_for_each(count_slot);
-	return NR_TASKS - used_slots;
-}
-
 /*
  * sysfuzz's status is its count of mismatches, and it names each (the
  * first 20) on a line of its own: each named one is a check line here,
@@ -99,7 +84,7 @@ KTEST(sysfuzz_unknown_numbers_give_enosys)
 KTEST(sysfuzz_random_calls_leave_nothing_behind)
 {
 	unsigned long pages = free_pages_settled();
-	unsigned int slots = free_task_slots();
+	unsigned int slots = task_slots_free();
 	int status;
 
 	printk("test_sysfuzz: running sysfuzz %s\n", fuzz_arg);
@@ -109,6 +94,6 @@ KTEST(sysfuzz_random_calls_leave_nothing_behind)
 	check_status(kt_ctx, status);
 	check_console(kt_ctx);
 	KT_EXPECT_EQ(free_pages_settled(), pages);
-	KT_EXPECT_EQ(free_task_slots(), slots);
+	KT_EXPECT_EQ(task_slots_free(), slots);
 	KT_EXPECT_EQ(run_program("hello", ""), 0);
 }
