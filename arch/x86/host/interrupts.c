@@ -145,14 +145,15 @@ void guest_inject_interrupt(struct guest *g)
  * the host reads as the CPU's own exception (host_reads_as_exception):
  * for one with an error code, the Switcher's stub would read every word
  * of a software int's frame one slot off (world_switch.S refuses such a
- * frame whole); for #DB and #NM the host would act on an exception that
- * never came.  There the CPU gives what it gives for any gate a ring
- * may not use: #GP, with the vector in its error code, reflected like
- * any other.  The system call's trap gate alone goes straight to the
- * guest kernel (lguest's direct trap): a program's int $0x80 never
- * leaves the guest.  It needs no IF change, which only an interrupt
- * gate would make, and the real TSS's ss1:esp1 for its stack.  The hypercall vector and the hardware interrupts'
- * are the host's whatever the guest says.
+ * frame whole); for #DB, #NM, the NMI and the machine check the host
+ * would act on an exception that never came.  There the CPU gives what
+ * it gives for any gate a ring may not use: #GP, with the vector in its
+ * error code, reflected like any other.  The system call's trap gate
+ * alone goes straight to the guest kernel (lguest's direct trap): a
+ * program's int $0x80 never leaves the guest.  It needs no IF change,
+ * which only an interrupt gate would make, and the real TSS's ss1:esp1
+ * for its stack.  The hypercall vector and the hardware interrupts' are
+ * the host's whatever the guest says.
  */
 void guest_set_gate(struct guest *g, unsigned int vector, u64 gate)
 {
