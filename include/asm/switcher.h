@@ -59,6 +59,10 @@ struct switcher_state {
 	u64 guest_ldt_table[GUEST_LDT_ENTRIES] __attribute__((aligned(8)));
 	u32 guest_ldt_sel;
 	u32 guest_ldt_entries;		/* how many of them the LDT holds */
+	/* The regs page's segments were found loadable (switcher.c), and
+	 * neither the tables nor the host's writes of CS and SS changed
+	 * anything since: 0 after any such change. */
+	u32 segments_loadable;
 	/* A trap from virtual-8086 mode: the data segments the CPU pushed
 	 * above its frame, moved here (world_switch.S). */
 	u32 guest_vm86_es, guest_vm86_ds, guest_vm86_fs, guest_vm86_gs;
@@ -83,6 +87,9 @@ extern const char switch_to_guest[], switcher_stubs[];
 /* arch/x86/host/switcher.c */
 struct switcher_state *switcher_setup(void);
 void switcher_set_ldt(struct switcher_state *s, unsigned int entries);
+/* The guest's GDT or LDT, or the CS or SS the host enters it with,
+ * changed: its segments are judged again before the next entry. */
+void switcher_segments_changed(struct switcher_state *s);
 void switcher_map_in_guest(u32 *guest_pgd, u32 table);	/* table: a zeroed frame */
 struct pt_regs *switcher_guest_regs(void);
 unsigned int switcher_run(u32 *cr2);	/* the trap's vector */
@@ -91,7 +98,7 @@ bool hardware_vector(unsigned int vector);	/* the host's interrupt: handled */
 /* arch/x86/host/cpu_state.c: the host-only CPU state (CR4 bits, its
  * watchpoints, SYSENTER_CS) off around each entry into a guest. */
 struct host_cpu_state {
-	unsigned long cr4;
+	unsigned long cr4, guest_cr4;	/* the host's, and what the guest runs with */
 	u32 dr7, dr[4];
 };
 void host_cpu_state_off(struct host_cpu_state *saved);

@@ -213,12 +213,14 @@ static void check_stale_segments(struct ktest_ctx *kt_ctx, struct switcher_state
 	r->eip = CODE_GPA;		/* a hypercall first */
 	r->fs = __USER_DS;
 	*user_ds &= ~PRESENT_BIT;
+	switcher_segments_changed(s);		/* as a hypercall's write does */
 	KT_EXPECT_EQ(run_to_trap(&cr2), HYPERCALL_VECTOR);
 	KT_EXPECT_EQ(r->fs, 0);
 	*user_ds |= PRESENT_BIT;
 
 	r->eip = CODE_GPA;
 	*kernel_cs &= ~PRESENT_BIT;
+	switcher_segments_changed(s);
 	KT_EXPECT_EQ(run_to_trap(&cr2), GUEST_TRAP_BAD_SEGMENT);
 	KT_EXPECT_EQ(r->eip, CODE_GPA);		/* nothing ran */
 	*kernel_cs |= PRESENT_BIT;

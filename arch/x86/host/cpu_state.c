@@ -92,13 +92,14 @@ static void cr4_off(struct host_cpu_state *s)
 	if (!boot_cpu.has_cr4)
 		return;
 	s->cr4 = read_cr4();
-	if (guest_cr4(s->cr4) != s->cr4)
-		write_cr4(guest_cr4(s->cr4));
+	s->guest_cr4 = guest_cr4(s->cr4);
+	if (s->guest_cr4 != s->cr4)
+		write_cr4(s->guest_cr4);
 }
 
 static void cr4_on(const struct host_cpu_state *s)
 {
-	if (boot_cpu.has_cr4 && guest_cr4(s->cr4) != s->cr4)
+	if (boot_cpu.has_cr4 && s->guest_cr4 != s->cr4)
 		write_cr4(s->cr4);
 }
 

@@ -112,6 +112,7 @@ static u32 put_segment(struct guest *g, const char *table_name, u64 *table,
 		return -EINVAL;
 	}
 	table[index] = checked;
+	switcher_segments_changed(g->cpu);
 	return 0;
 }
 

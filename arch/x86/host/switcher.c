@@ -115,6 +115,7 @@ void switcher_set_ldt(struct switcher_state *s, unsigned int entries)
 {
 	struct switcher_state *va = SWITCHER_STATE;
 
+	switcher_segments_changed(s);
 	if (!entries || entries > GUEST_LDT_ENTRIES) {
 		s->guest_gdt_table[GDT_ENTRY_LDT] = 0;
 		s->guest_ldt_sel = 0;
@@ -223,6 +224,18 @@ static bool guest_segments_load(const struct switcher_state *s, struct pt_regs *
 }
 
 /*
+ * Judged at the next entry only if something they depend on changed: a
+ * register the CPU loaded while the guest ran, from the tables as they
+ * are, loads again; only a table write (a hypercall) or the host's own
+ * write of CS and SS (a delivered trap) can make one stale.  Asked at
+ * every entry, the CPU's rules cost a world switch a third more.
+ */
+void switcher_segments_changed(struct switcher_state *s)
+{
+	s->segments_loadable = 0;
+}
+
+/*
  * Run the guest until it traps, and return the trap's vector (its
  * registers: switcher_guest_regs()), or GUEST_TRAP_NONE without running
  * it if its frame is not a guest's, or GUEST_TRAP_BAD_SEGMENT without
@@ -248,8 +261,9 @@ unsigned int switcher_run(u32 *cr2)
 	*cr2 = 0;
 	if (!guest_frame(regs))
 		return GUEST_TRAP_NONE;
-	if (!guest_segments_load(s, regs))
+	if (!s->segments_loadable && !guest_segments_load(s, regs))
 		return GUEST_TRAP_BAD_SEGMENT;
+	s->segments_loadable = 1;
 	flags = raw_local_irq_save();
 
 	s->host_cr3 = read_cr3();
