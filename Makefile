@@ -15,6 +15,8 @@
 #   make fuzz-guest       the guest fuzzer against its host, the same way (tests/guestfuzz/)
 #   make bench            instructions per paravirt op: inline, indirect, patched
 #   make docs             docs/*.md filled in from this build: build/docs/
+#   make web              pv386 in the browser: a static site in build/web/
+#   make serve            serve build/web/ on 127.0.0.1 and print its address
 #   make clean
 #
 # PARAVIRT=y (default) routes every privileged operation through
@@ -72,7 +74,7 @@ QEMU       := qemu-system-i386
 QEMU_FLAGS := -m 128 -display none -no-reboot \
 	      -device isa-debug-exit,iobase=0xf4,iosize=1
 
-.PHONY: all iso run run-bochs debug test test-matrix host-tests fuzz-multiboot bench docs clean build-deps
+.PHONY: all iso run run-bochs debug test test-matrix host-tests fuzz-multiboot bench docs web serve clean build-deps
 all: $(KERNEL)
 
 # Install (or name) missing host tools before the first compile.  Order-only:
@@ -678,6 +680,19 @@ $(DOCS_OUT)/hypercall.svg: docs/hypercall.dot $(DOCS_QUOTED) include/asm/switche
 
 $(DOCS_OUT)/bench-%.svg: build/bench.json tools/docs-bench-chart
 	tools/docs-bench-chart $* $< $@
+
+# pv386 in the browser (boot/web/, docs/web.md): the page, v86 and xterm.js
+# from build/npm/ (boot/web/package-lock.json), Debian's BIOS images and
+# this build's kernel and ops ROM, as a static site any file server serves.
+WEB_OUT := build/web
+
+web:
+	@tools/ensure-deps build web
+	$(MAKE) --no-print-directory PARAVIRT=y all $(BUILD)/pv386-stripped.elf $(ROM)
+	tools/web-build $(WEB_OUT)
+
+serve: web
+	tools/web-serve $(WEB_OUT)
 
 clean:
 	rm -rf build
