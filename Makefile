@@ -550,6 +550,30 @@ $(GUESTFUZZ_IMAGE): $(GUESTFUZZ_ELF)
 $(BUILD)/obj/tests/kernel/guestfuzz_image.o: $(GUESTFUZZ_IMAGE)
 $(BUILD)/obj/tests/kernel/guestfuzz_image.o: ASFLAGS += -DGUESTFUZZ_IMAGE='"$(GUESTFUZZ_IMAGE)"'
 
+# The v86 bug programs (tests/v86bugs/, docs/v86-bugs.md): each a tiny
+# Multiboot kernel of its own, rig.S linked with one case file, whose
+# ring-3 iret a CPU answers with an exception and v86 with a panic of
+# the emulator itself.  Built once for both kernels and part of neither,
+# as the guest fuzzer is; tests/suite/v86bugs.py runs each in QEMU and
+# in v86.
+V86BUGS_OUT     := build/v86bugs
+V86BUGS_CASES   := $(basename $(notdir $(wildcard tests/v86bugs/iret_*.S)))
+V86BUGS_ELFS    := $(patsubst %,$(V86BUGS_OUT)/%.elf,$(V86BUGS_CASES))
+V86BUGS_ASFLAGS := -m32 -march=i386 -ffreestanding -fno-pic -fno-pie -nostdlib \
+		   -Wa,--noexecstack
+ifeq ($(PARAVIRT),y)
+all: $(V86BUGS_ELFS)
+endif
+
+$(V86BUGS_OUT)/%.o: tests/v86bugs/%.S | build-deps
+	@mkdir -p $(dir $@)
+	$(CC) $(V86BUGS_ASFLAGS) -c -o $@ $<
+
+$(V86BUGS_ELFS): $(V86BUGS_OUT)/%.elf: $(V86BUGS_OUT)/%.o $(V86BUGS_OUT)/rig.o \
+		 tests/v86bugs/v86bugs.ld
+	$(LD) -m elf_i386 --no-warn-rwx-segments -T tests/v86bugs/v86bugs.ld -o $@ \
+	    $< $(V86BUGS_OUT)/rig.o
+
 # The same bounded run as tests/run's guest-fuzz-y, from an ISO for
 # Bochs (guest-fuzz-bochs-y-pentium): the "test suite" entry booted with
 # the fuzzer's test instead of the whole suite.

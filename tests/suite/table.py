@@ -6,7 +6,7 @@ runs, roughly from the simplest boot to the longest sessions.
 """
 
 from . import (bench, binaries, boot, cmdline, docs, dosbox, guest, host, ktest, loader,
-               matrix, names, programs, rom, session, shell, sysfuzz, trace)
+               matrix, names, programs, rom, session, shell, sysfuzz, trace, v86bugs)
 
 
 def all_tests():
@@ -27,6 +27,7 @@ def all_tests():
             programs.tests() +
             loader.tests() +
             dosbox.tests() +
+            v86bugs.tests() +
             shell.tests() +
             trace.tests() +
             rom.tests() +
