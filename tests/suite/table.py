@@ -6,7 +6,7 @@ runs, roughly from the simplest boot to the longest sessions.
 """
 
 from . import (bench, binaries, boot, cmdline, docs, dosbox, guest, host, ktest, loader,
-               matrix, names, programs, rom, session, shell, sysfuzz, trace)
+               matrix, names, programs, rom, session, shell, sysfuzz, trace, v86)
 
 
 def all_tests():
@@ -15,6 +15,7 @@ def all_tests():
             binaries.tests() +
             host.tests() +
             dosbox.judge_tests() +
+            v86.judge_tests() +
             docs.tests() +
             ktest.qemu_tests() +
             boot.qemu_tests() +
@@ -27,6 +28,7 @@ def all_tests():
             programs.tests() +
             loader.tests() +
             dosbox.tests() +
+            v86.tests() +
             shell.tests() +
             trace.tests() +
             rom.tests() +
