@@ -8,6 +8,8 @@ table.py lists them all in the order they are reported.
   builds         the two kernel builds (PARAVIRT=y and n)
   emulators      running QEMU, Bochs and gdb; reading COM1
   judge          a serial log's verdict: in-kernel suite, boot, panic
+  gaps           the verdict on an emulator's run that must fail
+                 exactly in its known gaps (dosbox_gaps, v86_gaps)
   runner         tests side by side, reported in table order
   frontend       the command line: -k, -j, --list, --failed, --junit
   last_failed    the record --failed reads
@@ -29,6 +31,8 @@ table.py lists them all in the order they are reported.
   loader         loader-*
   dosbox         dosbox-gaps-selftest, loader-dosbox-386-y (with
                  dosbox_gaps, where DOSBox is not a real CPU)
+  v86            v86-gaps-selftest, v86-ktest-*, v86-guest-y (with
+                 v86_gaps, where v86 is not a real CPU)
   docs           docs-y, readme
   shell          shell-* (with shell_session, the COM1 conversation)
   trace          trace-*

@@ -19,7 +19,8 @@ import time
 from . import dosbox_gaps
 from .emulators import read_serial, run_emulator, serial_listener
 from .harness import Failure, Test, fresh_log, need_tool
-from .judge import SUMMARY, count_problem, log_details, no_line_starting, panic_line
+from .gaps import run_problem
+from .judge import SUMMARY, log_details
 from .loader import LOADER_NAME, TEST_FLOPPY, cmdline_patch, doctored_image
 
 # DOSBox with cputype=386 is the one emulator here whose CPU has no CPUID
@@ -170,26 +171,8 @@ def crash_problems(log):
 
 def dosbox_problem(config, lines, expect):
     """Why the DOSBox run in lines did not pass, as a list of lines (the
-    reason first), or None."""
-    if panic_line(lines):
-        return [panic_line(lines).strip()]
-    summary = next((SUMMARY.match(line) for line in lines if SUMMARY.match(line)), None)
-    if not summary:
-        return ["no final 'ktest: N passed, M failed' line: the run did not finish"]
-    failed = sum(line.startswith("ktest: FAIL ") for line in lines)
-    if int(summary.group(2)) != failed or int(summary.group(1)) < 1:
-        return [f"the summary '{summary.group(0)}' does not match the "
-                f"{failed} FAIL lines"]
-    problems = dosbox_gaps.unexplained(config, lines)
-    if problems:
-        return ["failures beyond DOSBox's known gaps (tests/suite/dosbox_gaps.py)"] + [
-            "  " + p for p in problems]
-    count = count_problem(lines[:lines.index(summary.group(0)) + 1])
-    if count:
-        return [count]
-    missing = no_line_starting(lines, expect)
-    return [missing] if missing else None
-
+    reason first), or None (gaps.py's verdict, by dosbox_gaps.py)."""
+    return run_problem(dosbox_gaps.JUDGE, config, lines, expect)
 
 
 def judge_tests():

@@ -16,13 +16,13 @@ written down here, once, with what it breaks:
 
 unexplained() accepts a run whose failures are exactly these: every line of
 every failed test explained by a gap of this configuration, and every gap
-of this configuration seen (one that DOSBox no longer shows must go).
-docs/tests.md, "Emulator limits", lists the same gaps for people: `make
-docs` writes them there from GAPS and LEFT_OUT.
+of this configuration seen (one that DOSBox no longer shows must go);
+the judge is gaps.py's, shared with v86_gaps.py.  docs/tests.md,
+"Emulator limits", lists the same gaps for people: `make docs` writes
+them there from GAPS and LEFT_OUT.
 """
 
-import re
-from dataclasses import dataclass
+from .gaps import Gap, GapList
 
 # What the kernel is told to leave out, and why: DOSBox stops (the
 # message it stops with is quoted) where a real CPU raises an exception.
@@ -55,17 +55,6 @@ PENTIUM_AS_486 = "pentium_slow cpu=486"
 CONFIGS = (DETECTED_386, FORCED_386, I486, PENTIUM_AS_486)
 CORE_386 = (DETECTED_386, FORCED_386)
 HAS_WP = (DETECTED_386, I486, PENTIUM_AS_486)     # the kernel sets CR0.WP
-
-
-@dataclass
-class Gap:
-    """A way DOSBox differs from a real CPU, where it shows, the failed
-    checks it explains, and a line of a real DOSBox run that its first
-    check accepts (for self_test)."""
-    what: str
-    configs: tuple
-    checks: tuple       # (in-kernel test, regex over its check's line)
-    example: str
 
 
 GAPS = [
@@ -215,87 +204,8 @@ GAPS = [
         '== 1, got 0x0 and 0x1'),
 ]
 
-FAILED_TEST = re.compile(r"^ktest: FAIL (\S+)$")
-RESULT = re.compile(r"^ktest: (PASS|SKIP) ")
-# A check's line; user programs' output may run into it on one line.
-CHECK = re.compile(r"ktest:   (\S.*)$")
-
-
-def notest_option():
-    return "notest=" + ",".join(LEFT_OUT)
-
-
-def failed_checks(lines):
-    """{failed test: [its checks' lines]}: the lines printed since the
-    previous test's result.  Indented deeper, a line only goes on with
-    the one before it ("expected ...")."""
-    failed, pending = {}, []
-    for line in lines:
-        if RESULT.match(line):
-            pending = []
-        elif FAILED_TEST.match(line):
-            failed[FAILED_TEST.match(line).group(1)] = pending
-            pending = []
-        elif CHECK.search(line):
-            pending.append(CHECK.search(line).group(1))
-    return failed
-
-
-def unexplained(config, lines):
-    """What the run in lines shows beyond this configuration's gaps: a
-    list of problems, empty when each failure is a known gap and each
-    gap was seen."""
-    gaps = [gap for gap in GAPS if config in gap.configs]
-    seen, problems = set(), []
-    for test, checks in failed_checks(lines).items():
-        if not checks:
-            problems.append(f"{test} failed with no check named")
-        for check in checks:
-            if check.endswith("left out by notest="):
-                continue
-            gap = next((g for g in gaps for t, rx in g.checks
-                        if t == test and re.search(rx, check)), None)
-            if gap is None:
-                problems.append(f"{test}: {check}")
-            else:
-                seen.add(id(gap))
-    problems += [f"DOSBox ({config}) no longer shows: {gap.what}"
-                 for gap in gaps if id(gap) not in seen]
-    for name in LEFT_OUT:
-        if not any(line.endswith(f"{name}: left out by notest=") for line in lines):
-            problems.append(f"the kernel did not say it left out {name}")
-    return problems
-
-
-def self_test():
-    """The judge must be able to fail: the problems it finds in made-up
-    runs of each configuration, as a list (empty when it works)."""
-    wrong = [f"the example of '{gap.what}' is not what its check accepts"
-             for gap in GAPS if not re.search(gap.checks[0][1], gap.example)]
-    for config in CONFIGS:
-        wrong += judge_problems(config)
-    return wrong
-
-
-def made_up_run(failures, left_out=LEFT_OUT):
-    """The lines of a run failing with failures, [(test, check line)]."""
-    lines = ["ktest: PASS something"]
-    for test in dict.fromkeys(t for t, _ in failures):
-        lines += [f"ktest:   {c}" for t, c in failures if t == test]
-        lines.append(f"ktest: FAIL {test}")
-    return lines + [f"ktest:   {name}: left out by notest=" for name in left_out]
-
-
-def judge_problems(config):
-    known = [(gap.checks[0][0], gap.example) for gap in GAPS if config in gap.configs]
-    wrong = []
-    if unexplained(config, made_up_run(known)):
-        wrong.append(f"{config}: a run failing only in known gaps was refused: "
-                     + "; ".join(unexplained(config, made_up_run(known))))
-    if not unexplained(config, made_up_run(known + [("cr2_round_trip", "expected x")])):
-        wrong.append(f"{config}: an unknown failure was let through")
-    if not unexplained(config, made_up_run(known[1:])):
-        wrong.append(f"{config}: a gap no longer seen was not reported")
-    if not unexplained(config, made_up_run(known, left_out=[])):
-        wrong.append(f"{config}: a left-out test the kernel did not name was let through")
-    return wrong
+# The judge of DOSBox runs (gaps.py), and its parts as dosbox.py calls them.
+JUDGE = GapList("DOSBox", "tests/suite/dosbox_gaps.py", GAPS, LEFT_OUT, CONFIGS)
+notest_option = JUDGE.notest_option
+unexplained = JUDGE.unexplained
+self_test = JUDGE.self_test

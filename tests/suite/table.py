@@ -6,7 +6,8 @@ runs, roughly from the simplest boot to the longest sessions.
 """
 
 from . import (bench, binaries, boot, cmdline, docs, dosbox, guest, host, ktest, loader,
-               matrix, names, programs, rom, session, shell, sysfuzz, trace, v86bugs)
+               matrix, names, programs, rom, session, shell, sysfuzz, trace, v86,
+               v86bugs)
 
 
 def all_tests():
@@ -15,6 +16,7 @@ def all_tests():
             binaries.tests() +
             host.tests() +
             dosbox.judge_tests() +
+            v86.judge_tests() +
             docs.tests() +
             ktest.qemu_tests() +
             boot.qemu_tests() +
@@ -27,6 +29,7 @@ def all_tests():
             programs.tests() +
             loader.tests() +
             dosbox.tests() +
+            v86.tests() +
             v86bugs.tests() +
             shell.tests() +
             trace.tests() +
