@@ -6,7 +6,7 @@ runs, roughly from the simplest boot to the longest sessions.
 """
 
 from . import (bench, binaries, boot, cmdline, docs, dosbox, guest, host, ktest, loader,
-               matrix, names, programs, rom, session, shell, sysfuzz, trace)
+               matrix, names, programs, rom, session, shell, sysfuzz, trace, web)
 
 
 def all_tests():
@@ -31,4 +31,5 @@ def all_tests():
             trace.tests() +
             rom.tests() +
             guest.tests() +
-            session.tests())
+            session.tests() +
+            web.tests())
