@@ -36,13 +36,17 @@ window.addEventListener("load", () => { timing.loadMs = performance.now(); });
 // ---- the terminal on COM1 ----
 
 // xterm.js with its default renderer, the DOM one: the rows are text in
-// the page, for screen readers and tests.
+// the page, for screen readers and tests.  Its font follows the VGA
+// screen's (style.css): smaller on a narrow window, so that both fit
+// side by side on a laptop's.
+const NARROW = window.matchMedia("(max-width: 1399px)");
 const terminal = new Terminal({
-  cols: 80, rows: 25, scrollback: 5000, fontSize: 14, lineHeight: 1.15, cursorBlink: true,
-  fontFamily: "ui-monospace, 'DejaVu Sans Mono', 'Liberation Mono', monospace",
+  cols: 80, rows: 25, scrollback: 5000, fontSize: NARROW.matches ? 12 : 14, lineHeight: 1.15,
+  cursorBlink: true, fontFamily: "ui-monospace, 'DejaVu Sans Mono', 'Liberation Mono', monospace",
   theme: { background: "#101418", foreground: "#d8dee4" },
 });
 terminal.open($("terminal"));
+NARROW.addEventListener("change", () => { terminal.options.fontSize = NARROW.matches ? 12 : 14; });
 
 // terminalText: every line the terminal holds, scrolled-off ones too, a
 // wrapped line joined again.
