@@ -27,7 +27,8 @@ export const CHOICES = [
     about: "Every op is counted: each site is a direct call to a counting stub." },
   { id: "rom", label: "pv386, ops ROM backend (pv=rom)", cmdline: "pv=rom", module: "rom",
     shell: true,
-    about: "The ops come from build/pvrom.bin, a separate binary given as a Multiboot module (VMI-style)." },
+    about: "The ops come from build/pvrom.bin, a separate binary given as a Multiboot module " +
+      "(VMI-style)." },
   { id: "nopatch", label: "pv386, sites left unpatched (nopatch)", cmdline: "nopatch", shell: true,
     about: "Every site stays an indirect call through the table: slower, still correct." },
   { id: "guest", label: "pv386 hosting pv386: the guest boots to its shell", cmdline: "guest=",
@@ -36,8 +37,8 @@ export const CHOICES = [
       "'guest: ...'; the host's shell is yours: type `guest console help` to talk to the guest." },
   { id: "guest-test", label: "pv386 hosting pv386, the guest runs the test suite",
     cmdline: `guest=test+notest=${V86_STOPPERS} guestexit`, module: "kernel",
-    about: "The in-kernel suite in a ring-1 guest; the machine exits when it ends. Some tests fail " +
-      "where v86 is not a real CPU (docs/web.md lists them)." },
+    about: "The in-kernel suite in a ring-1 guest; the machine exits when it ends. Some " +
+      "tests fail where v86 is not a real CPU (docs/web.md lists them)." },
   { id: "test", label: "pv386 test suite", cmdline: `test notest=${V86_STOPPERS}`,
     about: "The in-kernel suite (about 15 s); the machine exits when it ends. Some tests fail " +
       "where v86 is not a real CPU (docs/web.md lists them)." },

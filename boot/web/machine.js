@@ -46,7 +46,8 @@ function installConsoleHooks() {
     error(...args);
     current?.heard(String(args[0]));
   };
-  window.addEventListener("error", (event) => current?.uncaught(event.error ?? event.message, event));
+  window.addEventListener("error",
+    (event) => current?.uncaught(event.error ?? event.message, event));
   window.addEventListener("unhandledrejection", (event) => current?.uncaught(event.reason, event));
 }
 installConsoleHooks();
@@ -143,8 +144,10 @@ export class Machine {
   heard(line) {
     const exit = EXIT_LINE.exec(line);
     if (exit) this.exitCode = parseInt(exit[1], 16);
-    else if (PANIC_LINE.test(line))
-      this.panicText = `its CPU code panicked (${line.replace(PANIC_LINE, "").replace(/\s+/g, " ").trim()}).`;
+    else if (PANIC_LINE.test(line)) {
+      const where = line.replace(PANIC_LINE, "").replace(/\s+/g, " ").trim();
+      this.panicText = `its CPU code panicked (${where}).`;
+    }
   }
 
   // uncaught: an error nobody caught; v86's run loop is where most come
@@ -186,7 +189,8 @@ export class Machine {
       this.end("halted", "its CPU waits in hlt with interrupts off: pv386 stopped itself " +
         "(a kernel panic, or poweroff, which has no emulator port here). The terminal says why.");
     else
-      this.end("stopped", this.suspect ? `it stopped running instructions after an error (${this.suspect}).`
+      this.end("stopped", this.suspect
+        ? `it stopped running instructions after an error (${this.suspect}).`
         : "it stopped running instructions.");
   }
 

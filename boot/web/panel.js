@@ -151,7 +151,8 @@ export class Panel {
     for (const b of this.ops.querySelectorAll("button.op"))
       b.setAttribute("aria-pressed", String(b.dataset.op === op));
     try {
-      if (await this.readSites()) this.say(`Sites of ${op}, read at ${new Date().toLocaleTimeString()}.`);
+      if (await this.readSites())
+        this.say(`Sites of ${op}, read at ${new Date().toLocaleTimeString()}.`);
     } catch (e) {
       this.say(`The panel could not read the sites: ${e.message}`);
     }
@@ -159,9 +160,11 @@ export class Panel {
 
   showOps(table) {
     this.backendName.textContent = table.backend;
-    for (const b of this.switches) b.setAttribute("aria-pressed", String(b.dataset.backend === table.backend));
+    for (const b of this.switches)
+      b.setAttribute("aria-pressed", String(b.dataset.backend === table.backend));
     this.root.dataset.backend = table.backend;
-    headRow(this.ops.tHead, table.traced ? ["Slot", "Op", "Function (trace's stub)", "Wraps", "Calls"]
+    headRow(this.ops.tHead, table.traced
+      ? ["Slot", "Op", "Function (trace's stub)", "Wraps", "Calls"]
       : ["Slot", "Op", "Function"]);
     const rows = table.ops.map((o) => {
       const row = document.createElement("tr");
@@ -186,9 +189,11 @@ export class Panel {
     const counted = answer.sites.some((s) => s.calls !== null);
     this.sites.dataset.op = this.op;
     this.sites.dataset.backend = answer.backend;
-    this.sitesCaption.textContent = `The ${answer.shown} sites of ${this.op} (of ${answer.total} in all), ` +
-      `backend ${answer.backend}${answer.nopatch ? ", nopatch" : ""}: each site's bytes now and as built`;
-    headRow(this.sites.tHead, ["Address", "In function", "State", ...(counted ? ["Calls"] : []), "Bytes"]);
+    this.sitesCaption.textContent = `The ${answer.shown} sites of ${this.op} ` +
+      `(of ${answer.total} in all), backend ${answer.backend}` +
+      `${answer.nopatch ? ", nopatch" : ""}: each site's bytes now and as built`;
+    headRow(this.sites.tHead,
+      ["Address", "In function", "State", ...(counted ? ["Calls"] : []), "Bytes"]);
     const rows = answer.sites.map((s) => {
       const row = document.createElement("tr");
       row.dataset.state = s.state;
@@ -197,7 +202,8 @@ export class Panel {
       const changed = s.now.join(" ") !== s.built.join(" ");
       bytes.append(cell("div", `now:   ${s.now.join(" ")}`, changed ? "now changed" : "now"),
         cell("div", `built: ${s.built.join(" ")}`, "built"));
-      row.append(cell("td", s.addr, "addr"), cell("td", s.caller, "sym"), cell("td", s.state, `state ${s.state}`));
+      row.append(cell("td", s.addr, "addr"), cell("td", s.caller, "sym"),
+        cell("td", s.state, `state ${s.state}`));
       if (counted) row.append(cell("td", s.calls ?? "", "num calls"));
       row.append(bytes);
       return row;

@@ -24,7 +24,11 @@ import { showBuild } from "./about.js";
 
 const READY_LINE = /^pv386 ready: backend=(\S+)/;
 const SWITCH_LINE = /^pv: switched from (\S+) to (\S+):/;
-const EXIT_VALUES = { 0x10: "the suite passed", 0x11: "a failure: the terminal's last lines say which" };
+// pv386's exit values (include/asm/machine.h: EMU_EXIT_PASS, EMU_EXIT_FAIL).
+const EXIT_VALUES = {
+  0x10: "the suite passed",
+  0x11: "a failure: the terminal's last lines say which",
+};
 
 const $ = (id) => document.getElementById(id);
 const url = new URLSearchParams(location.search);
@@ -103,8 +107,9 @@ function heardLine(line) {
     timing.readyMs = performance.now();
     timing.bootToReadyMs = timing.readyMs - timing.bootMs;
     document.body.dataset.readyMs = Math.round(timing.readyMs);
-    setStatus(`pv386 is ready (backend ${ready[1]}): ${(timing.bootToReadyMs / 1000).toFixed(2)} s ` +
-      `after Boot${booted.choice.shell ? "" : "; the suite runs, and the machine exits at its end"}.`);
+    const seconds = (timing.bootToReadyMs / 1000).toFixed(2);
+    const then = booted.choice.shell ? "" : "; the suite runs, and the machine exits at its end";
+    setStatus(`pv386 is ready (backend ${ready[1]}): ${seconds} s after Boot${then}.`);
   }
   if (SWITCH_LINE.test(line)) panel.switched();
 }
@@ -125,7 +130,7 @@ function choiceLine() {
 
 // bootParams: the choice's command line and module, or the URL's.
 function bootParams(choice) {
-  const module = url.has("module") ? MODULES[url.get("module")] ?? null : MODULES[choice.module] ?? null;
+  const module = MODULES[url.has("module") ? url.get("module") : choice.module] ?? null;
   return { choice, cmdline: url.get("cmdline") ?? choice.cmdline, module,
     memoryMiB: +(url.get("memory") ?? DEFAULT_MEMORY_MIB) };
 }
@@ -135,7 +140,8 @@ async function boot() {
   booted = bootParams(choice);
   shell.reset();
   panel.reset();
-  panel.disable(choice.shell ? "Waiting for the shell…" : "This choice runs a suite: there is no shell to ask.");
+  panel.disable(choice.shell ? "Waiting for the shell…"
+    : "This choice runs a suite: there is no shell to ask.");
   session.reset();
   session.enable(false);
   terminal.reset();

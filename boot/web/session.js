@@ -13,17 +13,20 @@ export const STEPS = [
     teaches: "Each write_cr3 site: its bytes as built (a call through the table) and now " +
       "(mov %eax,%cr3 and a NOP: patched inline)." },
   { command: "pv use trace", expect: /^pv: switched from \S+ to trace/,
-    teaches: "Switch to the trace backend, live: every site becomes a direct call to a counting stub." },
+    teaches: "Switch to the trace backend, live: every site becomes a direct call to a " +
+      "counting stub." },
   { command: "run hello", expect: /^run: hello started as pid \d+/,
     teaches: "A user program; its system calls come back by sysexit." },
   { command: "pvops", expect: /^pvops: backend \S+, \d+ ops/,
-    teaches: "Every op: its slot, the function in it, and under trace how often it ran since the switch." },
+    teaches: "Every op: its slot, the function in it, and under trace how often it ran " +
+      "since the switch." },
   { command: "sites write_cr3", expect: /^sites: \d+ shown of \d+, backend/,
     teaches: "The same sites, now direct calls, with counts." },
   { command: "pv use native", expect: /^pv: switched from \S+ to native/,
     teaches: "Back: every site inline again." },
   { command: "pv use rom", expect: /^pv: (backend rom refused|switched from \S+ to rom)/,
-    teaches: "Refused unless the ops ROM was loaded as a module: boot the pv=rom choice to see it work." },
+    teaches: "Refused unless the ops ROM was loaded as a module: boot the pv=rom choice " +
+      "to see it work." },
   { command: "help", expect: /\^U clears the/,
     teaches: "Every command of the shell." },
 ];
@@ -74,7 +77,8 @@ export class Session {
       const lines = await this.shell.run(step.command);
       const asExpected = lines.some((l) => step.expect.test(l));
       li.dataset.state = asExpected ? "answered" : "other";
-      result.textContent = asExpected ? "✓ answered" : "answered: not as in the README, see the terminal";
+      result.textContent = asExpected ? "✓ answered"
+        : "answered: not as in the README, see the terminal";
     } catch (e) {
       li.dataset.state = "failed";
       result.textContent = `no answer: ${e.message}`;

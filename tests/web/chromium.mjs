@@ -94,18 +94,23 @@ async function checkBuildCommit(page) {
 
 // runSteps: click each step; its answer must come to the terminal.
 async function runSteps(page) {
-  await waitFor(page, () => document.body.dataset.shell === "up", null, "the shell's prompt never came");
+  await waitFor(page, () => document.body.dataset.shell === "up", null,
+    "the shell's prompt never came");
   for (const [i, [command, answer]] of STEPS.entries()) {
+    const step = `step ${i + 1} '${command}'`;
     await shellIdle(page);
     const before = count(await terminalText(page), answer);
     const button = page.locator(`button.step[data-step="${i + 1}"]`);
-    check((await button.innerText()) === command, `step ${i + 1} is '${await button.innerText()}', not '${command}'`);
+    const label = await button.innerText();
+    check(label === command, `step ${i + 1} is '${label}', not '${command}'`);
     await button.click();
-    await waitFor(page, ([source, n]) => (window.pv386.terminalText().match(new RegExp(source, "g")) || [])
-      .length > n, [answer.source, before], `step ${i + 1} '${command}': no answer matching ${answer}`);
-    await waitFor(page, (n) => document.querySelector(`button.step[data-step="${n}"]`).closest("li")
-      .dataset.state === "answered", i + 1, `step ${i + 1} '${command}': the page did not mark it answered`);
-    console.log(`step ${i + 1} '${command}': answered`);
+    await waitFor(page, ([source, n]) =>
+      (window.pv386.terminalText().match(new RegExp(source, "g")) || []).length > n,
+    [answer.source, before], `${step}: no answer matching ${answer}`);
+    await waitFor(page, (n) => document.querySelector(`button.step[data-step="${n}"]`)
+      .closest("li").dataset.state === "answered", i + 1,
+    `${step}: the page did not mark it answered`);
+    console.log(`${step}: answered`);
   }
   await shellIdle(page);
 }
@@ -145,11 +150,12 @@ async function checkPanel(page) {
     `panel under trace: ${JSON.stringify(trace)}`);
   check(trace.states.includes("direct") && !trace.states.includes("inline"),
     `write_cr3's sites under trace are ${trace.states}`);
-  console.log(`panel: native -> trace: ${trace.states.filter((s) => s === "direct").length} sites direct, calls column shown`);
+  const direct = trace.states.filter((s) => s === "direct").length;
+  console.log(`panel: native -> trace: ${direct} sites direct, calls column shown`);
   return async () => {
     const back = await readPanel(page, 'button.switch[data-backend="native"]', "native");
-    check(!back.heads.includes("Calls") && back.states.includes("inline") && !back.states.includes("direct"),
-      `panel back under native: ${JSON.stringify(back)}`);
+    check(!back.heads.includes("Calls") && back.states.includes("inline") &&
+      !back.states.includes("direct"), `panel back under native: ${JSON.stringify(back)}`);
     console.log("panel: trace -> native: sites inline again, no calls column");
   };
 }
@@ -181,8 +187,9 @@ async function checkEmulatorStop(page) {
   console.log(`stopped: ${banner.slice(0, 100)}`);
   await page.screenshot({ path: path.join(LOGS, "web-chromium-stopped.png"), fullPage: true });
   await page.locator("#banner-reboot").click();
-  await waitFor(page, () => window.pv386.timing.readyMs !== null && window.pv386.state() === "running",
-    null, "the reboot after the panic did not come to the ready line", READY_TIMEOUT_MS);
+  await waitFor(page, () => window.pv386.timing.readyMs !== null &&
+    window.pv386.state() === "running", null,
+  "the reboot after the panic did not come to the ready line", READY_TIMEOUT_MS);
   console.log("stopped: the reboot button booted again");
 }
 
@@ -202,7 +209,8 @@ function checkRequests(record, base, failed, until) {
   const outside = record.requests.filter((u) => !u.startsWith(base) && !/^(blob|data):/.test(u));
   check(outside.length === 0, `requests outside the site: ${outside.join(" ")}`);
   check(failed.length === 0, `requests that failed: ${failed.join(" ")}`);
-  check(record.errors.length === 0, `uncaught errors in the page ${until}: ${record.errors.join(" | ")}`);
+  check(record.errors.length === 0,
+    `uncaught errors in the page ${until}: ${record.errors.join(" | ")}`);
 }
 
 async function main() {
@@ -223,7 +231,8 @@ async function main() {
     await back();
     await checkScreenKeyboard(page);
     checkRequests(record, site.url, failed, "before the panic");
-    check(weight.total < WEIGHT_LIMIT, `the site weighs ${weight.total} bytes gzipped, over ${WEIGHT_LIMIT}`);
+    check(weight.total < WEIGHT_LIMIT,
+      `the site weighs ${weight.total} bytes gzipped, over ${WEIGHT_LIMIT}`);
     await checkEmulatorStop(page);
     await checkExit(page, site.url);
     const figures = { ready_ms: Math.round(timing.readyMs),
@@ -232,15 +241,19 @@ async function main() {
       weight_gzip_bytes: weight.total, files: weight.files };
     writeFileSync(path.join(LOGS, "web-chromium.json"), JSON.stringify(figures, null, 1) + "\n");
     console.log(`figures: ready ${figures.ready_ms} ms after the page started loading, ` +
-      `${figures.ready_after_load_ms} ms after its load event, ${figures.boot_to_ready_ms} ms after Boot; ` +
-      `weight ${figures.weight_gzip_bytes} bytes gzip -9 over ${Object.keys(weight.files).length} files`);
+      `${figures.ready_after_load_ms} ms after its load event, ` +
+      `${figures.boot_to_ready_ms} ms after Boot; weight ${figures.weight_gzip_bytes} bytes ` +
+      `gzip -9 over ${Object.keys(weight.files).length} files`);
     console.log("web-chromium: all checks passed");
   } catch (e) {
     console.log(`FAILED: ${e.message}`);
-    await page.screenshot({ path: path.join(LOGS, "web-chromium-failed.png"), fullPage: true }).catch(() => {});
+    await page.screenshot({ path: path.join(LOGS, "web-chromium-failed.png"), fullPage: true })
+      .catch(() => {});
     const text = await terminalText(page).catch(() => "(no terminal)");
-    console.log("--- the terminal's last lines:\n" + text.trimEnd().split("\n").slice(-30).join("\n"));
+    const tail = text.trimEnd().split("\n").slice(-30).join("\n");
+    console.log(`--- the terminal's last lines:\n${tail}`);
     console.log("--- the page's console:\n" + record.console.slice(-20).join("\n"));
+    console.log("--- the page's uncaught errors:\n" + record.errors.slice(-10).join("\n"));
     process.exitCode = 1;
   } finally {
     await browser.close();

@@ -34,7 +34,8 @@ function playwright() {
 // launch: a headless Chromium.
 export async function launch() {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run tools/ensure-deps web`);
-  return playwright().chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS });
+  return playwright().chromium.launch({ executablePath: CHROMIUM, headless: true,
+    args: CHROMIUM_FLAGS });
 }
 
 // openPage: a new page of its own context, whose every request and

@@ -16,7 +16,7 @@ const SERVE_TIMEOUT_MS = 10000;
 // stop()} once it has printed its address.
 export function serve(dir = SITE) {
   if (!existsSync(path.join(dir, "index.html")))
-    return Promise.reject(new Error(`${dir}/index.html is missing: build the site with \`make web\``));
+    return Promise.reject(new Error(`${dir}/index.html is missing: build the site with make web`));
   const server = spawn(path.join(ROOT, "tools/web-serve"), ["--port", "0", dir],
     { stdio: ["ignore", "pipe", "pipe"] });
   server.stderr.resume();      // its request log: not needed, must not block it
