@@ -91,13 +91,21 @@ terminal.onData((data) => {
 });
 
 // The VGA screen takes the keyboard only while it has the focus; keys
-// typed there are the student's line too.
+// typed there are the student's line too.  Tab and Escape leave it (the
+// shell has no use for them), so a keyboard user is never trapped: this
+// listener runs before v86's own (on the window), which then finds the
+// keyboard off and leaves the key to the browser.
 const screen = $("screen");
 screen.addEventListener("focus", () => machine.keyboard(true));
 screen.addEventListener("blur", () => machine.keyboard(false));
 screen.addEventListener("click", () => screen.focus());
 screen.addEventListener("keydown", (e) => {
-  if (!["Shift", "Control", "Alt", "Meta"].includes(e.key)) shell.typed();
+  if (e.key === "Tab" || e.key === "Escape") {
+    machine.keyboard(false);
+    if (e.key === "Escape") screen.blur();
+  } else if (!["Shift", "Control", "Alt", "Meta"].includes(e.key)) {
+    shell.typed();
+  }
 });
 
 // heardLine: each whole line the kernel printed on COM1.
