@@ -160,7 +160,8 @@ export class Machine {
       this.end("exited", null, this.exitCode);
     } else if (error instanceof WebAssembly.RuntimeError || this.panicText) {
       event.preventDefault();
-      this.end("stopped", this.panicText || `its WebAssembly trapped (${error.message ?? error}).`);
+      this.end("stopped", this.panicText || `its WebAssembly trapped (${error.message ?? error}).`,
+        null, true);
     } else {
       this.suspect = `${error?.message ?? error}`;
     }
@@ -194,12 +195,13 @@ export class Machine {
         : "it stopped running instructions.");
   }
 
-  // end: the run is over; say how once.
-  end(kind, text, code = null) {
+  // end: the run is over; say how once.  crashed: v86's CPU code itself
+  // failed (a panic or a trap), where a real CPU would have gone on.
+  end(kind, text, code = null, crashed = false) {
     if (this.state !== "running" && this.state !== "loading") return;
     this.state = kind;
     clearInterval(this.watchdog);
-    this.on.ended({ kind, text, code });
+    this.on.ended({ kind, text, code, crashed });
   }
 
   // discard: the emulator goes.  A live one is destroyed by v86 itself; a

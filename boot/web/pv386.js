@@ -165,7 +165,7 @@ async function boot() {
 }
 
 // ended: the banner says how the run ended, with a reboot button.
-function ended({ kind, text, code }) {
+function ended({ kind, text, code, crashed }) {
   document.body.dataset.state = kind;
   shell.reset(`the machine ${kind}`);
   session.enable(false);
@@ -179,13 +179,16 @@ function ended({ kind, text, code }) {
   } else if (kind === "halted") {
     message = `The machine halted: ${text}`;
   } else {
-    message = `The emulator (v86) stopped: ${text} The machine cannot go on; this is v86's ` +
-      "limit, not the kernel's (a real CPU raises an exception here: docs/web.md).";
+    message = `The emulator (v86) stopped: ${text} The machine cannot go on` + (crashed
+      ? ": this is v86's limit, not the kernel's (a real CPU raises an exception here: " +
+        "docs/web.md)." : ".");
   }
   $("banner-text").textContent = message;
   $("banner").hidden = false;
   $("banner").dataset.kind = kind;
-  setStatus(message);
+  // The banner is an alert, read out by itself; the status only points to it.
+  setStatus(`The machine ${kind === "stopped" ? "stopped" : kind}: the banner says how. ` +
+    "Reboot to start again.");
 }
 
 // setStatus: the status line (an aria-live region) says text.
