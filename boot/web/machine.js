@@ -19,7 +19,7 @@
 // CPU still advances (pv386's timer ticks 100 times a second, so a live
 // machine always does).
 
-import { V86 } from "./v86/libv86.mjs";
+import { V86 } from "./v86/libv86.esm.js";
 
 export const DEFAULT_MEMORY_MIB = 128;   // QEMU's default; the guest needs room
 const WATCH_INTERVAL_MS = 1000;

@@ -14,7 +14,7 @@
 //   &memory=MIB      the PC's memory (default 128)
 // window.pv386 gives a test the figures and the terminal's text.
 
-import { Terminal } from "./xterm/xterm.mjs";
+import { Terminal } from "./xterm/xterm.esm.js";
 import { CHOICES, MODULES, findChoice } from "./choices.js";
 import { Machine, DEFAULT_MEMORY_MIB } from "./machine.js";
 import { Shell } from "./shell.js";
