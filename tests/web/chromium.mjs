@@ -89,7 +89,8 @@ async function checkBuildCommit(page) {
   const head = execFileSync("git", ["-C", ROOT, "rev-parse", "HEAD"], { encoding: "utf8" }).trim();
   await waitFor(page, () => document.getElementById("build-commit"), null, "no commit shown");
   const shown = await page.locator("#build-commit").innerText();
-  check(shown.replace(/-dirty$/, "") === head, `the page shows commit ${shown}, HEAD is ${head}`);
+  check(shown.replace(/-dirty$/, "") === head,
+    `the page shows commit ${shown}, HEAD is ${head} (a stale build/web? make web)`);
 }
 
 // runSteps: click each step; its answer must come to the terminal.
