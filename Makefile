@@ -610,6 +610,7 @@ test:
 	$(MAKE) --no-print-directory PARAVIRT=n all iso
 	$(MAKE) --no-print-directory host-tests
 	$(MAKE) --no-print-directory docs
+	$(MAKE) --no-print-directory web
 	tests/run --junit build/test-logs/junit.xml
 
 # The in-kernel suite on every machine pv386 claims (tests/matrix): CPU
@@ -707,12 +708,15 @@ $(DOCS_OUT)/bench-%.svg: build/bench.json tools/docs-bench-chart
 
 # pv386 in the browser (boot/web/, docs/web.md): the page, v86 and xterm.js
 # from build/npm/ (boot/web/package-lock.json), Debian's BIOS images and
-# this build's kernel and ops ROM, as a static site any file server serves.
+# this build's kernel (ELF symbols stripped, its ksyms table kept: `sites`
+# names functions) and ops ROM, as a static site any file server serves.
+# Always the PARAVIRT=y kernel, whatever PARAVIRT says: the page shows the
+# table.  serve: on 127.0.0.1, port $$PORT or 8386 (tools/web-serve).
 WEB_OUT := build/web
 
 web:
 	@tools/ensure-deps build web
-	$(MAKE) --no-print-directory PARAVIRT=y all $(BUILD)/pv386-stripped.elf $(ROM)
+	$(MAKE) --no-print-directory PARAVIRT=y all build/pv386-stripped.elf build/pvrom.bin
 	tools/web-build $(WEB_OUT)
 
 serve: web

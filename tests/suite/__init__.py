@@ -39,6 +39,7 @@ table.py lists them all in the order they are reported.
   rom            host-rom*, ktest-*-rom*, rom-*, loader-*-rom*
   guest          guest-* (pv386 hosting pv386)
   session        session-*
+  web            web-chromium (the web page in Chromium)
 
 Plain modules, not pytest: pytest (with pytest-xdist) would bring -k,
 parallel runs, --lf and --junitxml, but not the output this suite

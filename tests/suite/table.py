@@ -7,7 +7,7 @@ runs, roughly from the simplest boot to the longest sessions.
 
 from . import (bench, binaries, boot, cmdline, docs, dosbox, guest, host, ktest, loader,
                matrix, names, programs, rom, session, shell, sysfuzz, trace, v86,
-               v86bugs)
+               v86bugs, web)
 
 
 def all_tests():
@@ -35,4 +35,5 @@ def all_tests():
             trace.tests() +
             rom.tests() +
             guest.tests() +
-            session.tests())
+            session.tests() +
+            web.tests())

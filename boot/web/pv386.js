@@ -1,0 +1,234 @@
+// boot/web/pv386.js - the page's main module: it puts the parts together.
+// The boot menu (choices.js) starts the PC (machine.js); COM1's bytes go
+// to the xterm.js terminal and to the shell's follower (shell.js), the
+// terminal's keys to COM1; the session's steps (session.js) and the op
+// panel (panel.js) type through the follower; the status line and the
+// banner say what the machine is doing, and how its run ended.
+//
+// URL options, for teachers' links and for tests (docs/web.md):
+//   ?boot=ID         preselect a choice of choices.js (native, trace, rom,
+//                    nopatch, guest, guest-test, test, rom-test, test-all)
+//   &autostart       boot it as the page opens
+//   &cmdline=TEXT    replace the choice's kernel command line
+//   &module=rom|kernel|none   replace the choice's Multiboot module
+//   &memory=MIB      the PC's memory (default 128)
+// window.pv386 gives a test the figures and the terminal's text.
+
+import { Terminal } from "./xterm/xterm.esm.js";
+import { CHOICES, MODULES, findChoice } from "./choices.js";
+import { Machine, DEFAULT_MEMORY_MIB } from "./machine.js";
+import { Shell } from "./shell.js";
+import { Panel } from "./panel.js";
+import { Session } from "./session.js";
+import { showBuild } from "./about.js";
+
+const READY_LINE = /^pv386 ready: backend=(\S+)/;
+const SWITCH_LINE = /^pv: switched from (\S+) to (\S+):/;
+// pv386's exit values (include/asm/machine.h: EMU_EXIT_PASS, EMU_EXIT_FAIL).
+const EXIT_VALUES = {
+  0x10: "the suite passed",
+  0x11: "a failure: the terminal's last lines say which",
+};
+
+const $ = (id) => document.getElementById(id);
+const url = new URLSearchParams(location.search);
+
+// timing: milliseconds since the page started loading (performance.now()).
+const timing = { loadMs: null, bootMs: null, readyMs: null, bootToReadyMs: null };
+window.addEventListener("load", () => { timing.loadMs = performance.now(); });
+
+// ---- the terminal on COM1 ----
+
+// xterm.js with its default renderer, the DOM one: the rows are text in
+// the page, for screen readers and tests.  Its font follows the VGA
+// screen's (style.css): smaller on a narrow window, so that both fit
+// side by side on a laptop's.
+const NARROW = window.matchMedia("(max-width: 1399px)");
+const terminal = new Terminal({
+  cols: 80, rows: 25, scrollback: 5000, fontSize: NARROW.matches ? 12 : 14, lineHeight: 1.15,
+  cursorBlink: true, fontFamily: "ui-monospace, 'DejaVu Sans Mono', 'Liberation Mono', monospace",
+  theme: { background: "#101418", foreground: "#d8dee4" },
+});
+terminal.open($("terminal"));
+NARROW.addEventListener("change", () => { terminal.options.fontSize = NARROW.matches ? 12 : 14; });
+
+// terminalText: every line the terminal holds, scrolled-off ones too, a
+// wrapped line joined again.
+function terminalText() {
+  const buffer = terminal.buffer.active;
+  const lines = [];
+  for (let i = 0; i < buffer.length; i++) {
+    const line = buffer.getLine(i);
+    const text = line.translateToString(true);
+    if (line.isWrapped && lines.length) lines[lines.length - 1] += text;
+    else lines.push(text);
+  }
+  return lines.join("\n");
+}
+
+// ---- the machine and the shell ----
+
+const machine = new Machine($("screen"), {
+  byte: (b) => {
+    terminal.write(new Uint8Array([b]));
+    shell.feed(b);
+  },
+  started: () => {
+    document.body.dataset.state = "running";
+    setStatus(`Running ${choiceLine()}; waiting for the ready line…`);
+  },
+  ended: (how) => ended(how),
+});
+const shell = new Shell((text) => machine.send(text), { line: heardLine, prompt: promptSeen });
+const panel = new Panel($("panel"), shell);
+const session = new Session($("steps"), shell);
+let booted = null;          // {choice, cmdline, module} of the running boot
+
+terminal.onData((data) => {
+  if (machine.state !== "running") return;
+  shell.typed();
+  machine.send(data);
+});
+
+// The VGA screen takes the keyboard only while it has the focus; keys
+// typed there are the student's line too.  Tab and Escape leave it (the
+// shell has no use for them), so a keyboard user is never trapped: this
+// listener runs before v86's own (on the window), which then finds the
+// keyboard off and leaves the key to the browser.
+const screen = $("screen");
+screen.addEventListener("focus", () => machine.keyboard(true));
+screen.addEventListener("blur", () => machine.keyboard(false));
+screen.addEventListener("click", () => screen.focus());
+screen.addEventListener("keydown", (e) => {
+  if (e.key === "Tab" || e.key === "Escape") {
+    machine.keyboard(false);
+    if (e.key === "Escape") screen.blur();
+  } else if (!["Shift", "Control", "Alt", "Meta"].includes(e.key)) {
+    shell.typed();
+  }
+});
+
+// heardLine: each whole line the kernel printed on COM1.
+function heardLine(line) {
+  const ready = READY_LINE.exec(line);
+  if (ready && timing.readyMs === null) {
+    timing.readyMs = performance.now();
+    timing.bootToReadyMs = timing.readyMs - timing.bootMs;
+    document.body.dataset.readyMs = Math.round(timing.readyMs);
+    const seconds = (timing.bootToReadyMs / 1000).toFixed(2);
+    const then = booted.choice.shell ? "" : "; the suite runs, and the machine exits at its end";
+    setStatus(`pv386 is ready (backend ${ready[1]}): ${seconds} s after Boot${then}.`);
+  }
+  if (SWITCH_LINE.test(line)) panel.switched();
+}
+
+// promptSeen: the shell waits for a line: the page's buttons can work.
+function promptSeen() {
+  if (document.body.dataset.shell === "up") return;
+  document.body.dataset.shell = "up";
+  session.enable(true);
+  panel.enable({ rom: booted.module === MODULES.rom });
+}
+
+// ---- booting and how a run ends ----
+
+function choiceLine() {
+  return `“${booted.choice.label}” (command line '${booted.cmdline}')`;
+}
+
+// bootParams: the choice's command line and module, or the URL's.
+function bootParams(choice) {
+  const module = MODULES[url.has("module") ? url.get("module") : choice.module] ?? null;
+  return { choice, cmdline: url.get("cmdline") ?? choice.cmdline, module,
+    memoryMiB: +(url.get("memory") ?? DEFAULT_MEMORY_MIB) };
+}
+
+async function boot() {
+  const choice = findChoice($("boot-choice").value);
+  booted = bootParams(choice);
+  shell.reset();
+  panel.reset();
+  panel.disable(choice.shell ? "Waiting for the shell…"
+    : "This choice runs a suite: there is no shell to ask.");
+  session.reset();
+  session.enable(false);
+  terminal.reset();
+  $("banner").hidden = true;
+  delete document.body.dataset.shell;
+  delete document.body.dataset.readyMs;
+  Object.assign(timing, { bootMs: performance.now(), readyMs: null, bootToReadyMs: null });
+  $("reboot").disabled = false;
+  setStatus(`Loading the PC for ${choiceLine()}…`);
+  document.body.dataset.state = "loading";
+  await machine.boot(booted);
+  document.body.dataset.state = machine.state;
+}
+
+// ended: the banner says how the run ended, with a reboot button.
+function ended({ kind, text, code, crashed }) {
+  document.body.dataset.state = kind;
+  shell.reset(`the machine ${kind}`);
+  session.enable(false);
+  panel.disable("The machine is not running: reboot to ask again.");
+  let message;
+  if (kind === "exited") {
+    const value = code === null ? "a value" : `0x${code.toString(16)}`;
+    const meaning = EXIT_VALUES[code] ? ` (${EXIT_VALUES[code]})` : "";
+    message = `The machine has exited: pv386 wrote ${value}${meaning} to port 0xf4 ` +
+      "(its emulator_exit), where v86 halts.";
+  } else if (kind === "halted") {
+    message = `The machine halted: ${text}`;
+  } else {
+    message = `The emulator (v86) stopped: ${text} The machine cannot go on` + (crashed
+      ? ": this is v86's limit, not the kernel's (a real CPU raises an exception here: " +
+        "docs/web.md)." : ".");
+  }
+  $("banner-text").textContent = message;
+  $("banner").hidden = false;
+  $("banner").dataset.kind = kind;
+  // The banner is an alert, read out by itself; the status only points to it.
+  setStatus(`The machine ${kind === "stopped" ? "stopped" : kind}: the banner says how. ` +
+    "Reboot to start again.");
+}
+
+// setStatus: the status line (an aria-live region) says text.
+let statusText = "";
+function setStatus(text) {
+  statusText = text;
+  $("status").textContent = text;
+}
+
+// A command waiting only because the student's line is half typed says
+// so, for as long as it waits.
+const WAITING = "The page waits to type its command: finish your line, or clear it (Ctrl-U).";
+setInterval(() => {
+  const text = shell.waitingForStudent() ? WAITING : statusText;
+  if ($("status").textContent !== text) $("status").textContent = text;
+}, 500);
+
+// ---- the menu ----
+
+function fillMenu() {
+  const select = $("boot-choice");
+  for (const choice of CHOICES) select.append(new Option(choice.label, choice.id));
+  select.value = findChoice(url.get("boot")).id;
+  const about = () => { $("choice-about").textContent = findChoice(select.value).about; };
+  select.addEventListener("change", about);
+  about();
+}
+
+fillMenu();
+$("boot").addEventListener("click", boot);
+$("reboot").addEventListener("click", boot);
+$("banner-reboot").addEventListener("click", boot);
+showBuild($("build-line"), $("parts-table").tBodies[0]);
+
+window.pv386 = {
+  timing,
+  state: () => machine.state,
+  terminalText,
+  shellBusy: () => shell.busy(),
+  instructions: () => machine.instructions(),
+};
+
+if (url.has("autostart") && url.get("autostart") !== "0") boot();
