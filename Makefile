@@ -609,8 +609,8 @@ test:
 	$(MAKE) --no-print-directory PARAVIRT=y all iso images
 	$(MAKE) --no-print-directory PARAVIRT=n all iso
 	$(MAKE) --no-print-directory host-tests
-	$(MAKE) --no-print-directory docs
 	$(MAKE) --no-print-directory web
+	$(MAKE) --no-print-directory docs
 	tests/run --junit build/test-logs/junit.xml
 
 # The in-kernel suite on every machine pv386 claims (tests/matrix): CPU
@@ -621,11 +621,13 @@ test-matrix:
 	$(MAKE) --no-print-directory PARAVIRT=n all iso
 	tests/matrix --junit build/test-logs/matrix-junit.xml
 
-# Instructions per paravirt op, inline vs indirect vs patched (tools/bench).
+# Instructions per paravirt op, inline vs indirect vs patched (tools/bench),
+# and the page's ready time and weight in Chromium.
 bench:
-	@tools/ensure-deps build qemu
+	@tools/ensure-deps build qemu web
 	$(MAKE) --no-print-directory PARAVIRT=y all
 	$(MAKE) --no-print-directory PARAVIRT=n all
+	$(MAKE) --no-print-directory web
 	tools/bench
 
 # The docs (docs/*.md): the sources with what they quote filled in from
@@ -652,7 +654,7 @@ DOCS_QUOTED  := $(DOCS_LOGS)/patchlog.log $(DOCS_LOGS)/patchlog-486.log \
 		tools/docs-fill tools/binscan.py
 
 docs:
-	@tools/ensure-deps build qemu docs
+	@tools/ensure-deps build qemu docs web
 	$(MAKE) --no-print-directory PARAVIRT=y all
 	$(MAKE) --no-print-directory PARAVIRT=n all
 	$(MAKE) --no-print-directory PARAVIRT=y docs-files
@@ -660,7 +662,7 @@ docs:
 .PHONY: docs-files
 docs-files: $(DOCS_FILES)
 
-build/bench.json: $(DOCS_KERNELS) tools/bench
+build/bench.json: $(DOCS_KERNELS) tools/bench tools/web-bench | web
 	tools/bench
 
 $(DOCS_LOGS)/patchlog.log: build/pv386.elf tools/docs-boot

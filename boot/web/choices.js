@@ -8,8 +8,11 @@
 // shell, since a page is for trying things.  The last choice keeps those
 // two tests in, to show what the page does when the emulator stops.
 
-// The in-kernel tests that stop v86 instead of raising #GP (a ring-3 iret
-// to a ring-0 code segment, and one with EFLAGS.VM set).
+// The in-kernel tests that stop v86 instead of raising #GP: two ring-3
+// irets, one to a ring-0 code segment, one whose frame's CS lies beyond
+// the GDT (docs/v86-bugs.md).  tests/suite/v86_gaps.py's LEFT_OUT is the
+// list with the reasons; web-choices-leave-out-v86s-panics holds the two
+// the same.
 export const V86_STOPPERS = "priv:iret_to_kernel,crash:vm86_iret";
 
 // What a choice's module is: the ops ROM, or the kernel itself as a guest.
@@ -40,7 +43,7 @@ export const CHOICES = [
     about: "The in-kernel suite in a ring-1 guest; the machine exits when it ends. Some " +
       "tests fail where v86 is not a real CPU (docs/web.md lists them)." },
   { id: "test", label: "pv386 test suite", cmdline: `test notest=${V86_STOPPERS}`,
-    about: "The in-kernel suite (about 15 s); the machine exits when it ends. Some tests fail " +
+    about: "The in-kernel suite (about 30 s in a browser); the machine exits when it ends. Some tests fail " +
       "where v86 is not a real CPU (docs/web.md lists them)." },
   { id: "rom-test", label: "pv386 test suite, ops ROM backend",
     cmdline: `pv=rom test notest=${V86_STOPPERS}`, module: "rom",

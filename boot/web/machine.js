@@ -9,8 +9,9 @@
 //            that port as "test exited", logs the value and halts by
 //            throwing "HALT" out of its run loop.
 //   stopped  v86 itself stopped: a Rust panic in its CPU (a ring-3 iret to a
-//            ring-0 code segment or into vm86 mode) traps the WebAssembly
-//            ("unreachable"), or anything else ends its loop.
+//            ring-0 code segment, or with a CS beyond the GDT: see
+//            docs/v86-bugs.md) traps the WebAssembly ("unreachable"), or
+//            anything else ends its loop.
 //   halted   the machine is fine but its CPU waits in hlt with interrupts
 //            off for good: pv386 panicked, or `poweroff` found no emulator
 //            port to power off by.

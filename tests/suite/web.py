@@ -17,13 +17,21 @@
                    time, weight; also build/test-logs/web-chromium.json)
                    and build/test-logs/web-chromium.png the page.
 
+  web-choices-leave-out-v86s-panics
+                   the page's suite choices leave out (notest=, in
+                   boot/web/choices.js) exactly the cases
+                   tests/suite/v86_gaps.py's LEFT_OUT says stop v86.
+
 `make test` builds the site first (`make web`); without it this test
 fails saying so.
 """
 
 import os
+import re
 import signal
 import subprocess
+
+from . import v86_gaps
 
 from .harness import LOG_DIR, ROOT, Failure, Test, fresh_log, last_lines, need_file, need_tool
 
@@ -32,6 +40,8 @@ CHROMIUM = "/usr/bin/chromium"
 PLAYWRIGHT = "build/npm/node_modules/playwright-core/package.json"
 WEB_TEST = "tests/web/chromium.mjs"
 WEB_TIMEOUT = 120          # seconds; a pass takes about 15
+CHOICES = "boot/web/choices.js"
+STOPPERS = re.compile(r'^export const V86_STOPPERS = "([^"]*)";$', re.M)
 
 
 def run_web_test():
@@ -67,5 +77,21 @@ def web_chromium(log):
         raise Failure(reason, last_lines(output))
 
 
+def web_choices_leave_out_v86s_panics(log):
+    """The page's list of the tests that stop v86 is the suite's."""
+    with open(os.path.join(ROOT, CHOICES)) as f:
+        found = STOPPERS.search(f.read())
+    if not found:
+        raise Failure(f"{CHOICES} has no line 'export const V86_STOPPERS = \"...\";'")
+    page = set(found.group(1).split(","))
+    suite = set(v86_gaps.LEFT_OUT)
+    with open(log, "w") as f:
+        f.write(f"page: {sorted(page)}\nv86_gaps.LEFT_OUT: {sorted(suite)}\n")
+    if page != suite:
+        raise Failure(f"{CHOICES} leaves out {sorted(page)}, tests/suite/v86_gaps.py's "
+                      f"LEFT_OUT {sorted(suite)}: make them the same")
+
+
 def tests():
-    return [Test("web-chromium", web_chromium)]
+    return [Test("web-choices-leave-out-v86s-panics", web_choices_leave_out_v86s_panics),
+            Test("web-chromium", web_chromium)]

@@ -173,7 +173,8 @@ async function checkScreenKeyboard(page) {
   console.log("vga: `pv` typed on the PS/2 keyboard answered on the screen");
 }
 
-// checkEmulatorStop: v86's panic on a ring-3 iret into vm86 mode.
+// checkEmulatorStop: v86's panic on `crash vm86_iret`, a ring-3 iret whose
+// frame has EFLAGS.VM set and a CS beyond the GDT (docs/v86-bugs.md).
 async function checkEmulatorStop(page) {
   await shellIdle(page);
   await page.locator("#terminal").click();
