@@ -10,6 +10,7 @@
 #   make host-tests       build the host-side tests (patch engine, Multiboot parser)
 #   make mutate-checks    delete each clause of the host-side checks: a test must fail
 #   make fuzz-multiboot   fuzz the Multiboot parser for FUZZ_TIME seconds (600)
+#   make fuzz-cpu-tables  fuzz the firmware's CPU-table parser for FUZZ_TIME seconds (600)
 #   make fuzz-pvrom       fuzz the ops ROM validator for FUZZ_TIME seconds (600)
 #   make fuzz-syscalls    user/sysfuzz in QEMU for FUZZ_TIME seconds (600), seed FUZZ_SEED (1)
 #   make fuzz-guest       the guest fuzzer against its host, the same way (tests/guestfuzz/)
@@ -74,7 +75,7 @@ QEMU       := qemu-system-i386
 QEMU_FLAGS := -m 128 -display none -no-reboot \
 	      -device isa-debug-exit,iobase=0xf4,iosize=1
 
-.PHONY: all iso run run-bochs debug test test-matrix host-tests fuzz-multiboot bench docs web serve clean build-deps
+.PHONY: all iso run run-bochs debug test test-matrix host-tests fuzz-multiboot fuzz-cpu-tables bench docs web serve clean build-deps
 all: $(KERNEL)
 
 # Install (or name) missing host tools before the first compile.  Order-only:
@@ -409,6 +410,36 @@ fuzz-multiboot: $(MB_FUZZ)
 	@mkdir -p build/host/fuzz-corpus build/host/fuzz-crashes
 	$(MB_FUZZ) -max_total_time=$(FUZZ_TIME) -max_len=4096 \
 	    -artifact_prefix=build/host/fuzz-crashes/ build/host/fuzz-corpus $(MB_SEEDS)
+
+# The firmware's CPU tables (ACPI MADT, MP table), the same cpu_tables.c
+# as the kernel: unit tests on tables built by hand and captured from
+# QEMU -smp 4, and a libFuzzer target that tests/run runs briefly;
+# fuzz-cpu-tables runs it for FUZZ_TIME seconds, keeping what it learns
+# in build/host/cpu-tables-corpus.
+CT_PARSER    := arch/x86/kernel/cpu_tables.c
+CT_HEADERS   := include/asm/cpu_tables.h include/types.h
+CT_TEST      := build/host/test_cpu_tables
+CT_TEST_SRCS := $(wildcard tests/host/cpu_tables/*.c) tests/host/runner/runner.c $(CT_PARSER)
+CT_FUZZ      := build/host/fuzz_cpu_tables
+CT_FUZZ_SRCS := tests/host/cpu_tables/fuzz/fuzz_cpu_tables.c $(CT_PARSER)
+CT_SEEDS     := tests/host/cpu_tables/fuzz/corpus
+
+host-tests: $(CT_TEST) $(CT_FUZZ)
+
+$(CT_TEST): $(CT_TEST_SRCS) tests/host/cpu_tables/check.h tests/host/runner/runner.h \
+	    $(CT_HEADERS) | build-deps
+	@mkdir -p $(dir $@)
+	$(HOST_CC) $(HOST_CFLAGS) -o $@ $(CT_TEST_SRCS)
+
+$(CT_FUZZ): $(CT_FUZZ_SRCS) $(CT_HEADERS) | build-deps
+	@tools/ensure-deps fuzz
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(CT_FUZZ_SRCS)
+
+fuzz-cpu-tables: $(CT_FUZZ)
+	@mkdir -p build/host/cpu-tables-corpus build/host/cpu-tables-crashes
+	$(CT_FUZZ) -max_total_time=$(FUZZ_TIME) -max_len=4096 \
+	    -artifact_prefix=build/host/cpu-tables-crashes/ build/host/cpu-tables-corpus $(CT_SEEDS)
 
 # The ops ROM validator, the same paravirt/backends/rom_check.c as the kernel: unit tests
 # (one per kind of bad ROM, and the ROM the build made) and a libFuzzer
