@@ -22,6 +22,7 @@
 #include <asm/paging.h>
 #include <asm/platform.h>
 #include <asm/privileged.h>
+#include <asm/smp.h>
 #include <asm/fpu.h>
 #include <asm/process.h>
 #include <asm/syscall.h>
@@ -59,6 +60,7 @@ void kmain(const void *multiboot_info)
 	cpu_detect();
 	cpu_print();
 	cpu_setup();
+	smp_find_cpus();		/* before paging: the tables lie anywhere */
 	memory_print();
 	page_alloc_init();
 	paging_init();

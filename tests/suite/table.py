@@ -6,7 +6,7 @@ runs, roughly from the simplest boot to the longest sessions.
 """
 
 from . import (bench, binaries, boot, cmdline, docs, dosbox, guest, host, ktest, loader,
-               matrix, names, programs, rom, session, shell, sysfuzz, trace, v86,
+               matrix, names, programs, rom, session, shell, smp, sysfuzz, trace, v86,
                v86bugs, web)
 
 
@@ -15,6 +15,7 @@ def all_tests():
     return (names.tests(all_tests, matrix.tests) +
             binaries.tests() +
             host.tests() +
+            smp.host_tests() +
             dosbox.judge_tests() +
             v86.judge_tests() +
             docs.tests() +
@@ -32,6 +33,7 @@ def all_tests():
             v86.tests() +
             v86bugs.tests() +
             shell.tests() +
+            smp.qemu_tests() +
             trace.tests() +
             rom.tests() +
             guest.tests() +

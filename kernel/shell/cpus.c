@@ -1,0 +1,44 @@
+/*
+ * cpus.c - the shell's `cpus`: the machine's CPUs as the kernel found
+ * them at boot (asm/smp.h), where the list came from, and what each CPU
+ * is doing.  Only the boot CPU runs yet; the others are "not started".
+ */
+#include <kernel.h>
+#include <shell.h>
+#include <asm/smp.h>
+
+static void print_cpu(unsigned int i, const struct fw_cpu *c)
+{
+	printk("  %-4u %-5u %-5u %-5s %-8s %s\n", i, c->apic_id, c->acpi_id,
+	       c->boot ? "yes" : "no", c->enabled ? "yes" : "no",
+	       c->boot ? "running" : c->enabled ? "not started" : "disabled");
+}
+
+static int cmd_cpus(int argc, char **argv)
+{
+	const struct cpu_tables *t = &smp.tables;
+	unsigned int i;
+
+	(void)argc;
+	(void)argv;
+	if (smp.up_reason) {
+		printk("cpus: 1 (%s)\n", smp.up_reason);
+		if (smp.boot_apic_id != SMP_NO_APIC_ID)
+			printk("  cpu 0: boot, APIC id %u, running\n", smp.boot_apic_id);
+		else
+			printk("  cpu 0: boot, no APIC, running\n");
+		return 0;
+	}
+	printk("cpus: %u enabled of %u listed (%s), local APIC at %08x, %u to use%s%s, "
+	       "%u running\n", t->nr_enabled, t->nr_entries, cpu_tables_source_name(t->source),
+	       t->lapic_addr, smp.to_use, smp.cap ? " by " : "", smp.cap ? smp.cap : "",
+	       smp.running);
+	printk("  %-4s %-5s %-5s %-5s %-8s %s\n", "cpu", "apic", "acpi", "boot", "enabled",
+	       "state");
+	for (i = 0; i < t->nr_cpus; i++)
+		print_cpu(i, &t->cpu[i]);
+	if (t->nr_entries > t->nr_cpus)
+		printk("  (%u more listed, not kept)\n", t->nr_entries - t->nr_cpus);
+	return 0;
+}
+shell_command("cpus", cmd_cpus, "", "the CPUs the firmware lists, and what each is doing");

@@ -1,0 +1,106 @@
+"""tests/suite/smp.py - finding the CPUs (issue 27's first step): the
+firmware's tables parsed on the host, and the kernel on QEMU -smp N.
+
+  host-cpu-tables  The CPU-table parser's unit tests
+                   (tests/host/cpu_tables/: ACPI MADT and MP tables built
+                   by hand and captured from QEMU -smp 4; checksums,
+                   lengths and entries that lie, pointers to nothing,
+                   too many and disabled CPUs), built by `make host-tests`.
+  host-cpu-tables-fuzz  Its libFuzzer target for a fixed number of runs
+                   from a fixed seed, starting from its seed corpus: no
+                   crash, no broken invariant.  `make fuzz-cpu-tables`
+                   fuzzes longer.
+  smp-*            The kernel booted to its shell on QEMU -smp 1, 2 and 4
+                   (and 4 in the PARAVIRT=n build):
+                   the boot line counts the CPUs the ACPI MADT lists and
+                   `cpus` lists them, APIC ids 0..N-1, the boot CPU
+                   running and the others not started; `nosmp` and
+                   `smp=2` cap what is to be used, `smp=9` is refused;
+                   with -no-acpi the MP table is used; a 486 (no local
+                   APIC) is one CPU and no table is read (-smp 1: QEMU's
+                   486 takes no timer interrupt with -smp 2, with or
+                   without this kernel's tables).
+"""
+
+import re
+
+from .builds import N, Y
+from .harness import Test
+from .host import check_host_tests, run_fuzzer
+from .shell_session import shell_dialogue
+
+CPU_TABLES_TEST = "build/host/test_cpu_tables"
+CPU_TABLES_FUZZER = "build/host/fuzz_cpu_tables"
+CPU_TABLES_SEEDS = "tests/host/cpu_tables/fuzz/corpus"
+# A few seconds: each run scans the BIOS areas twice, ~1000 runs/s.
+CPU_TABLES_FUZZ_RUNS = 8000
+CPU_TABLES_FUZZ_SCRATCH = "build/host/cpu-tables-fuzz-run"
+
+
+def check_cpu_tables_fuzz(log):
+    run_fuzzer(log, CPU_TABLES_FUZZER, CPU_TABLES_SEEDS, CPU_TABLES_FUZZ_RUNS,
+               CPU_TABLES_FUZZ_SCRATCH, 4096, "host-cpu-tables-fuzz")
+
+
+def cpu_row(index, apic_id, boot):
+    """The line of `cpus` for one enabled CPU (its ACPI id is its index
+    in QEMU's MADT)."""
+    state = "yes   yes      running" if boot else "no    yes      not started"
+    return re.compile(rf"^  {index} +{apic_id} +{index} +{state}$")
+
+
+def found(n, source, to_use, cap=""):
+    """The boot line and `cpus`'s first line for n CPUs from source, of
+    which to_use are to be used."""
+    by = f" ({cap})" if cap else ""
+    boot_line = (f"smp: {n} CPU{'s' if n > 1 else ''} found ({source}), local APIC at "
+                 f"fee00000, boot CPU APIC id 0; {to_use} to use{by}, 1 running "
+                 f"(APs not started yet)$")
+    by = f" by {cap}" if cap else ""
+    first = (f"cpus: {n} enabled of {n} listed ({source}), local APIC at fee00000, "
+             f"{to_use} to use{by}, 1 running$")
+    return boot_line, first
+
+
+def smp_dialogue(n, source="ACPI MADT", to_use=None, cap=""):
+    """`cpus` on a machine of n CPUs all listed in the table."""
+    boot_line, first = found(n, source, n if to_use is None else to_use, cap)
+    rows = [cpu_row(i, i, i == 0) for i in range(n)]
+    return [("cpus", [first] + rows)], [boot_line]
+
+
+def smp_test(name, smp, n, append="", extra=(), said=(), build=Y, **kwargs):
+    """A row: QEMU -smp smp with n CPUs listed; said: more boot lines."""
+    dialogue, in_log = smp_dialogue(n, **kwargs)
+    return Test(name, shell_dialogue, (build, dialogue),
+                {"append": append, "in_log": in_log + list(said),
+                 "extra": ["-smp", str(smp), *extra]})
+
+
+NO_APIC = "no local APIC on this CPU: tables not read"
+
+
+def host_tests():
+    return [
+        Test("host-cpu-tables", check_host_tests, (CPU_TABLES_TEST,)),
+        Test("host-cpu-tables-fuzz", check_cpu_tables_fuzz),
+    ]
+
+
+def qemu_tests():
+    return [
+        smp_test("smp-1-y", 1, 1),
+        smp_test("smp-2-y", 2, 2),
+        smp_test("smp-4-y", 4, 4),
+        smp_test("smp-4-n", 4, 4, build=N),
+        smp_test("smp-nosmp-y", 4, 4, append="nosmp", to_use=1, cap="nosmp"),
+        smp_test("smp-cap-y", 4, 4, append="smp=9 smp=0 smp=2", to_use=2, cap="smp=2",
+                 said=[f"cmdline: bad value '{v}' for 'smp' ignored (use at most N CPUs (1-8))$"
+                       for v in (9, 0)]),
+        # SeaBIOS (QEMU 7.2) lists only the boot CPU in its MP table.
+        smp_test("smp-mp-table-y", 2, 1, extra=["-no-acpi"], source="MP table"),
+        Test("smp-486-y", shell_dialogue, (Y, [
+            ("cpus", [f"cpus: 1 ({NO_APIC})$", "  cpu 0: boot, no APIC, running$"])]),
+             {"cpu": "486",
+              "in_log": [f"smp: 1 CPU ({NO_APIC}); using 1$"]}),
+    ]
