@@ -85,6 +85,18 @@ unsigned int lockdep_held_count(void)
 	return lockdep_cpus[this_cpu()].depth;
 }
 
+/* Interrupts off while a held stack changes, and back as they were:
+ * out of line, so that each irq op is one patch site, not one per use. */
+static __attribute__((noinline)) unsigned long irqs_off(void)
+{
+	return raw_local_irq_save();
+}
+
+static __attribute__((noinline)) void irqs_back(unsigned long flags)
+{
+	raw_local_irq_restore(flags);
+}
+
 /* ---- reporting ---- */
 
 /* A code address as the backtraces print it: function+offset. */
@@ -216,7 +228,7 @@ void lockdep_spin_lock(spinlock_t *lock)
 {
 	u32 ip = (u32)__builtin_return_address(0);
 	struct lockdep_cpu *cpu = &lockdep_cpus[this_cpu()];
-	unsigned long flags = raw_local_irq_save();
+	unsigned long flags = irqs_off();
 	struct held_lock *mine;
 
 	check_ages(cpu);
@@ -229,19 +241,19 @@ void lockdep_spin_lock(spinlock_t *lock)
 		print_held(mine);
 		printk(" by task %d; not taken\n", mine->pid);
 		push_held(cpu, lock, ip, true);
-		raw_local_irq_restore(flags);
+		irqs_back(flags);
 		return;
 	}
 	check_order(cpu, lock, ip);
-	raw_local_irq_restore(flags);
+	irqs_back(flags);
 
 	arch_spin_lock(&lock->raw);	/* interrupts as the caller had them */
 
-	flags = raw_local_irq_save();
+	flags = irqs_off();
 	lock->owner_cpu = this_cpu();
 	lock->owner_ip = ip;
 	push_held(cpu, lock, ip, false);
-	raw_local_irq_restore(flags);
+	irqs_back(flags);
 }
 
 /* A try cannot deadlock: no order check, and a held lock just fails. */
@@ -249,7 +261,7 @@ bool lockdep_spin_trylock(spinlock_t *lock)
 {
 	u32 ip = (u32)__builtin_return_address(0);
 	struct lockdep_cpu *cpu = &lockdep_cpus[this_cpu()];
-	unsigned long flags = raw_local_irq_save();
+	unsigned long flags = irqs_off();
 	bool taken;
 
 	check_ages(cpu);
@@ -259,7 +271,7 @@ bool lockdep_spin_trylock(spinlock_t *lock)
 		lock->owner_ip = ip;
 		push_held(cpu, lock, ip, false);
 	}
-	raw_local_irq_restore(flags);
+	irqs_back(flags);
 	return taken;
 }
 
@@ -267,7 +279,7 @@ void lockdep_spin_unlock(spinlock_t *lock)
 {
 	u32 ip = (u32)__builtin_return_address(0);
 	struct lockdep_cpu *cpu = &lockdep_cpus[this_cpu()];
-	unsigned long flags = raw_local_irq_save();
+	unsigned long flags = irqs_off();
 	struct held_lock *mine;
 
 	check_ages(cpu);
@@ -283,7 +295,7 @@ void lockdep_spin_unlock(spinlock_t *lock)
 			printk(", %s", spin_is_locked(lock) ? "held" : "free");
 		}
 		printk("; left alone\n");
-		raw_local_irq_restore(flags);
+		irqs_back(flags);
 		return;
 	}
 	if (!mine->phantom) {
@@ -292,7 +304,7 @@ void lockdep_spin_unlock(spinlock_t *lock)
 		arch_spin_unlock(&lock->raw);
 	}
 	drop_held(cpu, mine);
-	raw_local_irq_restore(flags);
+	irqs_back(flags);
 }
 
 /* One lock the current task holds as it schedules or exits. */
@@ -320,7 +332,7 @@ void lockdep_schedule(void)
 
 	if (!lockdep_enabled)
 		return;
-	flags = raw_local_irq_save();
+	flags = irqs_off();
 	while (i < cpu->depth) {
 		struct held_lock *h = &cpu->held[i];
 
@@ -337,5 +349,5 @@ void lockdep_schedule(void)
 			i++;
 		}
 	}
-	raw_local_irq_restore(flags);
+	irqs_back(flags);
 }

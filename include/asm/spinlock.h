@@ -20,7 +20,8 @@
  * local APIC), so there the ticket is drawn with a plain read and
  * increment under interrupts off: the one CPU cannot be interrupted
  * between them, so no other taker can draw the same ticket, and the
- * layout, the release and the debugger stay the same on every CPU.  (A
+ * layout, the release and the debugger stay the same on every CPU
+ * (arch/x86/kernel/spinlock_386.c, out of line: no 486 goes there).  (A
  * `lock xchg` test-and-set would also work on a 386, but would need a
  * second layout and a second release for no gain: with one CPU there is
  * nobody to be fair to.)  Interrupts are switched with the paravirt irq
@@ -31,7 +32,6 @@
 
 #include <types.h>
 #include <asm/cpu.h>
-#include <asm/privileged.h>
 
 /* Low half owner, high half next: one 32-bit word, so a single `lock
  * xadd` of 1 << 16 draws a ticket and reads the owner in the same step. */
@@ -68,15 +68,19 @@ static inline u32 ticket_xadd(arch_spinlock_t *lock, u32 add)
 	return add;
 }
 
-/* The same on a 386: its one CPU, interrupts off, is the atomicity. */
-static inline u32 ticket_add_386(arch_spinlock_t *lock, u32 add)
-{
-	unsigned long flags = raw_local_irq_save();
-	u32 old = lock->word;
+/* The same two steps on a 386 (arch/x86/kernel/spinlock_386.c). */
+u32 ticket_add_386(arch_spinlock_t *lock, u32 add);
+bool ticket_cmpxchg_386(arch_spinlock_t *lock, u32 old, u32 new);
 
-	lock->word = old + add;
-	raw_local_irq_restore(flags);
-	return old;
+/* Compare-and-swap on the whole word: whether it was old, now new. */
+static inline bool ticket_cmpxchg(arch_spinlock_t *lock, u32 old, u32 new)
+{
+	u32 seen;
+
+	asm volatile("lock cmpxchgl %2, %1"
+		     : "=a" (seen), "+m" (lock->word)
+		     : "r" (new), "0" (old) : "memory");
+	return seen == old;
 }
 
 /* Whether owner and next differ: someone holds it (or waits for it). */
@@ -108,23 +112,12 @@ static inline void arch_spin_lock(arch_spinlock_t *lock)
  */
 static inline bool arch_spin_trylock(arch_spinlock_t *lock)
 {
-	u32 old = lock->word, seen;
-	unsigned long flags;
+	u32 old = lock->word;
 
 	if ((u16)old != (u16)(old >> 16))
 		return false;
-	if (cpu_has_xadd()) {
-		asm volatile("lock cmpxchgl %2, %1"
-			     : "=a" (seen), "+m" (lock->word)
-			     : "r" (old + TICKET_NEXT_ONE), "0" (old) : "memory");
-		return seen == old;
-	}
-	flags = raw_local_irq_save();
-	seen = lock->word;
-	if (seen == old)
-		lock->word = old + TICKET_NEXT_ONE;
-	raw_local_irq_restore(flags);
-	return seen == old;
+	return cpu_has_xadd() ? ticket_cmpxchg(lock, old, old + TICKET_NEXT_ONE)
+			      : ticket_cmpxchg_386(lock, old, old + TICKET_NEXT_ONE);
 }
 
 /*
