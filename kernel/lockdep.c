@@ -51,11 +51,14 @@ static int parse_lockdebug(const char *value)
 boot_option("lockdebug", parse_lockdebug,
 	    "check every spinlock: order, recursion, unlocks, sleeps, holders");
 
-/* The CPU we run on: 0 until per-CPU data says otherwise. */
+/* The CPU we run on: 0 until per-CPU data says otherwise (issue 27's
+ * bring-up gives each CPU its own held stack here). */
 static unsigned int this_cpu(void)
 {
 	return 0;
 }
+
+/* ---- counts and switches (lockdep.h) ---- */
 
 unsigned long lockdep_reports(enum lockdep_report kind)
 {
@@ -224,6 +227,9 @@ static void check_order(struct lockdep_cpu *cpu, spinlock_t *lock, u32 ip)
 
 /* ---- the checked operations ---- */
 
+/* spin_lock, checked: a recursive take is reported and not taken; an
+ * out-of-order one is reported and taken; then the wait, as without the
+ * debugger, with interrupts as the caller had them. */
 void lockdep_spin_lock(spinlock_t *lock)
 {
 	u32 ip = (u32)__builtin_return_address(0);
@@ -275,6 +281,8 @@ bool lockdep_spin_trylock(spinlock_t *lock)
 	return taken;
 }
 
+/* spin_unlock, checked: a lock this CPU does not hold is reported and
+ * left alone; a recursive take's entry goes without releasing. */
 void lockdep_spin_unlock(spinlock_t *lock)
 {
 	u32 ip = (u32)__builtin_return_address(0);
