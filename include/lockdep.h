@@ -54,7 +54,14 @@ bool lockdep_set(bool on);
 unsigned int lockdep_held_count(void);
 
 /* kernel/sched.c: schedule() is about to give up the CPU (or to end the
- * current task, if it is a zombie). */
-void lockdep_schedule(void);
+ * current task, if it is a zombie).  Inline, so that a kernel without
+ * `lockdebug` pays a flag test per switch, not a call. */
+void lockdep_check_schedule(void);
+
+static inline void lockdep_schedule(void)
+{
+	if (__builtin_expect(lockdep_enabled, 0))
+		lockdep_check_schedule();
+}
 
 #endif

@@ -331,16 +331,13 @@ static void report_schedule(const struct held_lock *h, bool exiting)
  * forever).  A task that ends holding locks never releases them: they
  * are reported and dropped from the stack, and stay taken.
  */
-void lockdep_schedule(void)
+void lockdep_check_schedule(void)
 {
 	struct lockdep_cpu *cpu = &lockdep_cpus[this_cpu()];
 	bool exiting = current->state == TASK_ZOMBIE;
-	unsigned long flags;
+	unsigned long flags = irqs_off();
 	unsigned int i = 0;
 
-	if (!lockdep_enabled)
-		return;
-	flags = irqs_off();
 	while (i < cpu->depth) {
 		struct held_lock *h = &cpu->held[i];
 
