@@ -14,6 +14,7 @@
  * lock for all of it.
  */
 #include <kernel.h>
+#include <lockdep.h>
 #include <task.h>
 #include <asm/privileged.h>
 #include <asm/process.h>
@@ -46,9 +47,12 @@ static struct task *pick_next(void)
 /* Give the CPU to the next task in turn (perhaps the current one). */
 void schedule(void)
 {
-	unsigned long flags = raw_local_irq_save();
-	struct task *prev = current, *next = pick_next();
+	unsigned long flags;
+	struct task *prev = current, *next;
 
+	lockdep_schedule();	/* no spinlock may be held across a switch */
+	flags = raw_local_irq_save();
+	next = pick_next();
 	need_resched = false;
 	if (next != prev) {
 		next->slice = SLICE_TICKS;

@@ -58,6 +58,13 @@ static inline bool cpu_has_write_protect(void)
 	return boot_cpu.family >= 4;
 }
 
+/* xadd and cmpxchg, the atomics a ticket lock is made of: the 486 and
+ * later (asm/spinlock.h takes a 386's lock another way). */
+static inline bool cpu_has_xadd(void)
+{
+	return boot_cpu.family >= 4;
+}
+
 static inline bool cpu_has(unsigned int feature)
 {
 	return (boot_cpu.features >> feature) & 1;

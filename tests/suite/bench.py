@@ -14,7 +14,8 @@ from .judge import log_details, missing_lines
 
 BENCH_OPS = ("irq_disable", "irq_enable", "save_fl", "restore_fl",
              "save_fl_irq_disable", "read_cr0", "read_cr2", "read_cr3",
-             "write_cr3", "write_cr0", "clts", "read_tsc", "iret")
+             "write_cr3", "write_cr0", "clts", "read_tsc", "spin_lock_unlock",
+             "iret")
 # The paths timed from ring 3 by user/bench_*.c: a count, or "absent"
 # where the CPU cannot take the path (sysenter without SEP).
 BENCH_PATHS = ("syscall_int80", "syscall_sysenter", "context_switch",

@@ -1,0 +1,139 @@
+/*
+ * asm/spinlock.h - the machine half of a spinlock: a ticket lock, its
+ * atomic take, its one-store release, and the barriers around them.
+ *
+ * include/spinlock.h builds the kernel's spinlock_t (a name, a rank, the
+ * debugger's hooks) on arch_spinlock_t; nothing outside these two files
+ * touches the ticket halves.
+ *
+ * A ticket lock is two counters in one word: `next`, the ticket the next
+ * taker draws, and `owner`, the ticket now served.  Taking draws a ticket
+ * (fetch-and-add on next) and waits until owner shows it; releasing
+ * serves the next ticket (owner + 1).  CPUs get the lock in the order
+ * they asked for it: fair, unlike a test-and-set lock, where the CPU that
+ * happens to own the cache line wins again and again.
+ *
+ * CPU generations (asm/cpu.h, cpu_has_xadd): the fetch-and-add is `lock
+ * xadd`, and spin_trylock's compare-and-swap `lock cmpxchg`, both 486
+ * instructions (#UD on a 386, which pv386 supports: cpu=386, DOSBox).  A
+ * 386 machine has exactly one CPU (multiprocessor x86 starts with the
+ * local APIC), so there the ticket is drawn with a plain read and
+ * increment under interrupts off: the one CPU cannot be interrupted
+ * between them, so no other taker can draw the same ticket, and the
+ * layout, the release and the debugger stay the same on every CPU
+ * (arch/x86/kernel/spinlock_386.c, out of line: no 486 goes there).  (A
+ * `lock xchg` test-and-set would also work on a 386, but would need a
+ * second layout and a second release for no gain: with one CPU there is
+ * nobody to be fair to.)  Interrupts are switched with the paravirt irq
+ * ops like everywhere else, never cli/sti here.
+ */
+#ifndef ASM_SPINLOCK_H
+#define ASM_SPINLOCK_H
+
+#include <types.h>
+#include <asm/cpu.h>
+
+/* Low half owner, high half next: one 32-bit word, so a single `lock
+ * xadd` of 1 << 16 draws a ticket and reads the owner in the same step. */
+typedef struct {
+	union {
+		volatile u32 word;
+		struct {
+			volatile u16 owner;	/* the ticket now served */
+			volatile u16 next;	/* the ticket the next taker draws */
+		};
+	};
+} arch_spinlock_t;
+
+#define ARCH_SPIN_LOCK_UNLOCKED	{ { 0 } }
+#define TICKET_NEXT_ONE		(1u << 16)
+
+/* Keep the compiler from moving memory accesses across this point (the
+ * CPU's own ordering is enough on x86: see arch_spin_unlock). */
+#define barrier()	asm volatile("" : : : "memory")
+
+/* The spin-wait hint: `pause` (f3 90), which older CPUs execute as
+ * `rep nop`, a NOP.  It spares the sibling hyperthread and the memory
+ * pipeline the misordered loads of a tight loop. */
+static inline void cpu_relax(void)
+{
+	asm volatile("pause" : : : "memory");
+}
+
+/* Fetch-and-add on the whole word; the old value (486 and later). */
+static inline u32 ticket_xadd(arch_spinlock_t *lock, u32 add)
+{
+	asm volatile("lock xaddl %0, %1"
+		     : "+r" (add), "+m" (lock->word) : : "memory");
+	return add;
+}
+
+/* The same two steps on a 386 (arch/x86/kernel/spinlock_386.c). */
+u32 ticket_add_386(arch_spinlock_t *lock, u32 add);
+bool ticket_cmpxchg_386(arch_spinlock_t *lock, u32 old, u32 new);
+
+/* Compare-and-swap on the whole word: whether it was old, now new. */
+static inline bool ticket_cmpxchg(arch_spinlock_t *lock, u32 old, u32 new)
+{
+	u32 seen;
+
+	asm volatile("lock cmpxchgl %2, %1"
+		     : "=a" (seen), "+m" (lock->word)
+		     : "r" (new), "0" (old) : "memory");
+	return seen == old;
+}
+
+/* Whether owner and next differ: someone holds it (or waits for it). */
+static inline bool arch_spin_is_locked(arch_spinlock_t *lock)
+{
+	u32 w = lock->word;
+
+	return (u16)w != (u16)(w >> 16);
+}
+
+/* Draw a ticket and wait for it to be served. */
+static inline void arch_spin_lock(arch_spinlock_t *lock)
+{
+	u32 old = cpu_has_xadd() ? ticket_xadd(lock, TICKET_NEXT_ONE)
+				 : ticket_add_386(lock, TICKET_NEXT_ONE);
+	u16 ticket = old >> 16;
+
+	while ((u16)old != ticket) {
+		cpu_relax();
+		old = lock->owner;
+	}
+	barrier();	/* the critical section starts after the take */
+}
+
+/*
+ * Take the lock only if it is free now: a ticket is drawn only when
+ * owner == next, by a compare-and-swap of the whole word, so a failed
+ * try leaves no ticket behind that nobody would redeem.
+ */
+static inline bool arch_spin_trylock(arch_spinlock_t *lock)
+{
+	u32 old = lock->word;
+
+	if ((u16)old != (u16)(old >> 16))
+		return false;
+	return cpu_has_xadd() ? ticket_cmpxchg(lock, old, old + TICKET_NEXT_ONE)
+			      : ticket_cmpxchg_386(lock, old, old + TICKET_NEXT_ONE);
+}
+
+/*
+ * Serve the next ticket: one instruction, `addw $1, owner` (66 83 00 01
+ * with the lock's address in EAX), on every CPU generation.  Only the
+ * holder writes owner, so the add needs no lock prefix; a taker's `lock
+ * xadd` rewrites owner with the value it read, atomically, so it cannot
+ * fall between the add's read and write.  x86 keeps stores in program
+ * order, so every store of the critical section is visible before the
+ * new owner is: the memory clobber only stops the compiler from moving
+ * them below it.  (Linux's queued lock releases with `movb $0`; a ticket
+ * lock's release is this increment, as Linux's ticket locks had it.)
+ */
+static inline void arch_spin_unlock(arch_spinlock_t *lock)
+{
+	asm volatile("addw $1, %0" : "+m" (lock->owner) : : "memory");
+}
+
+#endif

@@ -1,0 +1,358 @@
+/*
+ * lockdep.c - the lock debugger: checks every spinlock operation against
+ * the lock order and the locks this CPU holds (lockdep.h says what it
+ * reports, spinlock.h how the operations reach it).
+ *
+ * Each CPU keeps a stack of the locks it holds, with where and when each
+ * was taken and by which task.  A report is one printk line starting
+ * "lockdep: " and a count per kind; the kernel goes on, doing what is
+ * least harmful: a recursive take is not taken (it would spin forever),
+ * an unlock of a lock not held is not done (it would hand the lock to a
+ * second owner).  Everything else is done as without the debugger.
+ *
+ * The held stacks change with interrupts off: an interrupt handler takes
+ * locks on the same CPU, on top of the code it interrupted.
+ */
+#include <kernel.h>
+#include <cmdline.h>
+#include <ksyms.h>
+#include <lockdep.h>
+#include <task.h>
+#include <asm/privileged.h>
+#include <asm/timer.h>
+
+#define LOCKDEP_MAX_HELD	16
+#define LOCKDEP_CPUS		1	/* until the other CPUs start */
+
+struct held_lock {
+	spinlock_t *lock;
+	u32 ip;			/* where it was taken */
+	unsigned long tick;	/* when */
+	int pid;		/* by which task */
+	bool phantom;		/* a recursive take: reported, not taken */
+	bool reported;		/* its sleep or age was reported already */
+};
+
+struct lockdep_cpu {
+	struct held_lock held[LOCKDEP_MAX_HELD];
+	unsigned int depth;
+};
+
+bool lockdep_enabled;
+static struct lockdep_cpu lockdep_cpus[LOCKDEP_CPUS];
+static unsigned long report_counts[LOCKDEP_NR_REPORTS];
+
+static int parse_lockdebug(const char *value)
+{
+	(void)value;
+	lockdep_enabled = true;
+	return 0;
+}
+boot_option("lockdebug", parse_lockdebug,
+	    "check every spinlock: order, recursion, unlocks, sleeps, holders");
+
+/* The CPU we run on: 0 until per-CPU data says otherwise (issue 27's
+ * bring-up gives each CPU its own held stack here). */
+static unsigned int this_cpu(void)
+{
+	return 0;
+}
+
+/* ---- counts and switches (lockdep.h) ---- */
+
+unsigned long lockdep_reports(enum lockdep_report kind)
+{
+	return kind < LOCKDEP_NR_REPORTS ? report_counts[kind] : 0;
+}
+
+unsigned long lockdep_reports_total(void)
+{
+	unsigned long n = 0;
+	unsigned int k;
+
+	for (k = 0; k < LOCKDEP_NR_REPORTS; k++)
+		n += report_counts[k];
+	return n;
+}
+
+bool lockdep_set(bool on)
+{
+	bool was = lockdep_enabled;
+
+	lockdep_enabled = on;
+	return was;
+}
+
+unsigned int lockdep_held_count(void)
+{
+	return lockdep_cpus[this_cpu()].depth;
+}
+
+/* Interrupts off while a held stack changes, and back as they were:
+ * out of line, so that each irq op is one patch site, not one per use. */
+static __attribute__((noinline)) unsigned long irqs_off(void)
+{
+	return raw_local_irq_save();
+}
+
+static __attribute__((noinline)) void irqs_back(unsigned long flags)
+{
+	raw_local_irq_restore(flags);
+}
+
+/* ---- reporting ---- */
+
+/* A code address as the backtraces print it: function+offset. */
+static void print_where(u32 ip)
+{
+	u32 offset;
+	const char *name = ksym_lookup(ip, &offset);
+
+	if (name)
+		printk("%s+0x%x", name, offset);
+	else
+		printk("%08x", ip);
+}
+
+/* "lockdep: <what>: cpu C task P (name) " - the start of each report. */
+static void report_start(enum lockdep_report kind, const char *what)
+{
+	report_counts[kind]++;
+	printk("lockdep: %s: cpu %u task %d (%s) ", what, this_cpu(),
+	       current->pid, current->name);
+}
+
+/* "NAME (rank R) taken at WHERE": a held lock, as reports name it. */
+static void print_held(const struct held_lock *h)
+{
+	printk("%s (rank %u) taken at ", h->lock->name, h->lock->rank);
+	print_where(h->ip);
+}
+
+/* ---- the held stack ---- */
+
+/* The most recent entry of lock on this CPU's stack, or NULL. */
+static struct held_lock *find_held(struct lockdep_cpu *cpu, spinlock_t *lock)
+{
+	unsigned int i = cpu->depth;
+
+	while (i--)
+		if (cpu->held[i].lock == lock)
+			return &cpu->held[i];
+	return NULL;
+}
+
+/* Record a take; false (and the debugger off) when the stack is full. */
+static bool push_held(struct lockdep_cpu *cpu, spinlock_t *lock, u32 ip,
+		      bool phantom)
+{
+	struct held_lock *h;
+
+	if (cpu->depth == LOCKDEP_MAX_HELD) {
+		printk("lockdep: more than %d locks held on cpu %u: the "
+		       "debugger turns itself off\n", LOCKDEP_MAX_HELD, this_cpu());
+		lockdep_enabled = false;
+		return false;
+	}
+	h = &cpu->held[cpu->depth++];
+	h->lock = lock;
+	h->ip = ip;
+	h->tick = timer_ticks();
+	h->pid = current->pid;
+	h->phantom = phantom;
+	h->reported = false;
+	return true;
+}
+
+/* Take entry h off the stack (a lock may be released out of turn). */
+static void drop_held(struct lockdep_cpu *cpu, struct held_lock *h)
+{
+	struct held_lock *end = &cpu->held[--cpu->depth];
+
+	for (; h < end; h++)
+		h[0] = h[1];
+}
+
+/* ---- the checks ---- */
+
+/* Every lock held past the limit, reported once. */
+static void check_ages(struct lockdep_cpu *cpu)
+{
+	unsigned long now = timer_ticks();
+	unsigned int i;
+
+	for (i = 0; i < cpu->depth; i++) {
+		struct held_lock *h = &cpu->held[i];
+
+		if (h->phantom || h->reported || now - h->tick <= LOCKDEP_HELD_LIMIT)
+			continue;
+		h->reported = true;
+		report_start(LOCKDEP_HELD_TOO_LONG, "held too long");
+		print_held(h);
+		printk(", %lu ticks ago (limit %u)\n", now - h->tick,
+		       LOCKDEP_HELD_LIMIT);
+	}
+}
+
+/* The current task's held lock of the highest rank, or NULL. */
+static struct held_lock *highest_held(struct lockdep_cpu *cpu)
+{
+	struct held_lock *top = NULL;
+	unsigned int i;
+
+	for (i = 0; i < cpu->depth; i++) {
+		struct held_lock *h = &cpu->held[i];
+
+		if (h->pid == current->pid && !h->phantom &&
+		    (!top || h->lock->rank >= top->lock->rank))
+			top = h;
+	}
+	return top;
+}
+
+/* Taking lock now must go up the order from everything held. */
+static void check_order(struct lockdep_cpu *cpu, spinlock_t *lock, u32 ip)
+{
+	struct held_lock *top = highest_held(cpu);
+
+	if (!top || lock->rank > top->lock->rank)
+		return;
+	report_start(LOCKDEP_OUT_OF_ORDER, "out of order");
+	printk("takes %s (rank %u) at ", lock->name, lock->rank);
+	print_where(ip);
+	printk(" holding ");
+	print_held(top);
+	printk("\n");
+}
+
+/* ---- the checked operations ---- */
+
+/* spin_lock, checked: a recursive take is reported and not taken; an
+ * out-of-order one is reported and taken; then the wait, as without the
+ * debugger, with interrupts as the caller had them. */
+void lockdep_spin_lock(spinlock_t *lock)
+{
+	u32 ip = (u32)__builtin_return_address(0);
+	struct lockdep_cpu *cpu = &lockdep_cpus[this_cpu()];
+	unsigned long flags = irqs_off();
+	struct held_lock *mine;
+
+	check_ages(cpu);
+	mine = find_held(cpu, lock);
+	if (mine) {
+		report_start(LOCKDEP_RECURSIVE_TAKE, "recursive take");
+		printk("takes %s at ", lock->name);
+		print_where(ip);
+		printk(" holding it: ");
+		print_held(mine);
+		printk(" by task %d; not taken\n", mine->pid);
+		push_held(cpu, lock, ip, true);
+		irqs_back(flags);
+		return;
+	}
+	check_order(cpu, lock, ip);
+	irqs_back(flags);
+
+	arch_spin_lock(&lock->raw);	/* interrupts as the caller had them */
+
+	flags = irqs_off();
+	lock->owner_cpu = this_cpu();
+	lock->owner_ip = ip;
+	push_held(cpu, lock, ip, false);
+	irqs_back(flags);
+}
+
+/* A try cannot deadlock: no order check, and a held lock just fails. */
+bool lockdep_spin_trylock(spinlock_t *lock)
+{
+	u32 ip = (u32)__builtin_return_address(0);
+	struct lockdep_cpu *cpu = &lockdep_cpus[this_cpu()];
+	unsigned long flags = irqs_off();
+	bool taken;
+
+	check_ages(cpu);
+	taken = arch_spin_trylock(&lock->raw);
+	if (taken) {
+		lock->owner_cpu = this_cpu();
+		lock->owner_ip = ip;
+		push_held(cpu, lock, ip, false);
+	}
+	irqs_back(flags);
+	return taken;
+}
+
+/* spin_unlock, checked: a lock this CPU does not hold is reported and
+ * left alone; a recursive take's entry goes without releasing. */
+void lockdep_spin_unlock(spinlock_t *lock)
+{
+	u32 ip = (u32)__builtin_return_address(0);
+	struct lockdep_cpu *cpu = &lockdep_cpus[this_cpu()];
+	unsigned long flags = irqs_off();
+	struct held_lock *mine;
+
+	check_ages(cpu);
+	mine = find_held(cpu, lock);
+	if (!mine) {
+		report_start(LOCKDEP_UNHELD_UNLOCK, "unheld unlock");
+		printk("releases %s (rank %u) at ", lock->name, lock->rank);
+		print_where(ip);
+		if (spin_is_locked(lock) && lock->owner_cpu >= 0) {
+			printk(", held by cpu %d since ", lock->owner_cpu);
+			print_where(lock->owner_ip);
+		} else {
+			printk(", %s", spin_is_locked(lock) ? "held" : "free");
+		}
+		printk("; left alone\n");
+		irqs_back(flags);
+		return;
+	}
+	if (!mine->phantom) {
+		lock->owner_cpu = -1;
+		lock->owner_ip = 0;
+		arch_spin_unlock(&lock->raw);
+	}
+	drop_held(cpu, mine);
+	irqs_back(flags);
+}
+
+/* One lock the current task holds as it schedules or exits. */
+static void report_schedule(const struct held_lock *h, bool exiting)
+{
+	report_start(exiting ? LOCKDEP_NEVER_RELEASED : LOCKDEP_HELD_ACROSS_SLEEP,
+		     exiting ? "never released" : "held across sleep");
+	printk("%s holding ", exiting ? "exits" : "schedules");
+	print_held(h);
+	printk("\n");
+}
+
+/*
+ * From schedule(): a spinlock is never held across a switch (a CPU
+ * waiting for it would spin until the holder runs again, on one CPU
+ * forever).  A task that ends holding locks never releases them: they
+ * are reported and dropped from the stack, and stay taken.
+ */
+void lockdep_check_schedule(void)
+{
+	struct lockdep_cpu *cpu = &lockdep_cpus[this_cpu()];
+	bool exiting = current->state == TASK_ZOMBIE;
+	unsigned long flags = irqs_off();
+	unsigned int i = 0;
+
+	while (i < cpu->depth) {
+		struct held_lock *h = &cpu->held[i];
+
+		if (h->pid != current->pid) {
+			i++;
+		} else if (exiting) {
+			if (!h->phantom)
+				report_schedule(h, true);
+			drop_held(cpu, h);
+		} else {
+			if (!h->phantom && !h->reported)
+				report_schedule(h, false);
+			h->reported = true;
+			i++;
+		}
+	}
+	irqs_back(flags);
+}

@@ -1,0 +1,233 @@
+/*
+ * test_lockdep.c - the lock debugger (kernel/lockdep.c) catches each
+ * planted misuse of a spinlock, once, by name and caller, without
+ * panicking, and says nothing about correct code.
+ *
+ * Each test turns the debugger on for itself (whatever `lockdebug` said)
+ * and off again if it was off, holding no lock either time; the
+ * reports it causes are counted (lockdep_reports) and their lines kept
+ * (console_capture.h) to check what they name.
+ */
+#include <ktest.h>
+#include <lockdep.h>
+#include <string.h>
+#include <task.h>
+#include <asm/timer.h>
+#include "console_capture.h"
+
+/* An outer and an inner lock, in the order lock_order.h gives. */
+static DEFINE_SPINLOCK(outer_lock, LOCK_RANK_TASKS);
+static DEFINE_SPINLOCK(inner_lock, LOCK_RANK_PAGES);
+static DEFINE_SPINLOCK(other_inner_lock, LOCK_RANK_PAGES);
+
+static unsigned long counts_before[LOCKDEP_NR_REPORTS];
+static bool was_enabled;
+static char line[200];
+
+/* Debugger on, counts noted, console kept. */
+static void planting_starts(void)
+{
+	unsigned int k;
+
+	was_enabled = lockdep_set(true);
+	for (k = 0; k < LOCKDEP_NR_REPORTS; k++)
+		counts_before[k] = lockdep_reports(k);
+	capture_start();
+}
+
+/* Reports of kind since planting_starts. */
+static unsigned long new_reports(enum lockdep_report kind)
+{
+	return lockdep_reports(kind) - counts_before[kind];
+}
+
+static unsigned long new_reports_total(void)
+{
+	unsigned long n = 0;
+	unsigned int k;
+
+	for (k = 0; k < LOCKDEP_NR_REPORTS; k++)
+		n += new_reports(k);
+	return n;
+}
+
+static void planting_ends(void)
+{
+	capture_stop();
+	lockdep_set(was_enabled);
+}
+
+/* The one report line, and whether it has each of the words. */
+static bool report_names(const char *a, const char *b, const char *c)
+{
+	if (!captured_line("lockdep: ", line, sizeof(line)))
+		return false;
+	return strstr(line, a) && strstr(line, b) && (!c || strstr(line, c));
+}
+
+/* inner then outer: out of order, reported with both names and the
+ * function that took it; the locks still work. */
+KTEST(lockdep_reports_out_of_order)
+{
+	planting_starts();
+	spin_lock(&inner_lock);
+	spin_lock(&outer_lock);
+	spin_unlock(&outer_lock);
+	spin_unlock(&inner_lock);
+	/* Two of one rank nested: no order between them, so reported too. */
+	spin_lock(&inner_lock);
+	spin_lock(&other_inner_lock);
+	spin_unlock(&other_inner_lock);
+	spin_unlock(&inner_lock);
+	planting_ends();
+	KT_EXPECT_EQ(new_reports(LOCKDEP_OUT_OF_ORDER), 2);
+	KT_EXPECT_EQ(new_reports_total(), 2);
+	KT_EXPECT(report_names("lockdep: out of order: cpu 0", "takes outer_lock (rank 30)",
+			       "ktest_lockdep_reports_out_of_order+0x"));
+	KT_EXPECT(report_names("holding inner_lock (rank 50)", "task ", NULL));
+	KT_EXPECT(!spin_is_locked(&inner_lock) && !spin_is_locked(&outer_lock));
+	KT_EXPECT_EQ(lockdep_held_count(), 0);
+}
+
+/* The same lock twice on one CPU: reported instead of spinning forever,
+ * not taken, and its unlock matched without releasing the first take. */
+KTEST(lockdep_reports_recursive_take)
+{
+	planting_starts();
+	spin_lock(&outer_lock);
+	spin_lock(&outer_lock);
+	KT_EXPECT_EQ(lockdep_held_count(), 2);
+	spin_unlock(&outer_lock);
+	KT_EXPECT(spin_is_locked(&outer_lock));	/* the outer take holds on */
+	spin_unlock(&outer_lock);
+	planting_ends();
+	KT_EXPECT(!spin_is_locked(&outer_lock));
+	KT_EXPECT_EQ(new_reports(LOCKDEP_RECURSIVE_TAKE), 1);
+	KT_EXPECT_EQ(new_reports_total(), 1);
+	KT_EXPECT(report_names("lockdep: recursive take:", "takes outer_lock",
+			       "ktest_lockdep_reports_recursive_take+0x"));
+	KT_EXPECT_EQ(lockdep_held_count(), 0);
+}
+
+/* Releasing a free lock: reported, and the word left alone (a release
+ * would make owner pass next: the next taker would find it free while
+ * another holds it). */
+KTEST(lockdep_reports_unlock_of_unheld_lock)
+{
+	u32 word = outer_lock.raw.word;
+
+	planting_starts();
+	spin_unlock(&outer_lock);
+	planting_ends();
+	KT_EXPECT_EQ(outer_lock.raw.word, word);
+	KT_EXPECT_EQ(new_reports(LOCKDEP_UNHELD_UNLOCK), 1);
+	KT_EXPECT_EQ(new_reports_total(), 1);
+	KT_EXPECT(report_names("lockdep: unheld unlock:", "releases outer_lock",
+			       "ktest_lockdep_reports_unlock_of_unheld_lock+0x"));
+}
+
+/* A yield and a sleep with a lock held: one report for the lock. */
+KTEST(lockdep_reports_lock_held_across_sleep)
+{
+	planting_starts();
+	spin_lock(&outer_lock);
+	sched_yield();
+	sched_sleep_ticks(1);
+	spin_unlock(&outer_lock);
+	planting_ends();
+	KT_EXPECT_EQ(new_reports(LOCKDEP_HELD_ACROSS_SLEEP), 1);
+	KT_EXPECT_EQ(new_reports_total(), 1);
+	KT_EXPECT(report_names("lockdep: held across sleep:", "schedules holding outer_lock",
+			       "ktest_lockdep_reports_lock_held_across_sleep+0x"));
+	KT_EXPECT(!spin_is_locked(&outer_lock));
+}
+
+/* Held past the limit (interrupts on, no sleep): reported once. */
+KTEST(lockdep_reports_lock_held_too_long)
+{
+	unsigned long start;
+
+	planting_starts();
+	spin_lock(&outer_lock);
+	start = timer_ticks();
+	while (timer_ticks() - start <= LOCKDEP_HELD_LIMIT + 1)
+		cpu_relax();
+	spin_lock(&inner_lock);			/* the debugger looks here */
+	spin_unlock(&inner_lock);
+	spin_unlock(&outer_lock);
+	planting_ends();
+	KT_EXPECT_EQ(new_reports(LOCKDEP_HELD_TOO_LONG), 1);
+	KT_EXPECT_EQ(new_reports_total(), 1);
+	KT_EXPECT(report_names("lockdep: held too long:", "outer_lock (rank 30) taken at",
+			       "ktest_lockdep_reports_lock_held_too_long+0x"));
+}
+
+/* A task that ends holding a lock never releases it. */
+static volatile bool forgetter_done;
+
+static void forgetful_thread(void)
+{
+	spin_lock(&outer_lock);
+	forgetter_done = true;
+}
+
+KTEST(lockdep_reports_lock_never_released)
+{
+	unsigned long deadline = timer_ticks() + timer_hz();
+
+	planting_starts();
+	forgetter_done = false;
+	task_create_kernel("forgetful", forgetful_thread);
+	while (!new_reports(LOCKDEP_NEVER_RELEASED) &&
+	       (long)(timer_ticks() - deadline) < 0)
+		sched_yield();
+	planting_ends();
+	KT_EXPECT(forgetter_done);
+	KT_EXPECT_EQ(new_reports(LOCKDEP_NEVER_RELEASED), 1);
+	KT_EXPECT_EQ(new_reports_total(), 1);
+	KT_EXPECT(report_names("lockdep: never released:", "(forgetful) exits holding outer_lock",
+			       "forgetful_thread+0x"));
+	KT_EXPECT(spin_is_locked(&outer_lock));		/* taken for good */
+	KT_EXPECT_EQ(lockdep_held_count(), 0);		/* but not by us */
+	spin_lock_init(&outer_lock, "outer_lock", LOCK_RANK_TASKS);
+}
+
+/* Correct code - in order, irq-save, tries, out-of-turn releases, sleeps
+ * with nothing held, a thread that releases before it ends - says
+ * nothing. */
+static volatile bool tidy_done;
+
+static void tidy_thread(void)
+{
+	spin_lock(&outer_lock);
+	spin_unlock(&outer_lock);
+	tidy_done = true;
+}
+
+KTEST(lockdep_quiet_on_correct_code)
+{
+	unsigned long flags, deadline = timer_ticks() + timer_hz();
+
+	planting_starts();
+	spin_lock(&outer_lock);
+	spin_lock_irqsave(&inner_lock, &flags);
+	KT_EXPECT(!spin_trylock(&inner_lock));	/* held: a try just fails */
+	spin_unlock(&outer_lock);		/* out of turn is allowed */
+	spin_unlock_irqrestore(&inner_lock, flags);
+	KT_EXPECT(spin_trylock(&outer_lock));
+	KT_EXPECT(spin_trylock(&inner_lock));
+	spin_unlock(&inner_lock);
+	spin_unlock(&outer_lock);
+	sched_sleep_ticks(1);
+	tidy_done = false;
+	task_create_kernel("tidy", tidy_thread);
+	while (!tidy_done && (long)(timer_ticks() - deadline) < 0)
+		sched_yield();
+	sched_sleep_ticks(2);			/* it ends */
+	planting_ends();
+	KT_EXPECT(tidy_done);
+	KT_EXPECT_EQ(new_reports_total(), 0);
+	KT_EXPECT_EQ(captured_lines("lockdep: "), 0);
+	KT_EXPECT_EQ(lockdep_held_count(), 0);
+	KT_EXPECT(!spin_is_locked(&inner_lock) && !spin_is_locked(&outer_lock));
+}
