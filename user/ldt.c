@@ -19,6 +19,7 @@
  *   3  the page-granular segment reads the wrong word
  *   4  after many yields, a segment reads another task's memory
  *   5  a segment outside user space, or slot 8, was not refused
+ *   6  the heap could not grow by the megabyte the big segment spans
  */
 #include "lib/pv386.h"
 
@@ -29,7 +30,13 @@
 #define BIG		(1 << 20)	/* the page-granular segment: a megabyte */
 
 static volatile uint32_t table[24];	/* the small segment: up to 8 + 3 + 9 */
-static char big[BIG + 8 * 4096];
+
+/* The big segment's memory comes from the heap, not from a static array:
+ * a program's bss is given its frames when it is loaded, the heap only
+ * where it is touched (one page here).  Two instances of this program run
+ * side by side in user_ldt_is_per_task, and on a 4 MiB machine two
+ * megabytes of bss no longer fit beside the kernel. */
+#define BIG_SPAN	(BIG + 8 * 4096)
 
 
 static int selector_ok(int sel, int slot)
@@ -48,7 +55,7 @@ int main(void)
 {
 	char arg[16];
 	uint32_t v, i, f;
-	char *big_base;
+	char *big, *big_base;
 	int small_sel, big_sel;
 
 	getarg(arg, sizeof(arg));
@@ -56,6 +63,9 @@ int main(void)
 	for (i = 0; i < 24; i++)
 		table[i] = v * 1000 + i;
 	f = 3 + v % 8;
+	big = sbrk(BIG_SPAN);
+	if (big == (char *)-1)
+		return 6;
 	big_base = big + (v % 8) * 4096;
 	*(volatile uint32_t *)&big_base[BIG - 8] = v * 7;
 

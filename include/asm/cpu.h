@@ -58,16 +58,23 @@ static inline bool cpu_has_write_protect(void)
 	return boot_cpu.family >= 4;
 }
 
-/* xadd and cmpxchg, the atomics a ticket lock is made of: the 486 and
- * later (asm/spinlock.h takes a 386's lock another way). */
-static inline bool cpu_has_xadd(void)
-{
-	return boot_cpu.family >= 4;
-}
-
 static inline bool cpu_has(unsigned int feature)
 {
 	return (boot_cpu.features >> feature) & 1;
+}
+
+/*
+ * Whether this machine can have more than one CPU.  Multiprocessor x86
+ * begins with the local APIC (CPUID.1:EDX bit 9), which is also how
+ * arch/x86/kernel/smp.c finds the others; without one this CPU is alone,
+ * and a lock needs no atomic instruction (asm/spinlock.h).  It is the
+ * question to ask, rather than "does this CPU have xadd": a machine
+ * without CPUID may be a 386 that the 486 test (EFLAGS.AC) takes for a
+ * 486, as DOSBox's 386 core is, and it has no xadd.
+ */
+static inline bool smp_possible(void)
+{
+	return cpu_has(X86_FEATURE_APIC);
 }
 
 #endif

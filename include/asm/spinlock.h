@@ -13,19 +13,22 @@
  * they asked for it: fair, unlike a test-and-set lock, where the CPU that
  * happens to own the cache line wins again and again.
  *
- * CPU generations (asm/cpu.h, cpu_has_xadd): the fetch-and-add is `lock
+ * CPU generations (asm/cpu.h, smp_possible): the fetch-and-add is `lock
  * xadd`, and spin_trylock's compare-and-swap `lock cmpxchg`, both 486
- * instructions (#UD on a 386, which pv386 supports: cpu=386, DOSBox).  A
- * 386 machine has exactly one CPU (multiprocessor x86 starts with the
- * local APIC), so there the ticket is drawn with a plain read and
- * increment under interrupts off: the one CPU cannot be interrupted
- * between them, so no other taker can draw the same ticket, and the
- * layout, the release and the debugger stay the same on every CPU
- * (arch/x86/kernel/spinlock_386.c, out of line: no 486 goes there).  (A
- * `lock xchg` test-and-set would also work on a 386, but would need a
- * second layout and a second release for no gain: with one CPU there is
- * nobody to be fair to.)  Interrupts are switched with the paravirt irq
- * ops like everywhere else, never cli/sti here.
+ * instructions (#UD on a 386, which pv386 supports: cpu=386, DOSBox).
+ * They are needed only where another CPU can exist, and multiprocessor
+ * x86 starts with the local APIC.  On a machine without one - a 386, a
+ * 486, DOSBox, v86 - the ticket is drawn with a plain read and increment
+ * under interrupts off: the one CPU cannot be interrupted between them,
+ * so no other taker can draw the same ticket, and the layout, the release
+ * and the debugger stay the same on every machine
+ * (arch/x86/kernel/spinlock_one_cpu.c, out of line).  The test is the
+ * APIC, not the CPU's family: DOSBox's 386 core passes the 486 test
+ * (EFLAGS.AC) and has no xadd.  (A `lock xchg` test-and-set would also
+ * work on a 386, but would need a second layout and a second release for
+ * no gain: with one CPU there is nobody to be fair to.)  Interrupts are
+ * switched with the paravirt irq ops like everywhere else, never cli/sti
+ * here.
  */
 #ifndef ASM_SPINLOCK_H
 #define ASM_SPINLOCK_H
@@ -68,9 +71,9 @@ static inline u32 ticket_xadd(arch_spinlock_t *lock, u32 add)
 	return add;
 }
 
-/* The same two steps on a 386 (arch/x86/kernel/spinlock_386.c). */
-u32 ticket_add_386(arch_spinlock_t *lock, u32 add);
-bool ticket_cmpxchg_386(arch_spinlock_t *lock, u32 old, u32 new);
+/* The same two steps on a machine of one CPU (spinlock_one_cpu.c). */
+u32 ticket_add_one_cpu(arch_spinlock_t *lock, u32 add);
+bool ticket_cmpxchg_one_cpu(arch_spinlock_t *lock, u32 old, u32 new);
 
 /* Compare-and-swap on the whole word: whether it was old, now new. */
 static inline bool ticket_cmpxchg(arch_spinlock_t *lock, u32 old, u32 new)
@@ -94,8 +97,8 @@ static inline bool arch_spin_is_locked(arch_spinlock_t *lock)
 /* Draw a ticket and wait for it to be served. */
 static inline void arch_spin_lock(arch_spinlock_t *lock)
 {
-	u32 old = cpu_has_xadd() ? ticket_xadd(lock, TICKET_NEXT_ONE)
-				 : ticket_add_386(lock, TICKET_NEXT_ONE);
+	u32 old = smp_possible() ? ticket_xadd(lock, TICKET_NEXT_ONE)
+				 : ticket_add_one_cpu(lock, TICKET_NEXT_ONE);
 	u16 ticket = old >> 16;
 
 	while ((u16)old != ticket) {
@@ -116,8 +119,8 @@ static inline bool arch_spin_trylock(arch_spinlock_t *lock)
 
 	if ((u16)old != (u16)(old >> 16))
 		return false;
-	return cpu_has_xadd() ? ticket_cmpxchg(lock, old, old + TICKET_NEXT_ONE)
-			      : ticket_cmpxchg_386(lock, old, old + TICKET_NEXT_ONE);
+	return smp_possible() ? ticket_cmpxchg(lock, old, old + TICKET_NEXT_ONE)
+			      : ticket_cmpxchg_one_cpu(lock, old, old + TICKET_NEXT_ONE);
 }
 
 /*

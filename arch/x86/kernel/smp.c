@@ -82,7 +82,7 @@ static const char *up_only_reason(void)
 {
 	if (platform != &pc_platform)
 		return "a guest: no firmware tables";
-	if (!boot_cpu.has_cpuid || boot_cpu.max_leaf < 1 || !cpu_has(X86_FEATURE_APIC))
+	if (!smp_possible())
 		return "no local APIC on this CPU: tables not read";
 	return NULL;
 }
