@@ -47,7 +47,8 @@ void kmain(const void *multiboot_info)
 	platform_init();		/* a PC, or a guest's devices */
 	multiboot_parse(multiboot_info);	/* before anything can reuse it */
 	cmdline_parse_early(boot_info.cmdline);	/* test, opcount: op counts from here */
-	gdt_init();			/* our own segments, whatever the loader left */
+	percpu_init_boot_cpu();		/* our own GDT and segments, whatever the loader left;
+					   %fs this CPU's area: `current` works from here */
 	trap_init();			/* a fault now reaches a handler, not a reset */
 	paravirt_choose_backend();	/* pv=, before any site is patched */
 	paravirt_patch_init();		/* before anything else runs a patch site */

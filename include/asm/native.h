@@ -24,6 +24,7 @@
 #include <types.h>
 #include <asm/desc_defs.h>
 #include <asm/extable.h>
+#include <asm/percpu.h>
 #include <asm/processor.h>
 #include <asm/processor-flags.h>
 
@@ -336,16 +337,15 @@ static inline void native_write_idt_entry(void *dt, int entry, u64 desc)
 	native_write_dt_entry(dt, entry, desc);
 }
 
-/* The GDT lives in arch/x86/kernel/gdt.c; pv386 runs on one CPU. */
-extern u64 gdt_table[];
-
+/* Into CPU cpu's GDT, in its per-CPU area (asm/percpu.h).  The patched
+ * template writes the running CPU's through %fs instead: the one the
+ * context switch names. */
 static inline void native_load_tls(const struct thread_struct *t, unsigned int cpu)
 {
 	int i;
 
-	(void)cpu;
 	for (i = 0; i < GDT_ENTRY_TLS_ENTRIES; i++)
-		native_write_gdt_entry(gdt_table, GDT_ENTRY_TLS_MIN + i,
+		native_write_gdt_entry(per_cpu(cpu)->gdt, GDT_ENTRY_TLS_MIN + i,
 				       t->tls_array[i]);
 }
 

@@ -51,7 +51,7 @@
  * template's length, checked by templates.S against the bytes the
  * assembler makes.  Other ops' sites are as long as their call.
  */
-#define PATCH_SITE_LEN_load_tls		53	/* six movs of 2 to 6 bytes */
+#define PATCH_SITE_LEN_load_tls		59	/* six movs of 2 to 7 bytes */
 #define PATCH_SITE_LEN_load_esp0	6	/* two 3-byte movs: the call's length */
 
 #ifndef __ASSEMBLER__

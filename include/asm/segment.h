@@ -19,7 +19,10 @@
 #define GDT_ENTRY_LDT		6
 #define GDT_ENTRY_TLS_MIN	7	/* three thread-local slots, as in Linux */
 #define GDT_ENTRY_TLS_ENTRIES	3
-#define GDT_ENTRIES		(GDT_ENTRY_TLS_MIN + GDT_ENTRY_TLS_ENTRIES)
+/* This CPU's per-CPU area (asm/percpu.h): the same index in every CPU's
+ * GDT, a different base in each.  The kernel keeps its selector in %fs. */
+#define GDT_ENTRY_PERCPU	(GDT_ENTRY_TLS_MIN + GDT_ENTRY_TLS_ENTRIES)
+#define GDT_ENTRIES		(GDT_ENTRY_PERCPU + 1)
 
 #define __KERNEL_CS	(GDT_ENTRY_KERNEL_CS * 8)
 #define __KERNEL_DS	(GDT_ENTRY_KERNEL_DS * 8)
@@ -27,6 +30,10 @@
 #define __USER_DS	(GDT_ENTRY_USER_DS * 8 + 3)
 #define __TSS_SEL	(GDT_ENTRY_TSS * 8)
 #define __LDT_SEL	(GDT_ENTRY_LDT * 8)
+/* RPL 0 like __KERNEL_DS in %ds and %es: a data segment register takes
+ * it at ring 1 too (max(CPL, RPL) <= DPL, which a guest's host raises to
+ * 1), so the entry code needs no ring-dependent selector. */
+#define __PERCPU_SEL	(GDT_ENTRY_PERCPU * 8)
 
 /* A guest of a pv386 host runs its kernel at ring 1 (docs/guest.md):
  * its selectors carry this RPL where the CPU checks it (%ss). */

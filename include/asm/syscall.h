@@ -11,6 +11,7 @@
 #include <asm/traps.h>
 
 void syscall_init(void);
+void syscall_cpu_init(void);	/* an AP's sysenter MSRs, as the boot CPU's */
 bool syscall_sysenter_enabled(void);
 void sysenter_block(void);	/* while a guest runs: sysenter raises #GP */
 void sysenter_unblock(void);

@@ -50,8 +50,6 @@ extern unsigned long long fuzz_seed;
 /* ---- helpers (helpers.c) ---- */
 
 #define TEST_TABLE	0x0010a2c0u	/* a paravirt_ops address, as linked */
-#define TEST_GDT	0x0010b400	/* gdt_table's, for load_tls's template
-					   (helpers.c defines the symbol) */
 
 extern const struct patch_env env_generic, env_p6;
 

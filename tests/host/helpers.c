@@ -2,7 +2,7 @@
  * helpers.c - what several host tests need: the two patch environments,
  * the NOPs and padding we expect, site records shaped like the kernel's,
  * a decoder that recognises do-nothing instructions, hex printing and
- * guarded pages; and the address load_tls's template writes to.
+ * guarded pages.
  *
  * The expected bytes here are written from the instruction set, on
  * purpose independently of paravirt/patch/templates.S and paravirt/patch/engine.c: a test
@@ -14,13 +14,6 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include "check.h"
-
-/* templates.S's load_tls writes to gdt_table: here, an absolute symbol
- * at TEST_GDT, so that its bytes are known in advance. */
-#define STRINGIFY(x)	#x
-#define ABSOLUTE_SYMBOL(name, value) \
-	asm(".globl " #name "\n.set " #name ", " STRINGIFY(value))
-ABSOLUTE_SYMBOL(gdt_table, TEST_GDT);
 
 const struct patch_env env_generic = {
 	.table = TEST_TABLE, .nops = generic_nops, .max_nop = GENERIC_MAX_NOP,

@@ -30,17 +30,19 @@
 /*
  * load_tls and load_esp0: called as C functions (CLBR_ANY), their sites
  * as long as their templates.  The templates' operands are the kernel's
- * offsets (asm-offsets) and TEST_GDT, all of them small enough for the
- * short forms spelled here.
+ * offsets (asm-offsets), load_tls's written through %fs (this CPU's
+ * per-CPU area holds its GDT), all of them small enough for the short
+ * forms spelled here.
  */
 _Static_assert(THREAD_tls_array == 0 && THREAD_esp0 < 128 && TSS_esp0 < 128,
 	       "the encodings below assume these offsets");
 
 #define LE32(a)		(u8)(a), (u8)((a) >> 8), (u8)((a) >> 16), (u8)((a) >> 24)
-#define TLS_WORD(i)	LE32(TEST_GDT + 8 * 7 + 4 * (i))	/* GDT_ENTRY_TLS_MIN 7 */
-/* mov 4i(%ebx),%edx (8b 13 for i = 0, else 8b 53 disp8); mov %edx,abs32 */
-#define TLS_COPY(i)	0x8b, 0x53, 4 * (i), 0x89, 0x15, TLS_WORD(i)
-#define LOAD_TLS_BYTES	0x8b, 0x13, 0x89, 0x15, TLS_WORD(0), TLS_COPY(1), TLS_COPY(2), \
+#define TLS_WORD(i)	LE32(PERCPU_gdt + 8 * 7 + 4 * (i))	/* GDT_ENTRY_TLS_MIN 7 */
+/* mov 4i(%ebx),%edx (8b 13 for i = 0, else 8b 53 disp8);
+ * mov %edx,%fs:abs32 (64 89 15) */
+#define TLS_COPY(i)	0x8b, 0x53, 4 * (i), 0x64, 0x89, 0x15, TLS_WORD(i)
+#define LOAD_TLS_BYTES	0x8b, 0x13, 0x64, 0x89, 0x15, TLS_WORD(0), TLS_COPY(1), TLS_COPY(2), \
 			TLS_COPY(3), TLS_COPY(4), TLS_COPY(5)
 
 const struct native_op native_ops[] = {

@@ -132,7 +132,7 @@ static void check_direct_known_bytes(void)
 }
 
 /* A site sized to its template keeps its prologue before the direct
- * call, and jumps over the rest: load_tls's 53 bytes, written out. */
+ * call, and jumps over the rest: load_tls's 59 bytes, written out. */
 static void check_direct_sized(void)
 {
 	const struct native_op *n = native_op("load_tls");
@@ -140,12 +140,12 @@ static void check_direct_sized(void)
 	struct op_template op = op_of(n);
 	u8 out[PATCH_MAX_SITE_LEN], want[PATCH_MAX_SITE_LEN];
 	/* 0x104000 - (0x101234 + 2 + 5) = 0x2dc5 */
-	static const u8 call[] = { 0x89, 0xd8, 0xe8, 0xc5, 0x2d, 0x00, 0x00, 0xeb, 53 - 9 };
+	static const u8 call[] = { 0x89, 0xd8, 0xe8, 0xc5, 0x2d, 0x00, 0x00, 0xeb, 59 - 9 };
 	enum patch_result r = patch_fresh(&env_p6, &site, &op, PATCH_DIRECT, 0x00104000, out);
 
 	memcpy(want, call, sizeof(call));
 	memset(want + sizeof(call), 0xcc, site.len - sizeof(call));
-	CHECK(site.len == 53, "load_tls site of %u bytes", site.len);
+	CHECK(site.len == 59, "load_tls site of %u bytes", site.len);
 	CHECK(r == PATCH_NEEDS_WRITE, "load_tls direct: result %d", r);
 	CHECK_BYTES(out, want, site.len, "load_tls direct");
 }

@@ -20,7 +20,8 @@
 
 static u32 probe_memory[8];
 
-/* Read 4 bytes at %fs:offset with %fs = sel; true if that faulted. */
+/* Read 4 bytes at %fs:offset with %fs = sel; true if that faulted.  %fs
+ * is the kernel's per-CPU segment (asm/percpu.h): given back after. */
 static bool fs_read_faults(u32 sel, u32 offset)
 {
 	u32 faulted = 1, dummy;
@@ -29,10 +30,10 @@ static bool fs_read_faults(u32 sel, u32 offset)
 		     "1: movl %%fs:(%[off]), %[dummy]\n\t"
 		     "movl $0, %[faulted]\n"
 		     "2:\n\t"
-		     "movl %[null], %%fs\n\t"
+		     "movl %[percpu], %%fs\n\t"
 		     _ASM_EXTABLE(1b, 2b)
 		     : [faulted] "+r" (faulted), [dummy] "=&r" (dummy)
-		     : [sel] "r" (sel), [off] "r" (offset), [null] "r" (0)
+		     : [sel] "r" (sel), [off] "r" (offset), [percpu] "r" (__PERCPU_SEL)
 		     : "memory");
 	return faulted;
 }

@@ -94,10 +94,14 @@ ret_from_trap:
 
 /*
  * sysenter lands here (the SYSENTER_EIP MSR), in ring 0 with interrupts
- * off, on the stack the SYSENTER_ESP MSR names: a small stack of its own
- * (syscall.c), which only a debug trap taken right here ever uses (a
- * user that set TF brings it along).  The first instruction moves to the
- * task's kernel stack, whose top the TSS holds.  The user side
+ * off, on the stack the SYSENTER_ESP MSR names: this CPU's sysenter
+ * stack, which only a debug trap taken right here ever uses (a user that
+ * set TF brings it along).  The first instruction moves to the task's
+ * kernel stack, whose top this CPU's TSS holds: the sysenter stack lies
+ * right above the TSS (asm/percpu.h), so esp0 is at a fixed offset below
+ * %esp (SYSENTER_esp0, negative).  %fs is still the user's here: the
+ * per-CPU area is reached through the stack pointer instead, as Linux's
+ * sysenter entry did.  The encoding is as long as the old %ss:absolute.  The user side
  * (user/lib/syscall.S) pushed its return address and set EBP to that
  * stack pointer: the CPU keeps neither.  Build the same struct pt_regs
  * as an int $0x80 would, so the rest of the kernel sees no difference;
@@ -107,7 +111,7 @@ ret_from_trap:
 	.globl sysenter_entry
 	.type sysenter_entry, @function
 sysenter_entry:
-	movl %ss:kernel_tss + TSS_esp0, %esp	/* %ds is still the user's */
+	movl SYSENTER_esp0(%esp), %esp	/* %ss-relative: %ds is still the user's */
 	cld				/* C code expects DF clear */
 	pushl $__USER_DS		/* ss */
 	pushl %ebp			/* esp: the user's, as the stub left it */
@@ -129,18 +133,23 @@ sysenter_dispatch_return:
 
 /*
  * The kernel's own segment registers, on every entry: %ds and %es flat,
- * %fs and %gs null.  The user's values are saved in the frame; leaving
- * them loaded would let a selector that went bad in the meantime (see
- * POP_USER_SEGMENT) be saved again by every nested entry and fault
- * again at every exit.  Clobbers EAX only.
+ * %fs this CPU's per-CPU area (asm/percpu.h: the selector is the same on
+ * every CPU, each CPU's GDT gives it that CPU's base), %gs null.  The
+ * user's values are saved in the frame; leaving them loaded would let a
+ * selector that went bad in the meantime (see POP_USER_SEGMENT) be saved
+ * again by every nested entry and fault again at every exit.  The %fs
+ * load replaces the null one the uniprocessor kernel did: the same one
+ * segment load per entry, a descriptor read from the GDT instead of
+ * none.  Clobbers EAX only.
  */
 	.type load_kernel_segments, @function
 load_kernel_segments:
 	movl $__KERNEL_DS, %eax
 	movl %eax, %ds
 	movl %eax, %es
-	xorl %eax, %eax
+	movl $__PERCPU_SEL, %eax
 	movl %eax, %fs
+	xorl %eax, %eax
 	movl %eax, %gs
 	ret
 	.size load_kernel_segments, . - load_kernel_segments
@@ -149,7 +158,8 @@ load_kernel_segments:
  * The exception table sends a faulting INTERRUPT_RETURN here, with the
  * frame it could not return through on top of the stack.  Only a return
  * to user mode may fail for reasons other than a kernel bug (bad_iret
- * tells them apart).  %ds may already hold the user's selector.
+ * tells them apart).  %ds, %es and %fs may already hold the user's
+ * selectors: bad_iret reads `current` through %fs.
  */
 	.globl iret_fault
 	.type iret_fault, @function
@@ -157,6 +167,8 @@ iret_fault:
 	movl $__KERNEL_DS, %eax
 	movl %eax, %ds
 	movl %eax, %es
+	movl $__PERCPU_SEL, %eax
+	movl %eax, %fs
 	movl %esp, %eax			/* the frame: EIP, CS, EFLAGS[, ESP, SS] */
 	call bad_iret			/* does not return */
 	.size iret_fault, . - iret_fault

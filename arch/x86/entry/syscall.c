@@ -17,6 +17,7 @@
 #include <asm/cpu.h>
 #include <asm/desc.h>
 #include <asm/msr_index.h>
+#include <asm/percpu.h>
 #include <asm/privileged.h>
 #include <asm/processor-flags.h>
 #include <asm/syscall.h>
@@ -25,14 +26,6 @@
 void sysenter_entry(void);
 
 static bool sysenter_on, sysenter_disabled;
-
-/*
- * The stack sysenter switches to, used for one instruction: entry.S
- * moves to the task's kernel stack at once.  Only a #DB raised right
- * there (the user set TF) runs on it, trap handler and all.  It must not
- * be the TSS itself, which such a trap frame would overwrite.
- */
-static u8 sysenter_stack[1024] __attribute__((aligned(16)));
 
 static int set_nosysenter(const char *v)
 {
@@ -103,6 +96,32 @@ void sysenter_unblock(void)
 		wrmsr_safe(MSR_IA32_SYSENTER_CS, __KERNEL_CS);
 }
 
+/*
+ * This CPU's SYSENTER MSRs.  The stack is its per-CPU area's sysenter
+ * stack, right above its TSS (asm/percpu.h): entry.S's first instruction
+ * finds esp0 at a fixed offset below the stack's top, so each CPU's
+ * sysenter leads to its own TSS.  That stack is used for one instruction
+ * and by a #DB raised right there (the user set TF), trap handler and
+ * all; test_user_faults checks that such a frame leaves the TSS whole.
+ */
+static int sysenter_write_msrs(void)
+{
+	struct percpu *pc = this_cpu_ptr();
+
+	return wrmsr_safe(MSR_IA32_SYSENTER_CS, __KERNEL_CS) ||
+	       wrmsr_safe(MSR_IA32_SYSENTER_ESP,
+			  (u32)pc->sysenter_stack + sizeof(pc->sysenter_stack)) ||
+	       wrmsr_safe(MSR_IA32_SYSENTER_EIP, (u32)sysenter_entry);
+}
+
+/* An AP's share (percpu_load_this_cpu): the boot CPU decided whether the
+ * kernel uses sysenter, and every CPU then does, or none. */
+void syscall_cpu_init(void)
+{
+	if (sysenter_on && sysenter_write_msrs())
+		panic("syscall: CPU %u's SYSENTER MSRs refused a write", smp_processor_id());
+}
+
 static void sysenter_init(void)
 {
 	if (!cpu_has(X86_FEATURE_SEP) || sysenter_disabled) {
@@ -110,9 +129,7 @@ static void sysenter_init(void)
 		       sysenter_disabled ? "nosysenter" : "no sysenter on this CPU");
 		return;
 	}
-	if (wrmsr_safe(MSR_IA32_SYSENTER_CS, __KERNEL_CS) ||
-	    wrmsr_safe(MSR_IA32_SYSENTER_ESP, (u32)sysenter_stack + sizeof(sysenter_stack)) ||
-	    wrmsr_safe(MSR_IA32_SYSENTER_EIP, (u32)sysenter_entry)) {
+	if (sysenter_write_msrs()) {
 		printk("syscall: the SYSENTER MSRs refused a write: int $0x80 only\n");
 		return;
 	}

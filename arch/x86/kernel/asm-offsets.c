@@ -8,6 +8,7 @@
  */
 #include <stddef.h>
 #include <asm/desc_defs.h>
+#include <asm/percpu.h>
 #include <asm/processor.h>
 #include <asm/switcher.h>
 #include <asm/hypercall.h>
@@ -24,6 +25,12 @@ void asm_offsets(void);
 void asm_offsets(void)
 {
 	OFFSET(TSS_esp0, tss, esp0);
+	/* sysenter_entry: this CPU's esp0, from the top of its sysenter
+	 * stack, which lies right above its TSS (asm/percpu.h) */
+	DEFINE(SYSENTER_esp0, (int)(offsetof(struct percpu, tss) + offsetof(struct tss, esp0)) -
+			      (int)(offsetof(struct percpu, sysenter_stack) + SYSENTER_STACK_SIZE));
+	/* the load_tls template writes this CPU's GDT through %fs */
+	OFFSET(PERCPU_gdt, percpu, gdt);
 	/* for the load_tls and load_esp0 templates (paravirt/patch/templates.S) */
 	OFFSET(THREAD_tls_array, thread_struct, tls_array);
 	OFFSET(THREAD_esp0, thread_struct, esp0);

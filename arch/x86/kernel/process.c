@@ -20,6 +20,7 @@
 #include <task.h>
 #include <asm/desc.h>
 #include <asm/paging.h>
+#include <asm/percpu.h>
 #include <asm/privileged.h>
 #include <asm/fpu.h>
 #include <asm/process.h>
@@ -27,8 +28,6 @@
 #include <asm/syscall.h>
 
 void kernel_thread_start(void);		/* entry.S */
-
-struct task *current_task;		/* asm/current.h */
 
 /* What switch_stacks pops: the callee-saved registers, then where to
  * return. */
@@ -74,7 +73,7 @@ void arch_task_setup_user(struct task *t, u32 entry, u32 user_esp)
  * task, whose state is already in place. */
 void arch_task_setup_boot(struct task *t)
 {
-	current_task = t;
+	this_cpu_write(current_task, t);
 }
 
 /* A kernel thread: a switch frame that "returns" to kernel_thread_start
@@ -115,13 +114,14 @@ void arch_task_release(struct task *t)
 void arch_switch_to(struct task *prev, struct task *next)
 {
 	struct thread_struct *p = &prev->thread, *n = &next->thread;
+	struct percpu *cpu = this_cpu_ptr();
 
-	current_task = next;
+	this_cpu_write(current_task, next);
 
-	load_esp0(&kernel_tss, n);
+	load_esp0(&cpu->tss, n);
 	if (prev->pgd != next->pgd)
 		write_cr3((u32)next->pgd);
-	load_TLS(n, 0);
+	load_TLS(n, cpu->cpu);
 	if (p->has_ldt || n->has_ldt)
 		load_task_ldt(n->has_ldt ? n->ldt : NULL);
 	if (p->dr7 || n->dr7)

@@ -59,7 +59,7 @@ int arch_set_tls(struct task *t, unsigned int slot, u32 base, u32 limit)
 		return -EINVAL;
 	t->thread.tls_array[slot] = desc;
 	if (t == current)
-		load_TLS(&t->thread, 0);
+		load_TLS(&t->thread, smp_processor_id());
 	return (GDT_ENTRY_TLS_MIN + slot) * 8 + 3;
 }
 

@@ -77,14 +77,15 @@ static void rom_load_esp0(struct tss *tss, const struct thread_struct *t)
 	rom_own.load_esp0(tss, t->esp0);
 }
 
-/* The thread-local GDT slots, one write_gdt_entry each, through the ROM. */
+/* The thread-local GDT slots of CPU cpu, one write_gdt_entry each,
+ * through the ROM. */
 static void rom_load_tls(const struct thread_struct *t, unsigned int cpu)
 {
 	int i;
 
-	(void)cpu;
 	for (i = 0; i < GDT_ENTRY_TLS_ENTRIES; i++)
-		rom_ops.write_gdt_entry(gdt_table, GDT_ENTRY_TLS_MIN + i, t->tls_array[i]);
+		rom_ops.write_gdt_entry(per_cpu(cpu)->gdt, GDT_ENTRY_TLS_MIN + i,
+					t->tls_array[i]);
 }
 
 /* ABI 1.0 predates the page-table ops: a ROM is a native machine's, and

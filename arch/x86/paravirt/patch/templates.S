@@ -10,7 +10,7 @@
  *
  * The host-side tests (tests/host/) link this file into a 64-bit program:
  * .code32 keeps the encodings 32-bit there, and PTR is a host pointer.
- * They give gdt_table an address of their own (an absolute symbol).
+ * The per-CPU GDT is reached through %fs: its offset is asm-offsets'.
  */
 #include <asm/patch.h>
 #include <asm/segment.h>
@@ -48,8 +48,9 @@ pro_##name:						\
 	insns;						\
 pro_##name##_end:
 
-/* The 32-bit word i of the thread-local GDT slots, and of t's copy. */
-#define TLS_GDT(i)	gdt_table + 8 * GDT_ENTRY_TLS_MIN + 4 * (i)
+/* The 32-bit word i of this CPU's thread-local GDT slots, through %fs
+ * (its per-CPU area, which holds its GDT: asm/percpu.h), and of t's copy. */
+#define TLS_GDT(i)	%fs:PERCPU_gdt + 8 * GDT_ENTRY_TLS_MIN + 4 * (i)
 #define TLS_COPY(i)	movl THREAD_tls_array + 4 * (i)(%ebx), %edx; movl %edx, TLS_GDT(i)
 
 	.section .rodata.patch_templates, "a"
@@ -72,8 +73,9 @@ TEMPLATE(clts,			clts)
 TEMPLATE(read_tsc,		rdtsc)
 
 /* load_tls(t, cpu in EDX), its site taking t in EBX: the three
- * descriptors, word by word, into the one GDT (cpu is always 0), as
- * native_load_tls does.  The call form moves t to EAX first. */
+ * descriptors, word by word, into the GDT of the CPU running it, which
+ * is cpu (the context switch passes its own), as native_load_tls does.
+ * The call form moves t to EAX first. */
 SIZED_TEMPLATE(load_tls,	TLS_COPY(0); TLS_COPY(1); TLS_COPY(2);
 				TLS_COPY(3); TLS_COPY(4); TLS_COPY(5))
 PROLOGUE(load_tls,		movl %ebx, %eax)
