@@ -4,7 +4,7 @@
  * Saving the FPU at every switch would cost each switch hundreds of
  * bytes of copying, though most tasks never touch it.  Instead the
  * switch only sets CR0.TS when the next task is not the one whose state
- * is in the FPU (fpu_owner).  That task's first FPU instruction then
+ * is in this CPU's FPU (its fpu_owner).  That task's first FPU instruction then
  * raises #NM; the handler clears TS (clts), saves the owner's registers,
  * loads the current task's and makes it the owner.  fxsave/fxrstor
  * where the CPU has FXSR, fnsave/frstor before.
@@ -23,6 +23,7 @@
 #include <asm/cpu.h>
 #include <asm/privileged.h>
 #include <asm/fpu.h>
+#include <asm/percpu.h>
 #include <asm/process.h>
 #include <asm/processor-flags.h>
 
@@ -31,8 +32,9 @@
 #define FTW_ALL_EMPTY	0xffff	/* fnsave's full tag word; fxsave's is 0 */
 #define MXCSR_DEFAULT	0x1f80	/* at reset: every exception masked */
 
-static bool has_fpu, use_fxsr, ts_set, pretend_no_fpu;
-static struct task *fpu_owner;
+static bool has_fpu, use_fxsr, pretend_no_fpu;
+/* Whose registers this CPU's FPU holds, and whether its CR0.TS is set,
+ * are each CPU's own: this_cpu fpu_owner and fpu_ts_set (asm/percpu.h). */
 /* What every task starts with: built by fpu_init, which kmain calls
  * before it creates the first task. */
 static union fpu_state fpu_clean;
@@ -59,7 +61,7 @@ static bool fpu_probe(void)
 static void set_ts(void)
 {
 	write_cr0(read_cr0() | X86_CR0_TS);
-	ts_set = true;
+	this_cpu_write(fpu_ts_set, true);
 }
 
 /* fninit's state with every register, pointer and XMM register zero,
@@ -131,15 +133,17 @@ void fpu_init_task(struct task *t)
 /* #NM from ring 3.  False when there is no FPU to give. */
 bool fpu_handle_nm(struct pt_regs *regs)
 {
+	struct task *owner = this_cpu_read(fpu_owner);
+
 	(void)regs;
 	if (!has_fpu)
 		return false;
 	clts();
-	ts_set = false;
-	if (fpu_owner == current)	/* TS was a guest's (fpu_trap_next_use) */
+	this_cpu_write(fpu_ts_set, false);
+	if (owner == current)		/* TS was a guest's (fpu_trap_next_use) */
 		return true;
-	if (fpu_owner && fpu_owner != current)
-		fpu_save(&fpu_owner->thread);
+	if (owner)
+		fpu_save(&owner->thread);
 	/* What is left - a dead owner's registers - may hold an unmasked
 	 * error, which the restore would raise (#MF) here in the kernel.
 	 * fninit also zeroes the last-instruction and operand pointers,
@@ -147,21 +151,26 @@ bool fpu_handle_nm(struct pt_regs *regs)
 	 * no task inherits where another's code and data were. */
 	asm volatile("fninit");
 	fpu_restore(&current->thread);
-	fpu_owner = current;
+	this_cpu_write(fpu_owner, current);
 	return true;
 }
 
 /* At a switch: TS set unless the next task's state is already loaded. */
 void fpu_switch(struct task *prev, struct task *next)
 {
+	struct task *owner;
+	bool ts_set;
+
 	(void)prev;
 	if (!has_fpu)
 		return;
-	if (next != fpu_owner && !ts_set)
+	owner = this_cpu_read(fpu_owner);
+	ts_set = this_cpu_read(fpu_ts_set);
+	if (next != owner && !ts_set)
 		set_ts();
-	else if (next == fpu_owner && ts_set) {
+	else if (next == owner && ts_set) {
 		clts();
-		ts_set = false;
+		this_cpu_write(fpu_ts_set, false);
 	}
 }
 
@@ -170,12 +179,17 @@ void fpu_switch(struct task *prev, struct task *next)
  * guest thread's already. */
 void fpu_trap_next_use(void)
 {
-	if (has_fpu && !ts_set)
+	if (has_fpu && !this_cpu_read(fpu_ts_set))
 		set_ts();
 }
 
+/* A task that is gone runs nowhere: no CPU may keep it as the owner
+ * whose registers a later #NM would save into freed memory. */
 void fpu_release(struct task *t)
 {
-	if (fpu_owner == t)
-		fpu_owner = NULL;
+	unsigned int cpu;
+
+	for (cpu = 0; cpu < NR_CPUS; cpu++)
+		if (per_cpu(cpu) && per_cpu(cpu)->fpu_owner == t)
+			per_cpu(cpu)->fpu_owner = NULL;
 }

@@ -16,6 +16,7 @@
 #include <asm/cpu.h>
 #include <asm/msr_index.h>
 #include <asm/privileged.h>
+#include <asm/percpu.h>
 #include <asm/process.h>
 #include <asm/processor-flags.h>
 
@@ -57,7 +58,6 @@ static bool program_counter0(void)
 		return evtsel_update(MSR_K7_PERFEVTSEL0, EVTSEL_OURS, EVTSEL_INST_RETIRED);
 	return false;
 }
-static u64 pmc_at_switch;
 
 void pmc_init(void)
 {
@@ -69,7 +69,7 @@ void pmc_init(void)
 		return;
 	}
 	pmc_works = true;
-	pmc_at_switch = v;
+	this_cpu_ptr()->pmc_at_switch = v;
 	if (boot_cpu.has_cr4)
 		write_cr4(read_cr4() | X86_CR4_PCE);
 	printk("pmc: counter 0 (%s) read at every switch%s\n",
@@ -84,8 +84,8 @@ void pmc_switch(struct task *prev, struct task *next)
 	(void)next;
 	if (!pmc_works || rdpmc_safe(0, &now))
 		return;
-	prev->thread.pmc_count += now - pmc_at_switch;
-	pmc_at_switch = now;
+	prev->thread.pmc_count += now - this_cpu_ptr()->pmc_at_switch;
+	this_cpu_ptr()->pmc_at_switch = now;
 }
 
 /* -ENODEV where there is nothing to read. */
@@ -97,6 +97,6 @@ int arch_task_pmc(struct task *t, u64 *count)
 		return -ENODEV;
 	*count = t->thread.pmc_count;
 	if (t == current && !rdpmc_safe(0, &now))
-		*count += now - pmc_at_switch;
+		*count += now - this_cpu_ptr()->pmc_at_switch;
 	return 0;
 }
