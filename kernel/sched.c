@@ -16,18 +16,19 @@
 #include <kernel.h>
 #include <lockdep.h>
 #include <task.h>
+#include <asm/percpu.h>
 #include <asm/privileged.h>
 #include <asm/process.h>
 #include <asm/timer.h>
 
 #define SLICE_TICKS	2
 
-static struct task *idle_task;
-static bool need_resched;
+/* Each CPU has its own idle task and need_resched flag, in its per-CPU
+ * area (asm/percpu.h): this_cpu_read(idle_task), (need_resched). */
 
 bool sched_need_resched(void)
 {
-	return need_resched;
+	return this_cpu_read(need_resched);
 }
 
 /* The next runnable task after the current one in table order,
@@ -38,10 +39,10 @@ static struct task *pick_next(void)
 
 	do {
 		t = task_after(t);
-		if (t->state == TASK_RUNNABLE && t != idle_task)
+		if (t->state == TASK_RUNNABLE && t != this_cpu_read(idle_task))
 			return t;
 	} while (t != current);
-	return idle_task;
+	return this_cpu_read(idle_task);
 }
 
 /* Give the CPU to the next task in turn (perhaps the current one). */
@@ -53,7 +54,7 @@ void schedule(void)
 	lockdep_schedule();	/* no spinlock may be held across a switch */
 	flags = raw_local_irq_save();
 	next = pick_next();
-	need_resched = false;
+	this_cpu_write(need_resched, false);
 	if (next != prev) {
 		next->slice = SLICE_TICKS;
 		next->switches++;
@@ -131,8 +132,8 @@ static void wake_if_due(struct task *t)
 void sched_tick(void)
 {
 	task_for_each(wake_if_due);
-	if (current == idle_task || !current->slice || !--current->slice)
-		need_resched = true;
+	if (current == this_cpu_read(idle_task) || !current->slice || !--current->slice)
+		this_cpu_write(need_resched, true);
 }
 
 /* TSC counts the idle task spent halted: what this kernel left the
@@ -163,7 +164,7 @@ static void idle_loop(void)
 	for (;;) {
 		task_reap_orphans();
 		raw_local_irq_disable();
-		if (need_resched) {
+		if (this_cpu_read(need_resched)) {
 			raw_local_irq_enable();
 			schedule();
 		} else {
@@ -174,6 +175,8 @@ static void idle_loop(void)
 
 void sched_init(void)
 {
-	idle_task = task_create_kernel("idle", idle_loop);
-	idle_task->pid = 0;
+	struct task *idle = task_create_kernel("idle", idle_loop);
+
+	idle->pid = 0;
+	this_cpu_write(idle_task, idle);
 }
