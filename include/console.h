@@ -18,6 +18,9 @@ struct console {
 
 void register_console(struct console *con);
 void unregister_console(struct console *con);
+/* From panic(): printk stops waiting long for the console lock
+ * (kernel/printk.c says why). */
+void console_bust(void);
 
 void serial_init(void);
 void vga_init(void);
