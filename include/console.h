@@ -9,12 +9,17 @@
 #define PV386_CONSOLE_H
 
 #include <types.h>
+#include <spinlock.h>
 
 struct console {
 	const char *name;
 	void (*write)(const char *s, size_t n);
 	struct console *next;
 };
+
+/* Held while a message is written to the consoles (printk.c): named
+ * here for the lock tests and the lock debugger's reports. */
+extern spinlock_t console_lock;
 
 void register_console(struct console *con);
 void unregister_console(struct console *con);

@@ -60,6 +60,11 @@ struct task {
 	void (*thread_fn)(void);	/* a kernel thread's work */
 };
 
+/* The task table's lock (task.c) and the run queue's (sched.c): named
+ * here for the lock tests and the lock debugger's reports; docs/smp.md
+ * says what each guards. */
+extern spinlock_t task_lock, runqueue_lock;
+
 /* The exit status of a task the kernel killed (uapi/syscalls.h). */
 #define EXIT_KILLED(vector)	(-EXIT_KILLED_BASE - (int)(vector))
 /* ... and of one killed on request (the shell's kill): past every vector. */
@@ -93,8 +98,8 @@ void sched_wake_up(void *channel);
 void sched_wake_task(struct task *t);	/* if it sleeps, runnable */
 void sched_start_task(struct task *t);	/* a new task, runnable */
 void sched_release_task(struct task *t);	/* off its stack, its slot unused */
-/* The current task a zombie, parent woken, task_lock released: never returns. */
-void sched_exit(struct task *parent, spinlock_t *task_lock) __noreturn;
+/* The current task a zombie, parent woken, table_lock released: never returns. */
+void sched_exit(struct task *parent, spinlock_t *table_lock) __noreturn;
 void sched_tick(void);			/* the timer's tick (timer_init) */
 u64 sched_idle_tsc(void);		/* TSC counts spent idle, halted */
 

@@ -46,6 +46,7 @@ struct held_lock {
 struct lockdep_cpu {
 	struct held_lock held[LOCKDEP_MAX_HELD];
 	unsigned int depth;
+	bool reporting_recursion;	/* printing a recursive take's report */
 };
 
 bool lockdep_enabled;
@@ -257,13 +258,22 @@ void lockdep_spin_lock(spinlock_t *lock)
 
 	check_ages(cpu);
 	mine = find_held(cpu, lock);
+	if (mine && cpu->reporting_recursion) {
+		/* The report's own printk on a held console lock: not
+		 * reported again (that would never end), not taken. */
+		push_held(cpu, lock, ip, true);
+		irqs_back(flags);
+		return;
+	}
 	if (mine) {
+		cpu->reporting_recursion = true;
 		report_start(LOCKDEP_RECURSIVE_TAKE, "recursive take");
 		printk("takes %s at ", lock->name);
 		print_where(ip);
 		printk(" holding it: ");
 		print_held(mine);
 		printk(" by task %d; not taken\n", mine->pid);
+		cpu->reporting_recursion = false;
 		push_held(cpu, lock, ip, true);
 		irqs_back(flags);
 		return;

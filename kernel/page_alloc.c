@@ -34,7 +34,7 @@
 static u32 frame_used[NR_FRAMES / BITS_PER_WORD];
 static unsigned long nr_free;
 static u32 search_from;		/* a word before which nothing is free */
-static DEFINE_SPINLOCK(page_lock, LOCK_RANK_PAGES);
+DEFINE_SPINLOCK(page_lock, LOCK_RANK_PAGES);	/* page_alloc.h */
 
 extern char __kernel_start[], __kernel_end[];
 

@@ -28,7 +28,7 @@
 #define BUSTED_TRIES	1000000
 
 static struct console *consoles;
-static DEFINE_SPINLOCK(console_lock, LOCK_RANK_CONSOLE);
+DEFINE_SPINLOCK(console_lock, LOCK_RANK_CONSOLE);	/* console.h */
 /* The CPU writing under console_lock, -1 if none (its recursion test). */
 static volatile int console_writer = -1;
 static volatile bool console_busted;

@@ -35,7 +35,7 @@
 
 #define SLICE_TICKS	2
 
-static DEFINE_SPINLOCK(runqueue_lock, LOCK_RANK_RUNQUEUE);
+DEFINE_SPINLOCK(runqueue_lock, LOCK_RANK_RUNQUEUE);	/* task.h */
 
 /* ---- per-CPU state, through helpers (issue 27: i27-percpu makes these
  * per CPU; the lead points the helpers at its data) ---- */
@@ -240,13 +240,13 @@ void sched_wake_task(struct task *t)
 
 /*
  * The current task ends: a zombie, its parent (if any) woken, and the CPU
- * given away for good.  The caller holds task_lock (so that a parent
+ * given away for good.  The caller holds table_lock (task.c's task_lock) (so that a parent
  * checking for zombies under it sees this one or is asleep before the
  * wake-up); it is released here once runqueue_lock is held.  The zombie
  * state and the switch are under runqueue_lock together: no reaper can
  * free this stack before the switch away from it is complete.
  */
-void __noreturn sched_exit(struct task *parent, spinlock_t *task_lock)
+void __noreturn sched_exit(struct task *parent, spinlock_t *table_lock)
 {
 	unsigned long flags;
 
@@ -254,7 +254,7 @@ void __noreturn sched_exit(struct task *parent, spinlock_t *task_lock)
 	current->state = TASK_ZOMBIE;
 	if (parent)
 		wake_up_locked(parent);
-	spin_unlock(task_lock);
+	spin_unlock(table_lock);
 	switch_locked();
 	panic("a zombie ran again");
 }

@@ -34,7 +34,7 @@
 
 static struct task tasks[NR_TASKS];
 static int next_pid = 2;		/* 0 idle, 1 the boot thread */
-static DEFINE_SPINLOCK(task_lock, LOCK_RANK_TASKS);
+DEFINE_SPINLOCK(task_lock, LOCK_RANK_TASKS);	/* task.h */
 
 extern char boot_stack[], boot_stack_top[];
 

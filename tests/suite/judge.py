@@ -138,16 +138,17 @@ def no_line_starting(lines, prefixes):
     return "no line starting " + ", ".join(repr(p) for p in missing)
 
 
-# The in-kernel tests that plant lock bugs on purpose (tests/kernel/
-# test_lockdep.c): their `lockdep:` reports are what they check.
-PLANTED_LOCKDEP_TESTS = "lockdep_"
+# The in-kernel tests whose `lockdep:` reports are what they check: the
+# planted lock bugs (tests/kernel/test_lockdep.c) and the probes of which
+# lock each subsystem takes (tests/kernel/test_locks.c).
+PLANTED_LOCKDEP_TESTS = ("lockdep_", "locks_probe_")
 
 
 def stray_lockdep_reports(lines):
     """The `lockdep:` report lines of a run booted with `lockdebug` that
     no lock-debugger test planted: each in-kernel test's lines come
     before its `ktest: PASS|FAIL|SKIP name` line, so a report belongs to
-    the next such line, and only tests named lockdep_* may have one.
+    the next such line, and only tests named lockdep_* or locks_probe_* may have one.
     Reports after the last test line (none planted them) are stray too."""
     stray, pending = [], []
     for line in lines:
