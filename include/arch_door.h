@@ -34,6 +34,8 @@ struct pt_regs;
 bool sched_need_resched(void);
 /* Give the CPU to the next task in turn (perhaps the current one). */
 void schedule(void);
+/* A new task's first code, its first switch's lock released (sched.c). */
+void sched_first_switch(void);
 
 /*
  * End the current task with exit status status, printing

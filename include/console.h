@@ -9,6 +9,7 @@
 #define PV386_CONSOLE_H
 
 #include <types.h>
+#include <spinlock.h>
 
 struct console {
 	const char *name;
@@ -16,8 +17,15 @@ struct console {
 	struct console *next;
 };
 
+/* Held while a message is written to the consoles (printk.c): named
+ * here for the lock tests and the lock debugger's reports. */
+extern spinlock_t console_lock;
+
 void register_console(struct console *con);
 void unregister_console(struct console *con);
+/* From panic(): printk stops waiting long for the console lock
+ * (kernel/printk.c says why). */
+void console_bust(void);
 
 void serial_init(void);
 void vga_init(void);

@@ -54,14 +54,25 @@ bool lockdep_set(bool on);
 unsigned int lockdep_held_count(void);
 
 /* kernel/sched.c: schedule() is about to give up the CPU (or to end the
- * current task, if it is a zombie).  Inline, so that a kernel without
- * `lockdebug` pays a flag test per switch, not a call. */
-void lockdep_check_schedule(void);
+ * current task, if it is a zombie), holding switch_lock, the run queue's
+ * lock, which the switch hands over to the next task (sched.c): the one
+ * lock that may be held across a switch.  Inline, so that a kernel
+ * without `lockdebug` pays a flag test per switch, not a call. */
+void lockdep_check_schedule(spinlock_t *switch_lock);
 
-static inline void lockdep_schedule(void)
+static inline void lockdep_schedule(spinlock_t *switch_lock)
 {
 	if (__builtin_expect(lockdep_enabled, 0))
-		lockdep_check_schedule();
+		lockdep_check_schedule(switch_lock);
+}
+
+/* kernel/task.c: the current task ends (its locks are never released). */
+void lockdep_check_exit(void);
+
+static inline void lockdep_task_exit(void)
+{
+	if (__builtin_expect(lockdep_enabled, 0))
+		lockdep_check_exit();
 }
 
 #endif

@@ -12,6 +12,7 @@
 #define PV386_PAGE_ALLOC_H
 
 #include <types.h>
+#include <spinlock.h>
 
 void page_alloc_init(void);
 u32 page_alloc(void);			/* a zeroed page, or 0 */
@@ -19,5 +20,9 @@ u32 pages_alloc(unsigned int n);	/* n contiguous zeroed pages, or 0 */
 void page_free(u32 addr);
 void pages_free(u32 addr, unsigned int n);
 unsigned long pages_free_count(void);
+
+/* Held while the allocator's bitmap and count change (page_alloc.c):
+ * named here for the lock tests and the lock debugger's reports. */
+extern spinlock_t page_lock;
 
 #endif

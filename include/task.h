@@ -13,6 +13,7 @@
 #define PV386_TASK_H
 
 #include <kernel.h>
+#include <spinlock.h>
 #include <arch_door.h>
 #include <asm/current.h>
 #include <asm/processor.h>
@@ -36,7 +37,9 @@ struct task {
 	struct thread_struct thread;
 	int pid;
 	char name[TASK_NAME_LEN];
-	enum task_state state;
+	enum task_state state;	/* under the run queue's lock (sched.c) */
+	bool on_cpu;		/* running on a CPU now: no other CPU may pick it
+				   (set and cleared under the run queue's lock) */
 	bool user;		/* runs a program in ring 3 */
 	u32 kstack;		/* lowest address of its kernel stack */
 	u32 kstack_size;
@@ -56,6 +59,11 @@ struct task {
 	bool kill_requested;	/* kill: ends on its way back to user mode */
 	void (*thread_fn)(void);	/* a kernel thread's work */
 };
+
+/* The task table's lock (task.c) and the run queue's (sched.c): named
+ * here for the lock tests and the lock debugger's reports; docs/smp.md
+ * says what each guards. */
+extern spinlock_t task_lock, runqueue_lock;
 
 /* The exit status of a task the kernel killed (uapi/syscalls.h). */
 #define EXIT_KILLED(vector)	(-EXIT_KILLED_BASE - (int)(vector))
@@ -84,7 +92,14 @@ void sched_init(void);
 void sched_yield(void);
 int sched_sleep_ticks(unsigned long ticks);	/* 0 or -EINVAL */
 void sched_sleep_on(void *channel);	/* interrupts off; wake_up(channel) ends it */
+/* The same, lock released once the run queue is held, and taken again. */
+void sched_sleep_on_lock(void *channel, spinlock_t *lock);
 void sched_wake_up(void *channel);
+void sched_wake_task(struct task *t);	/* if it sleeps, runnable */
+void sched_start_task(struct task *t);	/* a new task, runnable */
+void sched_release_task(struct task *t);	/* off its stack, its slot unused */
+/* The current task a zombie, parent woken, table_lock released: never returns. */
+void sched_exit(struct task *parent, spinlock_t *table_lock) __noreturn;
 void sched_tick(void);			/* the timer's tick (timer_init) */
 u64 sched_idle_tsc(void);		/* TSC counts spent idle, halted */
 

@@ -12,6 +12,15 @@
  *
  * The held stacks change with interrupts off: an interrupt handler takes
  * locks on the same CPU, on top of the code it interrupted.
+ *
+ * Shared between CPUs, and how: each CPU's held stack is its own (held
+ * locks belong to a CPU: a task holds none across a switch but the run
+ * queue's, which the switch hands to the next task on the same CPU), so
+ * it needs no lock; the report counts are bumped atomically; the
+ * debugger's own switch is one word, written whole.  The debugger takes
+ * no spinlock of its own: it runs inside every lock operation, and a
+ * lock of its own would have to be checked by itself.  A report's lines
+ * are printk's, whose console lock keeps each one whole.
  */
 #include <kernel.h>
 #include <cmdline.h>
@@ -22,7 +31,8 @@
 #include <asm/timer.h>
 
 #define LOCKDEP_MAX_HELD	16
-#define LOCKDEP_CPUS		1	/* until the other CPUs start */
+#define LOCKDEP_CPUS		8	/* as many as pv386 uses
+					   (CPU_TABLES_MAX_CPUS) */
 
 struct held_lock {
 	spinlock_t *lock;
@@ -36,6 +46,7 @@ struct held_lock {
 struct lockdep_cpu {
 	struct held_lock held[LOCKDEP_MAX_HELD];
 	unsigned int depth;
+	bool reporting_recursion;	/* printing a recursive take's report */
 };
 
 bool lockdep_enabled;
@@ -52,10 +63,18 @@ boot_option("lockdebug", parse_lockdebug,
 	    "check every spinlock: order, recursion, unlocks, sleeps, holders");
 
 /* The CPU we run on: 0 until per-CPU data says otherwise (issue 27's
- * bring-up gives each CPU its own held stack here). */
+ * i27-percpu; the lead points this at it, and each CPU has its own held
+ * stack here). */
 static unsigned int this_cpu(void)
 {
 	return 0;
+}
+
+/* The task whose locks these are: -1 before the boot thread becomes a
+ * task (the page allocator takes its lock from the first page on). */
+static int current_pid(void)
+{
+	return current ? current->pid : -1;
 }
 
 /* ---- counts and switches (lockdep.h) ---- */
@@ -117,9 +136,9 @@ static void print_where(u32 ip)
 /* "lockdep: <what>: cpu C task P (name) " - the start of each report. */
 static void report_start(enum lockdep_report kind, const char *what)
 {
-	report_counts[kind]++;
+	__atomic_add_fetch(&report_counts[kind], 1, __ATOMIC_RELAXED);	/* lock addl */
 	printk("lockdep: %s: cpu %u task %d (%s) ", what, this_cpu(),
-	       current->pid, current->name);
+	       current_pid(), current ? current->name : "boot");
 }
 
 /* "NAME (rank R) taken at WHERE": a held lock, as reports name it. */
@@ -158,7 +177,7 @@ static bool push_held(struct lockdep_cpu *cpu, spinlock_t *lock, u32 ip,
 	h->lock = lock;
 	h->ip = ip;
 	h->tick = timer_ticks();
-	h->pid = current->pid;
+	h->pid = current_pid();
 	h->phantom = phantom;
 	h->reported = false;
 	return true;
@@ -203,7 +222,7 @@ static struct held_lock *highest_held(struct lockdep_cpu *cpu)
 	for (i = 0; i < cpu->depth; i++) {
 		struct held_lock *h = &cpu->held[i];
 
-		if (h->pid == current->pid && !h->phantom &&
+		if (h->pid == current_pid() && !h->phantom &&
 		    (!top || h->lock->rank >= top->lock->rank))
 			top = h;
 	}
@@ -239,13 +258,22 @@ void lockdep_spin_lock(spinlock_t *lock)
 
 	check_ages(cpu);
 	mine = find_held(cpu, lock);
+	if (mine && cpu->reporting_recursion) {
+		/* The report's own printk on a held console lock: not
+		 * reported again (that would never end), not taken. */
+		push_held(cpu, lock, ip, true);
+		irqs_back(flags);
+		return;
+	}
 	if (mine) {
+		cpu->reporting_recursion = true;
 		report_start(LOCKDEP_RECURSIVE_TAKE, "recursive take");
 		printk("takes %s at ", lock->name);
 		print_where(ip);
 		printk(" holding it: ");
 		print_held(mine);
 		printk(" by task %d; not taken\n", mine->pid);
+		cpu->reporting_recursion = false;
 		push_held(cpu, lock, ip, true);
 		irqs_back(flags);
 		return;
@@ -326,22 +354,21 @@ static void report_schedule(const struct held_lock *h, bool exiting)
 }
 
 /*
- * From schedule(): a spinlock is never held across a switch (a CPU
- * waiting for it would spin until the holder runs again, on one CPU
- * forever).  A task that ends holding locks never releases them: they
- * are reported and dropped from the stack, and stay taken.
+ * Check the locks the current task holds as it gives up the CPU
+ * (exiting: for good), but for switch_lock.  A task that ends holding
+ * locks never releases them: they are reported and dropped from the
+ * stack, and stay taken.
  */
-void lockdep_check_schedule(void)
+static void check_held_by_current(spinlock_t *switch_lock, bool exiting)
 {
 	struct lockdep_cpu *cpu = &lockdep_cpus[this_cpu()];
-	bool exiting = current->state == TASK_ZOMBIE;
 	unsigned long flags = irqs_off();
 	unsigned int i = 0;
 
 	while (i < cpu->depth) {
 		struct held_lock *h = &cpu->held[i];
 
-		if (h->pid != current->pid) {
+		if (h->pid != current_pid() || h->lock == switch_lock) {
 			i++;
 		} else if (exiting) {
 			if (!h->phantom)
@@ -355,4 +382,23 @@ void lockdep_check_schedule(void)
 		}
 	}
 	irqs_back(flags);
+}
+
+/*
+ * From schedule(): a spinlock is never held across a switch (a CPU
+ * waiting for it would spin until the holder runs again, on one CPU
+ * forever) - but for switch_lock, the run queue's, which the switch
+ * hands to the task switched to and that task releases (sched.c).
+ */
+void lockdep_check_schedule(spinlock_t *switch_lock)
+{
+	check_held_by_current(switch_lock, current->state == TASK_ZOMBIE);
+}
+
+/* From task_exit(), before it takes the task table's lock: what the
+ * ending task still holds is never released (reported here, so that
+ * the exit's own locks are not reported out of order behind it). */
+void lockdep_check_exit(void)
+{
+	check_held_by_current(NULL, true);
 }

@@ -11,12 +11,19 @@
  *
  * A bitmap rather than a free list: it needs no writes to free RAM at
  * boot, finds contiguous runs (kernel stacks), and a student can print
- * it.  Callers run with interrupts on, so the bitmap is touched with
- * interrupts off.
+ * it.
+ *
+ * The bitmap, the free count and the search hint are one state that any
+ * CPU may change: page_lock guards them (rank LOCK_RANK_PAGES, a leaf
+ * but for the printing of a panic).  It is taken with interrupts off, as
+ * the bitmap was touched before there were locks, since a fault handler
+ * may allocate on the CPU whose task was allocating.  The clearing of a
+ * new run and the printing are done outside it.
  */
 #include <kernel.h>
 #include <bootinfo.h>
 #include <page_alloc.h>
+#include <spinlock.h>
 #include <string.h>
 #include <asm/paging.h>
 #include <asm/privileged.h>
@@ -27,6 +34,7 @@
 static u32 frame_used[NR_FRAMES / BITS_PER_WORD];
 static unsigned long nr_free;
 static u32 search_from;		/* a word before which nothing is free */
+DEFINE_SPINLOCK(page_lock, LOCK_RANK_PAGES);	/* page_alloc.h */
 
 extern char __kernel_start[], __kernel_end[];
 
@@ -111,14 +119,17 @@ static u32 find_free_run(unsigned int n)
 
 u32 pages_alloc(unsigned int n)
 {
-	unsigned long flags = raw_local_irq_save();
-	u32 first = n <= nr_free ? find_free_run(n) : 0, i;
+	unsigned long flags;
+	u32 first, i;
+
+	spin_lock_irqsave(&page_lock, &flags);
+	first = n <= nr_free ? find_free_run(n) : 0;
 
 	for (i = 0; first && i < n; i++)
 		mark(first + i, true);
 	if (first && n == 1)
 		search_from = first / BITS_PER_WORD;
-	raw_local_irq_restore(flags);
+	spin_unlock_irqrestore(&page_lock, flags);
 	if (!first)
 		return 0;
 	memset((void *)(first * PAGE_SIZE), 0, n * PAGE_SIZE);
@@ -132,11 +143,12 @@ u32 page_alloc(void)
 
 void pages_free(u32 addr, unsigned int n)
 {
-	unsigned long flags = raw_local_irq_save();
+	unsigned long flags;
 	u32 frame = addr / PAGE_SIZE, i;
 
 	if (addr % PAGE_SIZE || frame + n > NR_FRAMES)
 		panic("pages_free: bad address %08x", addr);
+	spin_lock_irqsave(&page_lock, &flags);
 	for (i = 0; i < n; i++) {
 		if (!frame_is_used(frame + i))
 			panic("pages_free: page %08x is already free", addr + i * PAGE_SIZE);
@@ -144,7 +156,7 @@ void pages_free(u32 addr, unsigned int n)
 	}
 	if (frame / BITS_PER_WORD < search_from)
 		search_from = frame / BITS_PER_WORD;
-	raw_local_irq_restore(flags);
+	spin_unlock_irqrestore(&page_lock, flags);
 }
 
 void page_free(u32 addr)

@@ -6,6 +6,7 @@
  * the emulator with a failure status), then stops the CPU.
  */
 #include <kernel.h>
+#include <console.h>
 #include <panic.h>
 #include <asm/machine.h>
 #include <asm/privileged.h>
@@ -27,6 +28,8 @@ void panic(const char *fmt, ...)
 	if (in_panic)		/* a fault while panicking: just stop */
 		machine_halt();
 	in_panic = true;
+	console_bust();		/* print even if the console lock's holder
+				   never lets go (printk.c) */
 
 	printk("\nKERNEL PANIC: ");
 	va_start(ap, fmt);

@@ -1,5 +1,6 @@
 /*
- * sched.c - which task runs: preemptive round robin.
+ * sched.c - which task runs: preemptive round robin over one run queue
+ * shared by every CPU.
  *
  * Every runnable task gets SLICE_TICKS timer ticks in turn.  The timer
  * interrupt counts them down (sched_tick) and asks for a reschedule; the
@@ -10,11 +11,23 @@
  * task waits for an interrupt in safe_halt.
  *
  * Sleeping is on a channel (any address: a parent waits on itself for
- * its children) or until a tick.  Uniprocessor: interrupts off is the
- * lock for all of it.
+ * its children) or until a tick.
+ *
+ * The lock, xv6-style: runqueue_lock (rank LOCK_RANK_RUNQUEUE) protects
+ * every task's state, wait channel, wake tick, slice and on_cpu, and the
+ * pick.  It is taken with interrupts off (the timer's tick and device
+ * interrupts wake tasks).  schedule() takes it and keeps it across the
+ * context switch: the task switched to releases it - in schedule(),
+ * where it resumes, or in sched_first_switch() when it starts - with its
+ * own saved interrupt state.  So no other CPU looks at the run queue
+ * while a switch is half done, and a task that changed its state to
+ * sleeping or zombie is off its stack before any CPU can pick it again
+ * or free that stack (task.c's reapers take the lock first).  It is the
+ * one lock held across a switch; the lock debugger knows it.
  */
 #include <kernel.h>
 #include <lockdep.h>
+#include <spinlock.h>
 #include <task.h>
 #include <asm/percpu.h>
 #include <asm/privileged.h>
@@ -23,45 +36,105 @@
 
 #define SLICE_TICKS	2
 
-/* Each CPU has its own idle task and need_resched flag, in its per-CPU
- * area (asm/percpu.h): this_cpu_read(idle_task), (need_resched). */
+DEFINE_SPINLOCK(runqueue_lock, LOCK_RANK_RUNQUEUE);	/* task.h */
+
+/* ---- this CPU's idle task and need_resched (its per-CPU area) ---- */
+
+static struct task *this_idle_task(void)
+{
+	return this_cpu_read(idle_task);
+}
+
+/* Whether t is an idle task, of this CPU or another: the pick never
+ * takes one but its own CPU's, when nothing else is runnable.  Every
+ * CPU's idle task has pid 0, as Linux's swapper/N do. */
+static bool is_idle_task(const struct task *t)
+{
+	return t->pid == 0;
+}
+
+static void set_need_resched(void)
+{
+	this_cpu_write(need_resched, true);
+}
+
+static void clear_need_resched(void)
+{
+	this_cpu_write(need_resched, false);
+}
 
 bool sched_need_resched(void)
 {
 	return this_cpu_read(need_resched);
 }
 
-/* The next runnable task after the current one in table order,
- * wrapping around to itself; the idle task when there is none. */
+/* ---- the pick and the switch (runqueue_lock held) ---- */
+
+/*
+ * The next runnable task after the current one in table order, wrapping
+ * around to itself; this CPU's idle task when there is none.  A task
+ * that runs on another CPU (on_cpu) is runnable too, and skipped: a task
+ * never runs on two CPUs at once.
+ */
 static struct task *pick_next(void)
 {
 	struct task *t = current;
 
 	do {
 		t = task_after(t);
-		if (t->state == TASK_RUNNABLE && t != this_cpu_read(idle_task))
+		if (t->state == TASK_RUNNABLE && !is_idle_task(t) &&
+		    (!t->on_cpu || t == current))
 			return t;
 	} while (t != current);
-	return this_cpu_read(idle_task);
+	return this_idle_task();
+}
+
+/*
+ * Give the CPU to the next task in turn (perhaps the current one), with
+ * runqueue_lock held and interrupts off; it is held still when this
+ * returns, in the same task, later, perhaps on another CPU.
+ *
+ * on_cpu moves from prev to next before the switch, under the lock, and
+ * the lock is held until the switch is complete, so another CPU that
+ * sees prev->on_cpu clear (it can only look under the lock) finds prev's
+ * stack no longer in use: xv6's way (ptable.lock across swtch), not
+ * Linux's (on_cpu cleared after the switch by the next task, and waited
+ * for by whoever wants to run prev).
+ */
+static void switch_locked(void)
+{
+	struct task *prev = current, *next;
+
+	lockdep_schedule(&runqueue_lock);	/* no other spinlock across a switch */
+	next = pick_next();
+	clear_need_resched();
+	if (next == prev)
+		return;
+	next->slice = SLICE_TICKS;
+	next->switches++;
+	next->on_cpu = true;
+	prev->on_cpu = false;
+	arch_switch_to(prev, next);	/* current = next; returns when prev
+					   runs again, the lock handed back */
 }
 
 /* Give the CPU to the next task in turn (perhaps the current one). */
 void schedule(void)
 {
 	unsigned long flags;
-	struct task *prev = current, *next;
 
-	lockdep_schedule();	/* no spinlock may be held across a switch */
-	flags = raw_local_irq_save();
-	next = pick_next();
-	this_cpu_write(need_resched, false);
-	if (next != prev) {
-		next->slice = SLICE_TICKS;
-		next->switches++;
-		arch_switch_to(prev, next);	/* current = next; returns when
-						   prev runs again */
-	}
-	raw_local_irq_restore(flags);
+	spin_lock_irqsave(&runqueue_lock, &flags);
+	switch_locked();
+	spin_unlock_irqrestore(&runqueue_lock, flags);
+}
+
+/* Where a new task starts (arch/x86/kernel/process.c makes its first
+ * switch return here, interrupts still off): it releases the lock that
+ * the task switched from took.  Its interrupts come on afterwards, in
+ * kernel_thread_start or with the iret to user mode. */
+void sched_first_switch(void)
+{
+	spin_unlock(&runqueue_lock);
 }
 
 void sched_yield(void)
@@ -69,17 +142,32 @@ void sched_yield(void)
 	schedule();
 }
 
-/* Interrupts must be off: a wake-up between the caller's check and the
- * sleep would otherwise be lost. */
-void sched_sleep_on(void *channel)
+/* A new task is ready: the other CPUs may pick it from now on. */
+void sched_start_task(struct task *t)
 {
-	current->wait_channel = channel;
-	current->state = TASK_SLEEPING;
-	schedule();
-	current->wait_channel = NULL;
+	unsigned long flags;
+
+	spin_lock_irqsave(&runqueue_lock, &flags);
+	t->state = TASK_RUNNABLE;
+	spin_unlock_irqrestore(&runqueue_lock, flags);
 }
 
-static void *waking_channel;
+/* A task that ended is off its stack once this returns: ended means
+ * made a zombie under the lock, which its switch away held until the
+ * switch was complete.  Then its slot is free: task.c's task_free. */
+void sched_release_task(struct task *t)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&runqueue_lock, &flags);
+	t->on_cpu = false;	/* not yet started, or switched away from */
+	t->state = TASK_UNUSED;
+	spin_unlock_irqrestore(&runqueue_lock, flags);
+}
+
+/* ---- sleeping and waking ---- */
+
+static void *waking_channel;	/* under runqueue_lock */
 
 static void wake_if_waiting(struct task *t)
 {
@@ -88,13 +176,84 @@ static void wake_if_waiting(struct task *t)
 		t->state = TASK_RUNNABLE;
 }
 
-void sched_wake_up(void *channel)
+/* Wake every task sleeping on channel; runqueue_lock held. */
+static void wake_up_locked(void *channel)
 {
-	unsigned long flags = raw_local_irq_save();
-
 	waking_channel = channel;
 	task_for_each(wake_if_waiting);
-	raw_local_irq_restore(flags);
+}
+
+/*
+ * Sleep on channel until a sched_wake_up(channel), releasing the caller's
+ * lock (NULL: none; the caller's interrupts-off is then its only guard,
+ * as on one CPU) only once runqueue_lock is held, as xv6's sleep(): a
+ * waker must take the caller's lock to change what the caller checked,
+ * and then runqueue_lock to wake it, so the caller is either still
+ * checking or asleep already - no wake-up is lost.  The caller's lock is
+ * taken again before this returns.
+ */
+void sched_sleep_on_lock(void *channel, spinlock_t *lock)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&runqueue_lock, &flags);
+	if (lock)
+		spin_unlock(lock);
+	current->wait_channel = channel;
+	current->state = TASK_SLEEPING;
+	switch_locked();
+	current->wait_channel = NULL;
+	spin_unlock_irqrestore(&runqueue_lock, flags);
+	if (lock)
+		spin_lock(lock);
+}
+
+/* Interrupts must be off: a wake-up between the caller's check and the
+ * sleep would otherwise be lost (on one CPU; see sched_sleep_on_lock). */
+void sched_sleep_on(void *channel)
+{
+	sched_sleep_on_lock(channel, NULL);
+}
+
+void sched_wake_up(void *channel)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&runqueue_lock, &flags);
+	wake_up_locked(channel);
+	spin_unlock_irqrestore(&runqueue_lock, flags);
+}
+
+/* A sleeping task made runnable (kill: a sleep ends early). */
+void sched_wake_task(struct task *t)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&runqueue_lock, &flags);
+	if (t->state == TASK_SLEEPING)
+		t->state = TASK_RUNNABLE;
+	spin_unlock_irqrestore(&runqueue_lock, flags);
+}
+
+/*
+ * The current task ends: a zombie, its parent (if any) woken, and the CPU
+ * given away for good.  The caller holds table_lock (task.c's task_lock) (so that a parent
+ * checking for zombies under it sees this one or is asleep before the
+ * wake-up); it is released here once runqueue_lock is held.  The zombie
+ * state and the switch are under runqueue_lock together: no reaper can
+ * free this stack before the switch away from it is complete.
+ */
+void __noreturn sched_exit(struct task *parent, spinlock_t *table_lock)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&runqueue_lock, &flags);
+	current->state = TASK_ZOMBIE;
+	if (parent)
+		wake_up_locked(parent);
+	spin_unlock(table_lock);
+	switch_locked();
+	panic("a zombie ran again");
 }
 
 /* Sleep for ticks timer ticks; 0 only yields.  -EINVAL past
@@ -110,13 +269,13 @@ int sched_sleep_ticks(unsigned long ticks)
 		schedule();
 		return 0;
 	}
-	flags = raw_local_irq_save();
+	spin_lock_irqsave(&runqueue_lock, &flags);
 	current->wake_tick = timer_ticks() + ticks;
 	current->timed_sleep = true;
 	current->state = TASK_SLEEPING;
-	schedule();
+	switch_locked();
 	current->timed_sleep = false;
-	raw_local_irq_restore(flags);
+	spin_unlock_irqrestore(&runqueue_lock, flags);
 	return 0;
 }
 
@@ -131,9 +290,13 @@ static void wake_if_due(struct task *t)
  * the current task's slice. */
 void sched_tick(void)
 {
+	unsigned long flags;
+
+	spin_lock_irqsave(&runqueue_lock, &flags);
 	task_for_each(wake_if_due);
-	if (current == this_cpu_read(idle_task) || !current->slice || !--current->slice)
-		this_cpu_write(need_resched, true);
+	if (current == this_idle_task() || !current->slice || !--current->slice)
+		set_need_resched();
+	spin_unlock_irqrestore(&runqueue_lock, flags);
 }
 
 /* TSC counts the idle task spent halted: what this kernel left the
@@ -164,7 +327,7 @@ static void idle_loop(void)
 	for (;;) {
 		task_reap_orphans();
 		raw_local_irq_disable();
-		if (this_cpu_read(need_resched)) {
+		if (sched_need_resched()) {
 			raw_local_irq_enable();
 			schedule();
 		} else {

@@ -8,10 +8,23 @@
  * zombie, holding only its kernel stack, until its parent collects its
  * status with task_wait().  A task whose parent is gone is collected by
  * the idle task.
+ *
+ * task_lock (rank LOCK_RANK_TASKS) guards the table's slots (claiming and
+ * freeing one), the pids, the parent links, the exit statuses and the
+ * zombies' collection, and kill's marks.  A task's state is the run
+ * queue's (sched.c): it is changed there, under runqueue_lock, taken
+ * inside task_lock when both are needed.  Freeing a slot goes through
+ * sched_release_task, which cannot return before the zombie's switch
+ * away from its stack is complete, so no CPU frees a stack in use.
+ * Functions that only look (task_by_pid, task_for_each, the counts) take
+ * no lock: what they return may change at once, which their callers
+ * (the shell, the tests, the scheduler under its own lock) accept.
  */
 #include <kernel.h>
 #include <exec.h>
+#include <lockdep.h>
 #include <page_alloc.h>
+#include <spinlock.h>
 #include <string.h>
 #include <task.h>
 #include <asm/desc.h>
@@ -21,6 +34,7 @@
 
 static struct task tasks[NR_TASKS];
 static int next_pid = 2;		/* 0 idle, 1 the boot thread */
+DEFINE_SPINLOCK(task_lock, LOCK_RANK_TASKS);	/* task.h */
 
 extern char boot_stack[], boot_stack_top[];
 
@@ -73,38 +87,47 @@ unsigned int task_slots_free(void)
 }
 
 /* A free slot with a kernel stack, or NULL (and *err) if none. */
+/* A free slot with a kernel stack, or NULL (and *err) if none.  The
+ * slot is claimed sleeping, with no channel: no CPU picks or wakes it
+ * before sched_start_task. */
 static struct task *task_alloc(const char *name, int *err)
 {
-	unsigned long flags = raw_local_irq_save();
+	unsigned long flags;
 	struct task *t;
 
+	spin_lock_irqsave(&task_lock, &flags);
 	for (t = tasks; t < tasks + NR_TASKS && t->state != TASK_UNUSED; t++)
 		;
 	if (t == tasks + NR_TASKS) {
-		raw_local_irq_restore(flags);
+		spin_unlock_irqrestore(&task_lock, flags);
 		*err = -EAGAIN;
 		return NULL;
 	}
 	memset(t, 0, sizeof(*t));
 	t->state = TASK_SLEEPING;	/* claimed, not yet runnable */
 	t->pid = next_pid++;
-	raw_local_irq_restore(flags);
+	spin_unlock_irqrestore(&task_lock, flags);
 	strlcpy(t->name, name, sizeof(t->name));
 	t->kstack = pages_alloc(KSTACK_PAGES);
 	t->kstack_size = KSTACK_PAGES * PAGE_SIZE;
 	t->pgd = kernel_page_dir;
 	if (!t->kstack) {
-		t->state = TASK_UNUSED;
+		sched_release_task(t);
 		*err = -ENOMEM;
 		return NULL;
 	}
 	return t;
 }
 
+/* Its stack freed and its slot unused, once it is off that stack
+ * (sched_release_task); the stack's address read first, since the slot
+ * may be claimed again at once. */
 static void task_free(struct task *t)
 {
-	pages_free(t->kstack, KSTACK_PAGES);
-	t->state = TASK_UNUSED;
+	u32 kstack = t->kstack;
+
+	sched_release_task(t);
+	pages_free(kstack, KSTACK_PAGES);
 }
 
 /* The boot thread, already running on the boot stack, becomes a task. */
@@ -119,6 +142,7 @@ void task_init(void)
 	t->kstack_size = boot_stack_top - boot_stack;
 	t->pgd = kernel_page_dir;
 	t->thread = init_thread;
+	t->on_cpu = true;		/* it runs: no other CPU may pick it */
 	arch_task_setup_boot(t);
 }
 
@@ -138,7 +162,7 @@ struct task *task_try_create_kernel(const char *name, void (*fn)(void), int *err
 		return NULL;
 	t->thread_fn = fn;
 	arch_task_setup_kernel(t, kernel_thread);
-	t->state = TASK_RUNNABLE;
+	sched_start_task(t);
 	return t;
 }
 
@@ -175,7 +199,7 @@ int task_spawn(const char *program, const char *arg)
 		task_free(t);
 		return err;
 	}
-	t->state = TASK_RUNNABLE;
+	sched_start_task(t);
 	return t->pid;
 }
 
@@ -192,6 +216,7 @@ static void task_release(struct task *t)
 	}
 }
 
+/* task_lock held. */
 static void orphan_children(struct task *parent)
 {
 	struct task *t;
@@ -201,21 +226,21 @@ static void orphan_children(struct task *parent)
 			t->parent = NULL;
 }
 
+/* The end of the current task: a zombie under task_lock, which
+ * sched_exit releases once it holds the run queue (see there). */
 void task_exit(int status)
 {
 	struct task *t = current;
+	unsigned long flags;
 
 	if (t->pid <= 1)
 		panic("task %d (%s) may not exit", t->pid, t->name);
+	lockdep_task_exit();	/* before task_lock: what it holds stays held */
 	task_release(t);
-	raw_local_irq_disable();
+	spin_lock_irqsave(&task_lock, &flags);
 	orphan_children(t);
 	t->exit_status = status;
-	t->state = TASK_ZOMBIE;
-	if (t->parent)
-		sched_wake_up(t->parent);
-	schedule();
-	panic("a zombie ran again");
+	sched_exit(t->parent, &task_lock);
 }
 
 void kill_current(int status, const char *fmt, ...)
@@ -230,7 +255,8 @@ void kill_current(int status, const char *fmt, ...)
 	task_exit(status);
 }
 
-/* A zombie child of the current task, matching pid (-1: any). */
+/* A zombie child of the current task, matching pid (-1: any); task_lock
+ * held. */
 static struct task *find_zombie(int pid, bool *has_child)
 {
 	struct task *t;
@@ -251,17 +277,21 @@ static struct task *find_zombie(int pid, bool *has_child)
  * *status, 0 if none has ended, -ECHILD if there is no child. */
 int task_reap(int *status)
 {
-	unsigned long flags = raw_local_irq_save();
+	unsigned long flags;
 	bool has_child;
-	struct task *z = find_zombie(-1, &has_child);
+	struct task *z;
 	int pid;
 
-	raw_local_irq_restore(flags);
-	if (!z)
+	spin_lock_irqsave(&task_lock, &flags);
+	z = find_zombie(-1, &has_child);
+	if (!z) {
+		spin_unlock_irqrestore(&task_lock, flags);
 		return has_child ? 0 : -ECHILD;
+	}
 	pid = z->pid;
 	*status = z->exit_status;
 	task_free(z);
+	spin_unlock_irqrestore(&task_lock, flags);
 	return pid;
 }
 
@@ -270,20 +300,23 @@ int task_reap(int *status)
  * end, not sleep on for a child that may never end). */
 int task_wait(int pid, int *status)
 {
-	unsigned long flags = raw_local_irq_save();
+	unsigned long flags;
 	struct task *z;
 	bool has_child;
 
+	spin_lock_irqsave(&task_lock, &flags);
 	while (!(z = find_zombie(pid, &has_child)) && has_child &&
 	       !current->kill_requested)
-		sched_sleep_on(current);
-	raw_local_irq_restore(flags);
-	if (!z)
+		sched_sleep_on_lock(current, &task_lock);
+	if (!z) {
+		spin_unlock_irqrestore(&task_lock, flags);
 		return has_child ? -EINTR : -ECHILD;
+	}
 	pid = z->pid;
 	if (status)
 		*status = z->exit_status;
 	task_free(z);
+	spin_unlock_irqrestore(&task_lock, flags);
 	return pid;
 }
 
@@ -296,28 +329,33 @@ int task_wait(int pid, int *status)
  */
 int task_kill_pid(int pid)
 {
-	unsigned long flags = raw_local_irq_save();
-	struct task *t = task_by_pid(pid);
+	unsigned long flags;
+	struct task *t;
 	int err = 0;
 
+	spin_lock_irqsave(&task_lock, &flags);
+	t = task_by_pid(pid);
 	if (!t || t->state == TASK_ZOMBIE)
 		err = -ESRCH;
 	else if (!t->user)
 		err = -EPERM;
 	else
 		t->kill_requested = true;
-	if (!err && t->state == TASK_SLEEPING)
-		t->state = TASK_RUNNABLE;	/* a sleep ends early, as for a signal */
-	raw_local_irq_restore(flags);
+	if (!err)
+		sched_wake_task(t);	/* a sleep ends early, as for a signal */
+	spin_unlock_irqrestore(&task_lock, flags);
 	return err;
 }
 
 /* The idle task's chore: free the zombies nobody will wait for. */
 void task_reap_orphans(void)
 {
+	unsigned long flags;
 	struct task *t;
 
+	spin_lock_irqsave(&task_lock, &flags);
 	for (t = tasks; t < tasks + NR_TASKS; t++)
 		if (t->state == TASK_ZOMBIE && !t->parent)
 			task_free(t);
+	spin_unlock_irqrestore(&task_lock, flags);
 }

@@ -12,6 +12,7 @@
 #include <lockdep.h>
 #include <string.h>
 #include <task.h>
+#include <asm/privileged.h>
 #include <asm/timer.h>
 #include "console_capture.h"
 
@@ -66,10 +67,17 @@ static bool report_names(const char *a, const char *b, const char *c)
 }
 
 /* inner then outer: out of order, reported with both names and the
- * function that took it; the locks still work. */
+ * function that took it; the locks still work.  Interrupts are off
+ * around the planted pairs: a timer tick arriving while inner_lock (rank
+ * 50) is held would take the run queue's lock (rank 40) on top of it, a
+ * third report, and a true one (another CPU holding the run queue's lock
+ * may want inner_lock next), which the test did not plant. */
 KTEST(lockdep_reports_out_of_order)
 {
+	unsigned long flags;
+
 	planting_starts();
+	flags = raw_local_irq_save();
 	spin_lock(&inner_lock);
 	spin_lock(&outer_lock);
 	spin_unlock(&outer_lock);
@@ -79,6 +87,7 @@ KTEST(lockdep_reports_out_of_order)
 	spin_lock(&other_inner_lock);
 	spin_unlock(&other_inner_lock);
 	spin_unlock(&inner_lock);
+	raw_local_irq_restore(flags);
 	planting_ends();
 	KT_EXPECT_EQ(new_reports(LOCKDEP_OUT_OF_ORDER), 2);
 	KT_EXPECT_EQ(new_reports_total(), 2);

@@ -136,3 +136,37 @@ def no_line_starting(lines, prefixes):
     if not missing:
         return None
     return "no line starting " + ", ".join(repr(p) for p in missing)
+
+
+# The in-kernel tests whose `lockdep:` reports are what they check: the
+# planted lock bugs (tests/kernel/test_lockdep.c) and the probes of which
+# lock each subsystem takes (tests/kernel/test_locks.c).
+PLANTED_LOCKDEP_TESTS = ("lockdep_", "locks_probe_")
+
+
+def stray_lockdep_reports(lines):
+    """The `lockdep:` report lines of a run booted with `lockdebug` that
+    no lock-debugger test planted: each in-kernel test's lines come
+    before its `ktest: PASS|FAIL|SKIP name` line, so a report belongs to
+    the next such line, and only tests named lockdep_* or locks_probe_* may have one.
+    Reports after the last test line (none planted them) are stray too."""
+    stray, pending = [], []
+    for line in lines:
+        if line.startswith("lockdep:"):
+            pending.append(line.rstrip())
+            continue
+        verdict = re.match(r"^ktest: (PASS|FAIL|SKIP) (\S+)", line)
+        if verdict:
+            if not verdict.group(2).startswith(PLANTED_LOCKDEP_TESTS):
+                stray += pending
+            pending = []
+    return stray + pending
+
+
+def lockdep_problem(lines):
+    """Why a `lockdebug` run is not clean (the first stray report), or
+    None."""
+    stray = stray_lockdep_reports(lines)
+    if not stray:
+        return None
+    return f"{len(stray)} lockdep report(s) no test planted, the first: {stray[0]}"

@@ -19,7 +19,7 @@ from .emulators import (KTEST_BOCHS_TIMEOUT, KTEST_QEMU_TIMEOUT, QEMU, QEMU_FAIL
                         QEMU_MEMORY_MIB, QEMU_PASS, qemu_command, run_bochs,
                         run_emulator, read_serial)
 from .harness import Failure, Test, fresh_log, need_file, need_tool
-from .judge import ktest_problem, log_details, no_line_starting
+from .judge import ktest_problem, lockdep_problem, log_details, no_line_starting
 
 # In-kernel suite under QEMU: (name, build, -cpu model, patcher mode).
 # The models step through the CPU generations the kernel claims to
@@ -50,6 +50,10 @@ QEMU_KTEST_MATRIX = [
     ("ktest-qemu-y-qemu32-cpu=486", "y", "qemu32", "cpu=486"),
     ("ktest-qemu-y-qemu32-cpu=586", "y", "qemu32", "cpu=586"),
     ("ktest-qemu-n-qemu32-cpu=386", "n", "qemu32", "cpu=386"),
+    # lockdebug: every spinlock checked (order, holders, sleeps) through
+    # the whole suite; a report that no lock-debugger test planted fails
+    # the row.
+    ("ktest-qemu-y-qemu32-lockdebug", "y", "qemu32", "lockdebug"),
 ]
 
 # What each emulated CPU model is, by its emulator's definition (QEMU's
@@ -120,12 +124,19 @@ def judge_qemu_ktest(log, cmd, expect=(), outcome=None):
                    f"never asks for (it uses {QEMU_PASS} and {QEMU_FAIL})")
     else:
         problem = ktest_problem(lines)
+    if problem is None and "lockdebug" in cmd_append(cmd):
+        problem = lockdep_problem(lines)
     if problem is None and outcome.status != QEMU_PASS:
         problem = f"QEMU exit status {outcome.status}, expected {QEMU_PASS}"
     if problem is None:
         problem = no_line_starting(lines, expect)
     if problem:
         raise Failure(problem, log_details(log, lines, outcome.output))
+
+
+def cmd_append(cmd):
+    """The kernel command line a QEMU command passes (-append), or ""."""
+    return next((cmd[i + 1] for i, arg in enumerate(cmd[:-1]) if arg == "-append"), "")
 
 
 def bochs_ktest(log, build, cpu, expect=(), iso=None):

@@ -30,10 +30,17 @@
 void kernel_thread_start(void);		/* entry.S */
 
 /* What switch_stacks pops: the callee-saved registers, then where to
- * return. */
+ * return.  A new task's frame returns into sched_first_switch (it
+ * releases the run queue's lock that the switch to it was made under,
+ * kernel/sched.c) and that, through `then`, to where the task starts. */
 struct switch_frame {
 	u32 edi, esi, ebx, ebp;
 	u32 ret;
+};
+
+struct first_switch_frame {
+	struct switch_frame frame;
+	u32 then;		/* sched_first_switch's return address */
 };
 
 /* Where a task's kernel stack starts: it grows down from its last page. */
@@ -54,7 +61,7 @@ struct pt_regs *task_user_regs(struct task *t)
 void arch_task_setup_user(struct task *t, u32 entry, u32 user_esp)
 {
 	struct pt_regs *regs = task_user_regs(t);
-	struct switch_frame *frame = (struct switch_frame *)regs - 1;
+	struct first_switch_frame *frame = (struct first_switch_frame *)regs - 1;
 
 	*regs = (struct pt_regs){
 		.eax = syscall_sysenter_enabled(),	/* for user/lib/crt0.S */
@@ -63,7 +70,8 @@ void arch_task_setup_user(struct task *t, u32 entry, u32 user_esp)
 		.eflags = X86_EFLAGS_IF | X86_EFLAGS_FIXED,
 		.esp = user_esp, .ss = __USER_DS,
 	};
-	*frame = (struct switch_frame){ .ret = (u32)ret_from_trap };
+	*frame = (struct first_switch_frame){
+		.frame.ret = (u32)sched_first_switch, .then = (u32)ret_from_trap };
 	t->thread.esp0 = kstack_top(t);
 	t->kernel_esp = (u32)frame;
 	fpu_init_task(t);
@@ -80,9 +88,10 @@ void arch_task_setup_boot(struct task *t)
  * (entry code), which calls fn, handed over in EBX. */
 void arch_task_setup_kernel(struct task *t, void (*fn)(void))
 {
-	struct switch_frame *frame = (struct switch_frame *)kstack_top(t) - 1;
+	struct first_switch_frame *frame = (struct first_switch_frame *)kstack_top(t) - 1;
 
-	*frame = (struct switch_frame){ .ebx = (u32)fn, .ret = (u32)kernel_thread_start };
+	*frame = (struct first_switch_frame){ .frame.ebx = (u32)fn,
+		.frame.ret = (u32)sched_first_switch, .then = (u32)kernel_thread_start };
 	t->thread.esp0 = kstack_top(t);
 	t->kernel_esp = (u32)frame;
 	fpu_init_task(t);	/* it never uses the FPU (-mgeneral-regs-only), but

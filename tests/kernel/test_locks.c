@@ -1,0 +1,393 @@
+/*
+ * test_locks.c - the kernel's shared state under its locks (issue 27,
+ * "who needs a lock gets one"; docs/smp.md has the table).
+ *
+ * Two kinds of test.  The first asks each subsystem whether its entry
+ * points really take their lock: the test holds the lock itself, with
+ * the lock debugger on, and calls in; the debugger reports the entry
+ * point's take as a recursive take of that lock (and does not take it,
+ * so nothing hangs).  On one CPU this is the only way to see a missing
+ * lock at all: kernel code is never preempted and interrupts are off
+ * inside every one of these locks, so a lock that is not there changes
+ * nothing a task could observe.  The second kind runs the subsystems
+ * from several tasks at once, interleaved by yields - pages, task
+ * creation and exit, printing - and checks that the totals are exact,
+ * no page is handed out twice, every line comes out whole, and the
+ * debugger (if booted with `lockdebug`) says nothing: on one CPU a test
+ * of the accounting and of the lock order, on several CPUs of the
+ * locks themselves.
+ */
+#include <ktest.h>
+#include <console.h>
+#include <lockdep.h>
+#include <page_alloc.h>
+#include <string.h>
+#include <task.h>
+#include <asm/paging.h>
+#include <asm/timer.h>
+#include "console_capture.h"
+
+#define STORM_TASKS	4
+
+static unsigned long reports_before[LOCKDEP_NR_REPORTS];
+static bool was_enabled;
+static char line[200];
+
+/* ---- does each entry point take its lock? ---- */
+
+/* Debugger on (holding no lock), counts noted, console kept. */
+static void probe_starts(void)
+{
+	unsigned int k;
+
+	was_enabled = lockdep_set(true);
+	for (k = 0; k < LOCKDEP_NR_REPORTS; k++)
+		reports_before[k] = lockdep_reports(k);
+	capture_start();
+}
+
+static void probe_ends(void)
+{
+	capture_stop();
+	lockdep_set(was_enabled);
+}
+
+static unsigned long new_reports(enum lockdep_report kind)
+{
+	return lockdep_reports(kind) - reports_before[kind];
+}
+
+static unsigned long new_reports_total(void)
+{
+	unsigned long n = 0;
+	unsigned int k;
+
+	for (k = 0; k < LOCKDEP_NR_REPORTS; k++)
+		n += new_reports(k);
+	return n;
+}
+
+/* Whether the nth recursive-take report names lock and the function
+ * that took it again. */
+static bool recursive_take_of(unsigned int nth, const char *lock, const char *caller)
+{
+	if (!captured_nth_line("lockdep: recursive take:", nth, line, sizeof(line)))
+		return false;
+	return strstr(line, lock) && strstr(line, caller);
+}
+
+/* A page allocated and freed while the test holds page_lock: both take
+ * it. */
+KTEST(locks_probe_page_allocator_takes_page_lock)
+{
+	unsigned long flags, free_before = pages_free_count();
+	u32 page;
+
+	probe_starts();
+	spin_lock_irqsave(&page_lock, &flags);
+	page = pages_alloc(1);
+	if (page)
+		pages_free(page, 1);
+	spin_unlock_irqrestore(&page_lock, flags);
+	probe_ends();
+	KT_EXPECT(page != 0);
+	KT_EXPECT_EQ(pages_free_count(), free_before);
+	KT_EXPECT_EQ(new_reports(LOCKDEP_RECURSIVE_TAKE), 2);
+	KT_EXPECT_EQ(new_reports_total(), 2);
+	KT_EXPECT(recursive_take_of(0, "takes page_lock", "pages_alloc+0x"));
+	KT_EXPECT(recursive_take_of(1, "takes page_lock", "pages_free+0x"));
+}
+
+/* The table's users - collecting a child, a kill, the orphans' reaper -
+ * take task_lock. */
+KTEST(locks_probe_task_table_takes_task_lock)
+{
+	unsigned long flags;
+	int status;
+
+	probe_starts();
+	spin_lock_irqsave(&task_lock, &flags);
+	(void)task_reap(&status);	/* a child of an earlier test, or none */
+	KT_EXPECT_EQ(task_kill_pid(1), -EPERM);		/* the boot thread */
+	task_reap_orphans();
+	spin_unlock_irqrestore(&task_lock, flags);
+	probe_ends();
+	KT_EXPECT_EQ(new_reports(LOCKDEP_RECURSIVE_TAKE), 3);
+	KT_EXPECT_EQ(new_reports_total(), 3);
+	KT_EXPECT(recursive_take_of(0, "takes task_lock", "task_reap+0x"));
+	KT_EXPECT(recursive_take_of(1, "takes task_lock", "task_kill_pid+0x"));
+	KT_EXPECT(recursive_take_of(2, "takes task_lock", "task_reap_orphans+0x"));
+}
+
+/* A wake-up and a tick take runqueue_lock (interrupts off meanwhile: the
+ * real tick must not come in and be reported too). */
+KTEST(locks_probe_scheduler_takes_runqueue_lock)
+{
+	static int nobody_sleeps_here;
+	unsigned long flags;
+
+	probe_starts();
+	spin_lock_irqsave(&runqueue_lock, &flags);
+	sched_wake_up(&nobody_sleeps_here);
+	sched_tick();
+	spin_unlock_irqrestore(&runqueue_lock, flags);
+	probe_ends();
+	KT_EXPECT_EQ(new_reports(LOCKDEP_RECURSIVE_TAKE), 2);
+	KT_EXPECT_EQ(new_reports_total(), 2);
+	KT_EXPECT(recursive_take_of(0, "takes runqueue_lock", "sched_wake_up+0x"));
+	KT_EXPECT(recursive_take_of(1, "takes runqueue_lock", "sched_tick+0x"));
+}
+
+/* A printk takes console_lock; its report is printed without looping
+ * on the lock the test holds (lockdep.c's reporting_recursion). */
+KTEST(locks_probe_printk_takes_console_lock)
+{
+	unsigned long flags;
+
+	probe_starts();
+	spin_lock_irqsave(&console_lock, &flags);
+	printk("locks: a probe printed holding console_lock\n");
+	spin_unlock_irqrestore(&console_lock, flags);
+	probe_ends();
+	KT_EXPECT_EQ(new_reports(LOCKDEP_RECURSIVE_TAKE), 1);
+	KT_EXPECT_EQ(new_reports_total(), 1);
+	KT_EXPECT(recursive_take_of(0, "takes console_lock", "vprintk+0x") ||
+		  recursive_take_of(0, "takes console_lock", "write_message+0x"));
+	KT_EXPECT(captured_line("locks: a probe printed", line, sizeof(line)));
+}
+
+/* ---- several tasks at once ---- */
+
+static unsigned int storm_started, storm_done;
+static unsigned long lockdep_total_before;
+/* The storm tasks' own counts (ranked below the run queue's lock: held
+ * with interrupts on, the timer's tick may take that on top). */
+static DEFINE_SPINLOCK(storm_lock, LOCK_RANK_TASKS);
+
+/* The count before this one was added: a number of one's own, on any
+ * number of CPUs (a 386 has no xadd for an atomic fetch-and-add). */
+static unsigned int count_one(unsigned int *counter)
+{
+	unsigned int n;
+
+	spin_lock(&storm_lock);
+	n = (*counter)++;
+	spin_unlock(&storm_lock);
+	return n;
+}
+
+static void storm_begin(void)
+{
+	storm_started = storm_done = 0;
+	lockdep_total_before = lockdep_reports_total();
+}
+
+/* Wait (sleeping, so that the idle task runs and reaps) until every
+ * storm task is done or seconds have passed. */
+static void storm_wait(unsigned int seconds)
+{
+	unsigned long deadline = timer_ticks() + seconds * timer_hz();
+
+	while (storm_done < STORM_TASKS && (long)(timer_ticks() - deadline) < 0)
+		sched_sleep_ticks(1);
+}
+
+/*
+ * Pages: each task takes runs of 1 to 3 pages, writes its mark in every
+ * word's first, yields, and checks the marks before it frees them; a
+ * page handed to two tasks at once shows another's mark.  The free count
+ * must be back where it was.
+ */
+#define PAGE_ROUNDS	200
+
+static unsigned int page_clashes, page_failures;
+
+static void page_storm_thread(void)
+{
+	u32 me = 0x50a60000u + count_one(&storm_started);
+	unsigned int round, i;
+
+	for (round = 0; round < PAGE_ROUNDS; round++) {
+		unsigned int n = 1 + round % 3;
+		u32 run = pages_alloc(n);
+		u32 *word;
+
+		if (!run) {
+			count_one(&page_failures);
+			continue;
+		}
+		for (i = 0; i < n; i++)
+			*(u32 *)(run + i * PAGE_SIZE) = me;
+		sched_yield();
+		for (i = 0; i < n; i++) {
+			word = (u32 *)(run + i * PAGE_SIZE);
+			if (*word != me)
+				count_one(&page_clashes);
+		}
+		pages_free(run, n);
+	}
+	count_one(&storm_done);
+}
+
+KTEST(locks_page_allocator_exact_under_four_tasks)
+{
+	unsigned long free_before;
+	unsigned int i;
+
+	storm_begin();
+	page_clashes = page_failures = 0;
+	/* The tasks' own stacks come out of the count and go back when the
+	 * idle task reaps them: create them first, count after. */
+	for (i = 0; i < STORM_TASKS; i++)
+		task_create_kernel("pagestorm", page_storm_thread);
+	free_before = pages_free_count();
+	storm_wait(10);
+	KT_EXPECT_EQ(storm_done, STORM_TASKS);
+	KT_EXPECT_EQ(page_clashes, 0);
+	KT_EXPECT_EQ(page_failures, 0);
+	/* Their stacks are freed once reaped: wait for it, then compare with
+	 * what was free before they were made. */
+	sched_sleep_ticks(2);
+	KT_EXPECT_EQ(pages_free_count(), free_before + STORM_TASKS * KSTACK_PAGES);
+	KT_EXPECT_EQ(lockdep_reports_total(), lockdep_total_before);
+}
+
+/*
+ * Tasks: each of four spawners creates STORM_CHILDREN kernel threads
+ * that count themselves and exit at once (orphans, reaped by the idle
+ * task); a full table is waited out.  Every child must have run exactly
+ * once, with a pid of its own, and every slot must be free again.
+ */
+#define STORM_CHILDREN	25
+
+static unsigned int children_ran, children_refused;
+static int child_pids[STORM_TASKS * STORM_CHILDREN];
+
+static void storm_child(void)
+{
+	unsigned int n = count_one(&children_ran);
+
+	if (n < ARRAY_SIZE(child_pids))
+		child_pids[n] = current->pid;
+}
+
+static void spawner_thread(void)
+{
+	unsigned int made = 0;
+	int err;
+
+	count_one(&storm_started);
+	while (made < STORM_CHILDREN) {
+		if (task_try_create_kernel("child", storm_child, &err)) {
+			made++;
+		} else {
+			count_one(&children_refused);
+			sched_sleep_ticks(1);	/* a full table: let the idle task reap */
+		}
+		if (made % 4 == 0)
+			sched_yield();
+	}
+	count_one(&storm_done);
+}
+
+static bool pids_unique(unsigned int n)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < n; i++)
+		for (j = i + 1; j < n; j++)
+			if (child_pids[i] == child_pids[j])
+				return false;
+	return true;
+}
+
+KTEST(locks_task_create_exit_storm_totals)
+{
+	unsigned int slots_before = task_slots_free(), i;
+	unsigned long deadline;
+
+	storm_begin();
+	children_ran = children_refused = 0;
+	memset(child_pids, 0, sizeof(child_pids));
+	for (i = 0; i < STORM_TASKS; i++)
+		task_create_kernel("spawner", spawner_thread);
+	storm_wait(10);
+	deadline = timer_ticks() + timer_hz();
+	while ((children_ran < STORM_TASKS * STORM_CHILDREN ||
+		task_slots_free() != slots_before) &&
+	       (long)(timer_ticks() - deadline) < 0)
+		sched_sleep_ticks(1);
+	KT_EXPECT_EQ(storm_done, STORM_TASKS);
+	KT_EXPECT_EQ(children_ran, STORM_TASKS * STORM_CHILDREN);
+	KT_EXPECT(pids_unique(STORM_TASKS * STORM_CHILDREN));
+	KT_EXPECT_EQ(task_slots_free(), slots_before);
+	KT_EXPECT_EQ(lockdep_reports_total(), lockdep_total_before);
+}
+
+/*
+ * Printing: each task prints PRINT_LINES lines of its own, in two printk
+ * calls' worth of length, yielding between lines.  Every kept line must
+ * be one task's whole line: its fill has the task's own letter from end
+ * to end.
+ */
+#define PRINT_LINES	30
+#define PRINT_FILL	60
+
+static void printer_thread(void)
+{
+	unsigned int me = count_one(&storm_started);
+	char fill[PRINT_FILL + 1];
+	unsigned int n;
+
+	memset(fill, 'a' + me, PRINT_FILL);
+	fill[PRINT_FILL] = '\0';
+	for (n = 0; n < PRINT_LINES; n++) {
+		printk("locks: printer %u line %02u %s %c\n", me, n, fill, 'a' + me);
+		sched_yield();
+	}
+	count_one(&storm_done);
+}
+
+/* Whether a kept printer line is whole: "locks: printer M line NN ",
+ * then PRINT_FILL copies of M's letter, a space, the letter, its end. */
+static bool printer_line_whole(const char *s)
+{
+	unsigned int me, i;
+	char letter;
+
+	if (strncmp(s, "locks: printer ", 15) || s[15] < '0' || s[15] > '9')
+		return false;
+	me = s[15] - '0';
+	letter = 'a' + me;
+	s += 16;
+	if (strncmp(s, " line ", 6))
+		return false;
+	s += 6 + 2 + 1;			/* NN and a space */
+	for (i = 0; i < PRINT_FILL; i++)
+		if (s[i] != letter)
+			return false;
+	return s[PRINT_FILL] == ' ' && s[PRINT_FILL + 1] == letter &&
+	       s[PRINT_FILL + 2] == '\0';
+}
+
+KTEST(locks_printk_lines_whole_between_tasks)
+{
+	unsigned int i, whole = 0, kept;
+
+	storm_begin();
+	capture_start();
+	for (i = 0; i < STORM_TASKS; i++)
+		task_create_kernel("printer", printer_thread);
+	storm_wait(10);
+	capture_stop();
+	KT_EXPECT_EQ(storm_done, STORM_TASKS);
+	KT_EXPECT(!capture_overflowed());
+	kept = captured_lines("locks: printer ");
+	for (i = 0; i < kept; i++)
+		if (captured_nth_line("locks: printer ", i, line, sizeof(line)) &&
+		    printer_line_whole(line))
+			whole++;
+	KT_EXPECT_EQ(kept, STORM_TASKS * PRINT_LINES);
+	KT_EXPECT_EQ(whole, STORM_TASKS * PRINT_LINES);
+	KT_EXPECT_EQ(lockdep_reports_total(), lockdep_total_before);
+}
