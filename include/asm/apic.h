@@ -28,11 +28,19 @@
 #define APIC_VIRT_BASE	0xfee00000u
 #define APIC_DEFAULT_PHYS	0xfee00000u
 
-/* The vectors the APIC delivers on.  Spurious ends in 0xf (bits 0-3
- * are hardwired to 1 on the P6 and Pentium); all above the PIC's and
- * the system call's, below nothing else. */
+/* The vectors the APIC delivers on: its timer and the IPIs in
+ * 0xe0-0xef, and the spurious vector, which ends in 0xf (bits 0-3 are
+ * hardwired to 1 on the P6 and Pentium).  All above the PIC's and the
+ * system call's; 0xf0-0xfe stay the tests' software interrupts.  They
+ * are devices' vectors: a host keeps them as it keeps the PIC's. */
+#define APIC_FIRST_VECTOR	0xe0
 #define APIC_TIMER_VECTOR	0xef
 #define APIC_SPURIOUS_VECTOR	0xff
+
+static inline bool apic_vector(unsigned int v)
+{
+	return (v >= APIC_FIRST_VECTOR && v <= APIC_TIMER_VECTOR) || v == APIC_SPURIOUS_VECTOR;
+}
 
 /* Register offsets in the APIC page. */
 #define APIC_ID		0x020	/* bits 31-24: this CPU's APIC id */

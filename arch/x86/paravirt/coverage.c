@@ -34,7 +34,7 @@ static const char *op_unavailable(unsigned int s)
 	/* Set up only where more than one CPU is to be used (apic.c). */
 	if ((s == PARAVIRT_SLOT(apic_read) || s == PARAVIRT_SLOT(apic_write)) &&
 	    !apic_present())
-		return "no local APIC in use";
+		return smp_possible() ? "one CPU: APIC not used" : "no APIC";
 	return NULL;
 }
 
