@@ -14,6 +14,7 @@
 #include <run.h>
 #include <shell.h>
 #include <task.h>
+#include <asm/apic.h>
 #include <asm/cpu.h>
 #include <asm/desc.h>
 #include <asm/extable.h>
@@ -74,6 +75,7 @@ void kmain(const void *multiboot_info)
 	cpu_print_control_registers();
 	raw_local_irq_enable();
 	timer_check();
+	apic_init();			/* more than one CPU: its timer, after the PIT's */
 	printk("pv386 ready: backend=%s cpu=%s family %u model %u (%s)\n",
 	       paravirt_backend_name(), boot_cpu.vendor, boot_cpu.family,
 	       boot_cpu.model, boot_cpu.name);

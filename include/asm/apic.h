@@ -17,6 +17,31 @@
 
 #include <types.h>
 
+/*
+ * Where the APIC page is in virtual memory: a fixed address, whatever
+ * the physical one (the firmware's, normally the same 0xfee00000), as
+ * Linux's fixmap gave it one.  The native ops and a ROM can then reach
+ * it without being told.  It lies above user space, in the directory
+ * entry every address space shares for memory-mapped registers
+ * (KERNEL_MMIO_BASE, asm/paging.h).
+ */
+#define APIC_VIRT_BASE	0xfee00000u
+#define APIC_DEFAULT_PHYS	0xfee00000u
+
+/* The vectors the APIC delivers on: its timer and the IPIs in
+ * 0xe0-0xef, and the spurious vector, which ends in 0xf (bits 0-3 are
+ * hardwired to 1 on the P6 and Pentium).  All above the PIC's and the
+ * system call's; 0xf0-0xfe stay the tests' software interrupts.  They
+ * are devices' vectors: a host keeps them as it keeps the PIC's. */
+#define APIC_FIRST_VECTOR	0xe0
+#define APIC_TIMER_VECTOR	0xef
+#define APIC_SPURIOUS_VECTOR	0xff
+
+static inline bool apic_vector(unsigned int v)
+{
+	return (v >= APIC_FIRST_VECTOR && v <= APIC_TIMER_VECTOR) || v == APIC_SPURIOUS_VECTOR;
+}
+
 /* Register offsets in the APIC page. */
 #define APIC_ID		0x020	/* bits 31-24: this CPU's APIC id */
 #define APIC_VERSION	0x030
@@ -33,6 +58,14 @@
 #define APIC_TIMER_INIT	0x380	/* initial count: writing it starts the timer */
 #define APIC_TIMER_NOW	0x390	/* current count */
 #define APIC_TIMER_DIV	0x3e0	/* divide configuration */
+
+/* SVR, LVT and timer bits. */
+#define APIC_SVR_ENABLE		0x100	/* software enable */
+#define APIC_LVT_MASKED		0x10000
+#define APIC_LVT_EXTINT		0x00700	/* delivery mode ExtINT: the 8259's */
+#define APIC_LVT_NMI		0x00400
+#define APIC_LVT_TIMER_PERIODIC	0x20000
+#define APIC_TIMER_DIV_16	0x3	/* divide configuration: bus clock / 16 */
 
 /* ICR bits. */
 #define APIC_ICR_FIXED		0x00000
@@ -57,5 +90,28 @@ void apic_send_ipi_all_but_self(unsigned int vector);
  * -ETIMEDOUT if the APIC never reported the message delivered. */
 int apic_send_init(unsigned int apic_id);
 int apic_send_startup(unsigned int apic_id, u32 trampoline_phys);
+
+/*
+ * Set up at boot (kmain, after paging and the PIC): maps the page,
+ * enables the boot CPU's APIC and calibrates its timer, where more than
+ * one CPU is to be used (smp.to_use > 1); elsewhere it does nothing
+ * and says nothing, and apic_present() stays false.
+ */
+void apic_init(void);
+unsigned int apic_version(void);	/* APIC_VERSION's low byte */
+
+/*
+ * The local APIC timer: each CPU's own tick.  apic_init() measures its
+ * rate against the PIT (bus clock / 16 ticks per second, as counted);
+ * apic_timer_start_this_cpu() runs it periodic at timer_hz() on
+ * APIC_TIMER_VECTOR, each tick the scheduler's on this CPU (an AP calls
+ * it as it comes up).  The boot CPU starts its own in apic_init().
+ */
+void apic_timer_start_this_cpu(void);
+void apic_timer_stop_this_cpu(void);
+u32 apic_timer_hz(void);		/* timer input clocks per second */
+u32 apic_timer_initial_count(void);	/* the count per tick */
+unsigned long apic_timer_ticks(void);	/* local timer interrupts, all CPUs */
+unsigned long apic_spurious_count(void);
 
 #endif

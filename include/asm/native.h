@@ -22,6 +22,7 @@
 #endif
 
 #include <types.h>
+#include <asm/apic.h>
 #include <asm/desc_defs.h>
 #include <asm/extable.h>
 #include <asm/processor.h>
@@ -371,6 +372,23 @@ static inline void native_set_pde(u32 *pdep, u32 pde)
 static inline void native_release_pgd(u32 *pgd)
 {
 	(void)pgd;
+}
+
+/* ---- the local APIC: a page of registers at a fixed address ---- */
+
+/*
+ * Uncached memory (the page is mapped PCD|PWT, arch/x86/kernel/apic.c):
+ * every load and store reaches the APIC, whole 32 bits, in program
+ * order.  volatile keeps the compiler from merging or dropping one.
+ */
+static inline u32 native_apic_read(u32 reg)
+{
+	return *(volatile u32 *)(APIC_VIRT_BASE + reg);
+}
+
+static inline void native_apic_write(u32 reg, u32 value)
+{
+	*(volatile u32 *)(APIC_VIRT_BASE + reg) = value;
 }
 
 /* ---- I/O privilege ---- */

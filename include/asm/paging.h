@@ -7,6 +7,10 @@
  *                                 the same page tables in every address
  *                                 space
  *   USER_BASE .. USER_END         a task's own pages, user-accessible
+ *   KERNEL_MMIO_BASE, 4 MiB       memory-mapped registers (the local
+ *                                 APIC's page), uncached, supervisor
+ *                                 only; its one table shared by every
+ *                                 address space like the kernel's
  *
  * Kernel text and read-only data are mapped read-only once the patcher
  * is done; kernel_text_poke() is the one way to write code after that.
@@ -29,6 +33,8 @@
 #define PTE_PRESENT	0x001
 #define PTE_WRITE	0x002
 #define PTE_USER	0x004
+#define PTE_PWT		0x008	/* write-through */
+#define PTE_PCD		0x010	/* cache disabled: with PWT, uncached */
 
 #define PT_ENTRIES	1024
 #define PGDIR_SPAN	(PT_ENTRIES * PAGE_SIZE)	/* 4 MiB per directory entry */
@@ -36,6 +42,8 @@
 #define KERNEL_SPACE_END	0x40000000u	/* RAM the kernel can map: 1 GiB */
 #define USER_BASE		KERNEL_SPACE_END
 #define USER_END		0xc0000000u
+#define KERNEL_MMIO_BASE	0xfec00000u	/* where the PC's APICs are */
+#define KERNEL_MMIO_PDE		(KERNEL_MMIO_BASE / PGDIR_SPAN)
 
 /* Page-fault error code bits. */
 #define PF_PROT		0x1	/* a protection violation (else: not present) */
@@ -51,6 +59,9 @@ void kernel_text_poke(void *addr, const void *bytes, unsigned int len);
 void kernel_text_batch_begin(void);
 void kernel_text_batch_end(void);
 void flush_tlb(void);
+/* Map the register page at phys to va (in the KERNEL_MMIO_BASE 4 MiB),
+ * uncached, for the kernel only: once paging is on. */
+void kernel_map_mmio(u32 va, u32 phys);
 extern u32 kernel_page_dir[PT_ENTRIES];
 
 /* Address spaces of user tasks (arch/x86/mm/address_space.c). */

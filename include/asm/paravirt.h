@@ -102,7 +102,13 @@
 	 * the tables hears of every change (asm/paging.h has the rule). */ \
 	X(set_pte_at, void, (u32 *ptep, u32 pte, u32 va))		\
 	X(set_pde, void, (u32 *pdep, u32 pde))				\
-	X(release_pgd, void, (u32 *pgd))	/* before it is freed */
+	X(release_pgd, void, (u32 *pgd))	/* before it is freed */	\
+									\
+	/* The local APIC's registers (asm/apic.h), by offset in its page: \
+	 * Linux's 2006-2008 apic_read and apic_write.  Natively a load or \
+	 * store at APIC_VIRT_BASE + reg; a hypervisor would emulate them. */ \
+	X(apic_read, u32, (u32 reg))					\
+	X(apic_write, void, (u32 reg, u32 value))
 
 #define PARAVIRT_OP_MEMBER(op, ret, params)	ret (*op) params;
 

@@ -120,6 +120,10 @@ static inline void set_pte_at(u32 *ptep, u32 pte, u32 va) { PVOP(set_pte_at)(pte
 static inline void set_pde(u32 *pdep, u32 pde)		{ PVOP(set_pde)(pdep, pde); }
 static inline void release_pgd(u32 *pgd)		{ PVOP(release_pgd)(pgd); }
 
+/* ---- the local APIC's registers (asm/apic.h: only apic.c calls these) ---- */
+static inline u32 apic_read(u32 reg)			{ return PVOP(apic_read)(reg); }
+static inline void apic_write(u32 reg, u32 value)	{ PVOP(apic_write)(reg, value); }
+
 /* ---- which backend is running ---- */
 #ifdef CONFIG_PARAVIRT
 static inline const char *paravirt_backend_name(void)	{ return paravirt_ops.name; }

@@ -54,6 +54,10 @@
  * is the ROM's own, because the table's op passes a kernel structure or
  * a kernel selector the ROM cannot know: the glue adapts those.
  * load_tls has no entry: the glue builds it from write_gdt_entry.
+ * Nor have the ops added to the table after ABI 1.0 (set_pte_at, set_pde,
+ * release_pgd, apic_read, apic_write): the glue does them as a native
+ * machine would (rom.c).  Should a ROM need to provide them, they get
+ * numbers 40 on in a new minor version: appended, never renumbered.
  */
 #define ROM_TABLE_OPS(X)						\
 	X(0, irq_disable)	X(1, irq_enable)	X(2, save_fl)		\

@@ -1,5 +1,7 @@
 /*
- * asm/timer.h - the system tick from the 8253/8254 PIT, channel 0.
+ * asm/timer.h - the system tick from the 8253/8254 PIT, channel 0; with
+ * more than one CPU, the scheduler's tick from each CPU's local APIC
+ * timer (asm/apic.h) and the clock still from the PIT.
  */
 #ifndef ASM_TIMER_H
 #define ASM_TIMER_H
@@ -20,5 +22,8 @@ unsigned int timer_hz(void);
 unsigned int timer_divisor(void);	/* PIT input clocks per tick */
 unsigned int timer_read_count(void);	/* where the PIT is in this tick */
 bool clock_tsc(u64 *tsc);		/* false where there is no TSC */
+void timer_local_tick(void);		/* a CPU's own timer: its sched tick */
+void timer_sched_tick_from_local(void);	/* the PIT keeps only the clock */
+bool timer_sched_tick_local(void);
 
 #endif

@@ -70,6 +70,7 @@ void trap_init(void);
 void trap_dispatch(struct pt_regs *regs);
 void set_system_gate(unsigned int vector, trap_handler_t handler);
 void set_syscall_gate(unsigned int vector, trap_handler_t handler);
+void set_intr_handler(unsigned int vector, trap_handler_t handler);	/* DPL 0 */
 void show_regs(const struct pt_regs *regs);		/* dumpstack.c */
 void show_current_regs(void);
 void show_backtrace(u32 ebp);

@@ -19,5 +19,6 @@
 #define ENOSYS	38	/* no such system call */
 #define ECHILD	10	/* no child to wait for */
 #define ENODEV	19	/* the CPU lacks it */
+#define ETIMEDOUT	110	/* a device never answered */
 
 #endif

@@ -5,7 +5,8 @@
  *
  * The slot numbers below are written out from the member order of the
  * 2006 table (name 0, kernel_rpl 1, cpuid 2, ... iret 42) and the
- * page-table ops after it (... release_pgd 45), not computed
+ * page-table ops after it (... release_pgd 45) and the APIC's (apic_read
+ * 46, apic_write 47), not computed
  * with the macros under test: a member moved, added or dropped changes
  * them, and then these tests and every patch record must agree anew.
  */
@@ -22,8 +23,10 @@
 #define SLOT_SET_IOPL_MASK	40
 #define SLOT_IRET		42	/* the 2006 table's last op */
 #define SLOT_SET_PTE_AT		43
-#define SLOT_RELEASE_PGD	45	/* the last op */
-#define NR_OPS			44	/* "paravirt: backend native, 44 ops" */
+#define SLOT_RELEASE_PGD	45
+#define SLOT_APIC_READ		46
+#define SLOT_APIC_WRITE		47	/* the last op */
+#define NR_OPS			46	/* "paravirt: backend native, 46 ops" */
 
 static bool named(unsigned int slot, const char *want)
 {
@@ -45,9 +48,11 @@ KTEST(paravirt_slots_are_known)
 	KT_EXPECT_EQ(PARAVIRT_SLOT(iret), SLOT_IRET);
 	KT_EXPECT_EQ(PARAVIRT_SLOT(set_pte_at), SLOT_SET_PTE_AT);
 	KT_EXPECT_EQ(PARAVIRT_SLOT(release_pgd), SLOT_RELEASE_PGD);
+	KT_EXPECT_EQ(PARAVIRT_SLOT(apic_read), SLOT_APIC_READ);
+	KT_EXPECT_EQ(PARAVIRT_SLOT(apic_write), SLOT_APIC_WRITE);
 	KT_EXPECT_EQ(PARAVIRT_NR_OPS, NR_OPS);
 	KT_EXPECT_EQ(PARAVIRT_FIRST_OP_SLOT, SLOT_CPUID);
-	KT_EXPECT_EQ(PARAVIRT_NR_SLOTS, SLOT_RELEASE_PGD + 1);
+	KT_EXPECT_EQ(PARAVIRT_NR_SLOTS, SLOT_APIC_WRITE + 1);
 }
 
 KTEST(paravirt_op_names_match_slots)
@@ -60,10 +65,12 @@ KTEST(paravirt_op_names_match_slots)
 	KT_EXPECT(named(SLOT_IRET, "iret"));
 	KT_EXPECT(named(SLOT_SET_PTE_AT, "set_pte_at"));
 	KT_EXPECT(named(SLOT_RELEASE_PGD, "release_pgd"));
+	KT_EXPECT(named(SLOT_APIC_READ, "apic_read"));
+	KT_EXPECT(named(SLOT_APIC_WRITE, "apic_write"));
 	/* Not ops: the backend's name, kernel_rpl, and past the end. */
 	KT_EXPECT(named(0, "?"));
 	KT_EXPECT(named(1, "?"));
-	KT_EXPECT(named(SLOT_RELEASE_PGD + 1, "?"));
+	KT_EXPECT(named(SLOT_APIC_WRITE + 1, "?"));
 	KT_EXPECT(named(255, "?"));
 }
 
@@ -72,7 +79,7 @@ KTEST(paravirt_every_op_named_once)
 {
 	unsigned int slot, other, unnamed = 0, twice = 0;
 
-	for (slot = SLOT_CPUID; slot <= SLOT_RELEASE_PGD; slot++) {
+	for (slot = SLOT_CPUID; slot <= SLOT_APIC_WRITE; slot++) {
 		const char *name = paravirt_op_name(slot);
 
 		if (!strcmp(name, "?")) {

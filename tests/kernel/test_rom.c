@@ -25,13 +25,15 @@
 	} while (0)
 
 /* Every op is the ROM's own code but the four the glue adapts and the
- * three page-table ops ABI 1.0 has not (the glue's stores). */
+ * five ops ABI 1.0 has not: the page-table and APIC ops (the glue's
+ * loads and stores). */
 static bool adapted(unsigned int slot)
 {
 	return slot == PARAVIRT_SLOT(load_tr_desc) || slot == PARAVIRT_SLOT(load_ldt_desc) ||
 	       slot == PARAVIRT_SLOT(load_tls) || slot == PARAVIRT_SLOT(load_esp0) ||
 	       slot == PARAVIRT_SLOT(set_pte_at) || slot == PARAVIRT_SLOT(set_pde) ||
-	       slot == PARAVIRT_SLOT(release_pgd);
+	       slot == PARAVIRT_SLOT(release_pgd) || slot == PARAVIRT_SLOT(apic_read) ||
+	       slot == PARAVIRT_SLOT(apic_write);
 }
 
 KTEST(rom_table_points_into_rom)

@@ -20,6 +20,17 @@ firmware's tables parsed on the host, and the kernel on QEMU -smp N.
                    APIC) is one CPU and no table is read (-smp 1: QEMU's
                    486 takes no timer interrupt with -smp 2, with or
                    without this kernel's tables).
+                   Where more than one CPU is to be used (-smp 2 and 4,
+                   not nosmp) the boot CPU's local APIC is set up and its
+                   timer, calibrated against the PIT, gives the scheduler
+                   tick: the boot says so.
+  ktest-smp-*      The in-kernel suite on QEMU -smp 2, under pv=trace
+                   with nopatch: every test passes with the APIC timer
+                   ticking beside the PIT, test_apic's tests run (id,
+                   self-IPIs and their EOI, the timer at HZ, trace
+                   counting the APIC ops) and every op is reached
+                   ("op coverage: 46/46"); and test_apic alone on -smp 4
+                   in the PARAVIRT=n build, where the ops are inline.
 """
 
 import re
@@ -27,6 +38,7 @@ import re
 from .builds import N, Y
 from .harness import Test
 from .host import check_host_tests, run_fuzzer
+from .ktest import qemu_ktest
 from .shell_session import shell_dialogue
 
 CPU_TABLES_TEST = "build/host/test_cpu_tables"
@@ -79,6 +91,12 @@ def smp_test(name, smp, n, append="", extra=(), said=(), build=Y, **kwargs):
 
 
 NO_APIC = "no local APIC on this CPU: tables not read"
+# The boot CPU's APIC, set up where more than one CPU is to be used, in
+# two parts around the rate (QEMU's 1 GHz APIC clock / 16, about 62500
+# kHz as the PIT measures it) and the count it gives a tick.
+APIC_LINES = ["apic: local APIC id 0 version 0x14 at fee00000, timer 6",
+              " kHz (bus/16, calibrated against the PIT), scheduler tick from the APIC timer "
+              "(count 6"]
 
 
 def host_tests():
@@ -91,9 +109,9 @@ def host_tests():
 def qemu_tests():
     return [
         smp_test("smp-1-y", 1, 1),
-        smp_test("smp-2-y", 2, 2),
-        smp_test("smp-4-y", 4, 4),
-        smp_test("smp-4-n", 4, 4, build=N),
+        smp_test("smp-2-y", 2, 2, said=APIC_LINES),
+        smp_test("smp-4-y", 4, 4, said=APIC_LINES),
+        smp_test("smp-4-n", 4, 4, build=N, said=APIC_LINES),
         smp_test("smp-nosmp-y", 4, 4, append="nosmp", to_use=1, cap="nosmp"),
         smp_test("smp-cap-y", 4, 4, append="smp=9 smp=0 smp=2", to_use=2, cap="smp=2",
                  said=[f"cmdline: bad value '{v}' for 'smp' ignored (use at most N CPUs (1-8))$"
@@ -104,4 +122,13 @@ def qemu_tests():
             ("cpus", [f"cpus: 1 ({NO_APIC})$", "  cpu 0: boot, no APIC, running$"])]),
              {"cpu": "486",
               "in_log": [f"smp: 1 CPU ({NO_APIC}); using 1$"]}),
+        Test("ktest-smp-2-y", qemu_ktest, (Y, "qemu32"),
+             {"append": "test pv=trace nopatch", "extra": ["-smp", "2"],
+              "expect": ["pv386 ready: backend=trace ", "op coverage: 46/46",
+                         "ktest: PASS apic_id_matches_cpuid", "ktest: PASS apic_self_ipi",
+                         "ktest: PASS apic_timer_ticks_at_hz", "ktest: PASS apic_ops_counted"]}),
+        Test("ktest-smp-4-n", qemu_ktest, (N, "qemu32"),
+             {"append": "test=apic", "extra": ["-smp", "4"],
+              "expect": ["ktest: PASS apic_id_matches_cpuid", "ktest: PASS apic_self_ipi",
+                         "ktest: PASS apic_timer_ticks_at_hz"]}),
     ]

@@ -4,6 +4,12 @@
  * The tick rate is HZ (100 unless built otherwise), or the hz= boot option.
  * The counting is here; what ticks is the platform's (asm/platform.h):
  * the PIT on a PC, the host in a guest.
+ *
+ * Where more than one CPU is to be used, the tick is split as Linux 2.6
+ * split it before clockevents: the PIT's interrupt, on the boot CPU
+ * only, keeps the clock (timer_ticks()), and each CPU's local APIC
+ * timer (arch/x86/kernel/apic.c) gives that CPU its scheduler tick
+ * through timer_local_tick().  With one CPU the PIT does both, as ever.
  */
 #include <kernel.h>
 #include <cmdline.h>
@@ -26,6 +32,7 @@ static volatile unsigned long ticks;
 static void (*tick_handler)(void);	/* the kernel's, given to timer_init */
 static unsigned int hz = HZ;
 static u16 divisor;
+static bool sched_tick_is_local;	/* each CPU's own timer calls it */
 
 static int parse_hz(const char *value)
 {
@@ -43,7 +50,27 @@ static void timer_interrupt(struct pt_regs *regs)
 {
 	(void)regs;
 	ticks++;
+	if (!sched_tick_is_local)
+		tick_handler();
+}
+
+/* A CPU's local timer ticked: its scheduler's tick (the clock is the
+ * PIT's). */
+void timer_local_tick(void)
+{
 	tick_handler();
+}
+
+/* From now on the PIT keeps only the clock; the scheduler's tick comes
+ * from each CPU's local timer (apic.c, once the boot CPU's runs). */
+void timer_sched_tick_from_local(void)
+{
+	sched_tick_is_local = true;
+}
+
+bool timer_sched_tick_local(void)
+{
+	return sched_tick_is_local;
 }
 
 /* The finer clock, where the CPU has a time-stamp counter. */

@@ -10,6 +10,7 @@
  */
 #include <kernel.h>
 #include <string.h>
+#include <asm/apic.h>
 #include <asm/cpu.h>
 #include <asm/desc_defs.h>
 #include <asm/host_check.h>
@@ -159,18 +160,22 @@ struct pt_regs *switcher_guest_regs(void)
 }
 
 /* A hardware interrupt that came while the guest ran is the host's: its
- * handler runs as if it had interrupted the host's kernel here. */
+ * handler runs as if it had interrupted the host's kernel here (the
+ * PIC's through irq_dispatch, the local APIC's through its gate's). */
 static void run_host_irq(unsigned int vector)
 {
 	struct pt_regs regs = { .vector = vector, .cs = __KERNEL_CS,
 				.eflags = X86_EFLAGS_FIXED };
 
-	irq_dispatch(&regs, vector - FIRST_EXTERNAL_VECTOR);
+	trap_dispatch(&regs);
 }
 
+/* The PIC's IRQs, and the local APIC's vectors (its timer, IPIs and
+ * spurious vector) where more than one CPU runs. */
 bool hardware_vector(unsigned int v)
 {
-	return v >= FIRST_EXTERNAL_VECTOR && v < FIRST_EXTERNAL_VECTOR + NR_IRQS;
+	return (v >= FIRST_EXTERNAL_VECTOR && v < FIRST_EXTERNAL_VECTOR + NR_IRQS) ||
+	       apic_vector(v);
 }
 
 /*

@@ -308,6 +308,18 @@ static void set_user_gate(unsigned int vector, trap_handler_t handler, u8 type)
 	set_gate(vector, handler ? 3 : 0, handler ? type : DESC_INTR_GATE);
 }
 
+/* A device's vector (the local APIC's timer, its spurious vector, an
+ * IPI): an interrupt gate only the hardware and the kernel may raise
+ * (DPL 0: `int` from user mode is a #GP), sent to handler.  NULL takes
+ * the handler away. */
+void set_intr_handler(unsigned int vector, trap_handler_t handler)
+{
+	if (vector < SYSTEM_GATE_FIRST || vector >= NR_VECTORS)
+		panic("set_intr_handler: vector %u is not free", vector);
+	system_gate_handlers[vector] = handler;
+	set_gate(vector, 0, DESC_INTR_GATE);
+}
+
 /* Let user mode raise `int $vector` (DPL 3) and send it to handler;
  * NULL puts the gate back to kernel-only.  Vectors below
  * SYSTEM_GATE_FIRST belong to the CPU and the PIC. */

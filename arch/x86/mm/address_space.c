@@ -5,7 +5,8 @@
  * 4 MiB entries are copies of the kernel's: they point at the kernel's
  * page tables, which never change after boot, so the kernel is mapped
  * the same in every address space and a switch of %cr3 leaves it in
- * place.  The rest map the task's own pages, with the user bit; the
+ * place (and so is the one entry above user space for device registers,
+ * KERNEL_MMIO_BASE).  The rest map the task's own pages, with the user bit; the
  * kernel's entries have none, so ring 3 cannot touch kernel memory.
  */
 #include <kernel.h>
@@ -23,13 +24,17 @@ static u32 *table_of(u32 pde)
 	return (u32 *)(pde & PAGE_MASK);
 }
 
-/* Its kernel half copied by plain stores: no %cr3 has held it yet. */
+/* Its kernel half copied by plain stores: no %cr3 has held it yet.
+ * The kernel's entry for device registers too (the local APIC's page,
+ * above user space): an interrupt in any task reaches the APIC. */
 u32 *pgd_alloc(void)
 {
 	u32 *pgd = (u32 *)page_alloc();
 
-	if (pgd)
+	if (pgd) {
 		memcpy(pgd, kernel_page_dir, KERNEL_PDES * sizeof(u32));
+		pgd[KERNEL_MMIO_PDE] = kernel_page_dir[KERNEL_MMIO_PDE];
+	}
 	return pgd;
 }
 

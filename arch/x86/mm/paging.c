@@ -25,6 +25,9 @@ u32 kernel_page_dir[PT_ENTRIES] __attribute__((aligned(PAGE_SIZE)));
 static u32 mapped_bytes;
 static bool text_protected;
 static bool text_batch;		/* between kernel_text_batch_begin() and _end() */
+/* The table of the KERNEL_MMIO_BASE directory entry: in the image, so it
+ * needs no allocation and is never freed (asm/paging.h). */
+static u32 mmio_table[PT_ENTRIES] __attribute__((aligned(PAGE_SIZE)));
 
 /* From linker.ld: the read-only part of the image, page-aligned. */
 extern char __kernel_ro_start[], __kernel_ro_end[];
@@ -94,6 +97,26 @@ static inline void flush_tlb_inline(void)
 void flush_tlb(void)
 {
 	flush_tlb_inline();
+}
+
+/*
+ * A page of device registers (the local APIC's) at va, uncached: PCD and
+ * PWT, so that each load and store reaches the device, in order, and
+ * none is served from a cache line.  Paging is on, so the entries change
+ * through set_pde and set_pte_at (asm/paging.h's rule).  The directory
+ * entry is the kernel's; address_space.c copies it into each task's.
+ */
+void kernel_map_mmio(u32 va, u32 phys)
+{
+	u32 *pde = &kernel_page_dir[KERNEL_MMIO_PDE];
+
+	if (va / PGDIR_SPAN != KERNEL_MMIO_PDE)
+		panic("kernel_map_mmio: %08x is outside %08x's 4 MiB", va, KERNEL_MMIO_BASE);
+	if (!(*pde & PTE_PRESENT))
+		set_pde(pde, (u32)mmio_table | PTE_PRESENT | PTE_WRITE);
+	set_pte_at(&mmio_table[(va / PAGE_SIZE) % PT_ENTRIES],
+		   (phys & PAGE_MASK) | PTE_PRESENT | PTE_WRITE | PTE_PCD | PTE_PWT, va);
+	flush_tlb();
 }
 
 static void __section(".text.patch_text") __attribute__((noinline))

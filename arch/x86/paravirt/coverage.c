@@ -11,6 +11,7 @@
  * the patcher would make a call loop.
  */
 #include <kernel.h>
+#include <asm/apic.h>
 #include <asm/cpu.h>
 #include <asm/paravirt.h>
 #include <asm/syscall.h>
@@ -30,6 +31,10 @@ static const char *op_unavailable(unsigned int s)
 		return "no sysenter";
 	if (s == PARAVIRT_SLOT(wbinvd) && boot_cpu.family < 4)
 		return "no wbinvd";
+	/* Set up only where more than one CPU is to be used (apic.c). */
+	if ((s == PARAVIRT_SLOT(apic_read) || s == PARAVIRT_SLOT(apic_write)) &&
+	    !apic_present())
+		return smp_possible() ? "one CPU: APIC not used" : "no APIC";
 	return NULL;
 }
 

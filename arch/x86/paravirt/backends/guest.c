@@ -464,6 +464,26 @@ static void guest_set_iopl_mask(unsigned long mask)
 	set_irq_flag(flags);
 }
 
+/* ---- the local APIC: a guest has none ---- */
+
+/*
+ * A guest is one CPU: its platform has no firmware tables (smp.c) and
+ * its cpuid hides nothing that would make apic_init() map a page, so
+ * nothing calls these.  A call is a bug in that chain, and reading or
+ * writing the host's APIC page on its behalf would be worse: refused,
+ * as sysexit is.
+ */
+static u32 guest_apic_read(u32 reg)
+{
+	panic("guest: apic_read of register %03x, but a guest has no local APIC", reg);
+}
+
+static void guest_apic_write(u32 reg, u32 value)
+{
+	panic("guest: apic_write of %08x to register %03x, but a guest has no local APIC",
+	      value, reg);
+}
+
 /* ---- the table ---- */
 
 static const struct paravirt_ops guest_paravirt_ops = {
@@ -519,6 +539,9 @@ static const struct paravirt_ops guest_paravirt_ops = {
 	.set_pte_at		= guest_set_pte_at,
 	.set_pde		= guest_set_pde,
 	.release_pgd		= guest_release_pgd,
+
+	.apic_read		= guest_apic_read,
+	.apic_write		= guest_apic_write,
 };
 
 /* sysexit needs ring 0, and sysenter is hidden from cpuid: nothing can

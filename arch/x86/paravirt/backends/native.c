@@ -72,6 +72,9 @@ const struct paravirt_ops native_paravirt_ops = {
 	.set_pte_at		= native_set_pte_at,
 	.set_pde		= native_set_pde,
 	.release_pgd		= native_release_pgd,
+
+	.apic_read		= native_apic_read,
+	.apic_write		= native_apic_write,
 };
 
 /* Not native_*: that prefix is for the instructions (tools/audit-natives). */

@@ -1,0 +1,276 @@
+/*
+ * apic.c - the local APIC (asm/apic.h): each CPU's own interrupt
+ * controller, its timer, and the inter-processor interrupts.
+ *
+ * Used only where more than one CPU is to be used (smp.to_use > 1): a
+ * machine of one CPU - every 486, a guest, `nosmp`, QEMU -smp 1 -
+ * keeps the 8259 PIC and the PIT exactly as before, and apic_present()
+ * stays false.  Where it is used, the boot CPU's APIC runs in virtual
+ * wire mode (LINT0 as ExtINT: the 8259's interrupts still arrive, as
+ * before), and its timer, calibrated against the PIT, gives the
+ * scheduler its tick; the PIT keeps the clock (drivers/timer.c).
+ *
+ * Every register access is one of the two paravirt ops apic_read and
+ * apic_write (asm/privileged.h), at an offset in the page that apic_init
+ * maps uncached at APIC_VIRT_BASE.  The registers are Intel SDM vol. 3,
+ * chapter 10; the start-up messages its section 8.4.4.
+ */
+#include <kernel.h>
+#include <asm/apic.h>
+#include <asm/paging.h>
+#include <asm/platform.h>
+#include <asm/privileged.h>
+#include <asm/smp.h>
+#include <asm/timer.h>
+#include <asm/traps.h>
+
+/* Reads of the ICR before a message counts as never delivered.  QEMU
+ * delivers at once; real hardware within microseconds, a few hundred
+ * reads of uncached memory.  This is some milliseconds at worst. */
+#define ICR_WAIT_READS		100000
+/* PIT ticks the timer's rate is measured over: 50 ms at HZ 100. */
+#define CALIBRATION_TICKS	5
+#define ONE_MEGABYTE		0x100000u
+
+static bool present;
+static u32 timer_rate;		/* timer input clocks a second, after /16 */
+static u32 timer_count;		/* its initial count: one tick at timer_hz() */
+static unsigned long local_timer_ticks, spurious_interrupts;
+
+bool apic_present(void)
+{
+	return present;
+}
+
+unsigned int apic_this_cpu_id(void)
+{
+	return apic_read(APIC_ID) >> 24;
+}
+
+unsigned int apic_version(void)
+{
+	return apic_read(APIC_VERSION) & 0xff;
+}
+
+/* The interrupt in service is done: any value, written to EOI. */
+void apic_eoi(void)
+{
+	apic_write(APIC_EOI, 0);
+}
+
+u32 apic_timer_hz(void)
+{
+	return timer_rate;
+}
+
+u32 apic_timer_initial_count(void)
+{
+	return timer_count;
+}
+
+unsigned long apic_timer_ticks(void)
+{
+	return local_timer_ticks;
+}
+
+unsigned long apic_spurious_count(void)
+{
+	return spurious_interrupts;
+}
+
+/* ---- the interrupt command register ---- */
+
+/* 0 once the APIC has accepted the last message (delivery status idle),
+ * -ETIMEDOUT if it never does. */
+static int wait_icr_idle(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < ICR_WAIT_READS; i++)
+		if (!(apic_read(APIC_ICR_LOW) & APIC_ICR_PENDING))
+			return 0;
+	return -ETIMEDOUT;
+}
+
+/*
+ * Send one message: the destination into the high half first, because
+ * writing the low half is what sends.  Interrupts off, so that no
+ * handler's IPI lands between the two writes; the previous message must
+ * be gone before this one is written (SDM: the ICR holds one).
+ */
+static int send_icr(unsigned int apic_id, u32 low)
+{
+	unsigned long flags = raw_local_irq_save();
+	int err = wait_icr_idle();
+
+	if (!err) {
+		apic_write(APIC_ICR_HIGH, apic_id << 24);
+		apic_write(APIC_ICR_LOW, low);
+		err = wait_icr_idle();
+	}
+	raw_local_irq_restore(flags);
+	return err;
+}
+
+void apic_send_ipi(unsigned int apic_id, unsigned int vector)
+{
+	send_icr(apic_id, APIC_ICR_FIXED | APIC_ICR_ASSERT | vector);
+}
+
+void apic_send_ipi_all_but_self(unsigned int vector)
+{
+	send_icr(0, APIC_ICR_ALL_BUT_SELF | APIC_ICR_FIXED | APIC_ICR_ASSERT | vector);
+}
+
+/* INIT, level-triggered: asserted, then de-asserted (SDM vol. 3, 8.4.4;
+ * the de-assert is what the P6 and Pentium wanted, later CPUs ignore
+ * it).  The 10 ms before the first STARTUP is the caller's. */
+int apic_send_init(unsigned int apic_id)
+{
+	int err = send_icr(apic_id, APIC_ICR_INIT | APIC_ICR_LEVEL | APIC_ICR_ASSERT);
+
+	if (err)
+		return err;
+	return send_icr(apic_id, APIC_ICR_INIT | APIC_ICR_LEVEL);
+}
+
+/* STARTUP: the AP begins in real mode at vector << 12, so the
+ * trampoline must be a page below 1 MiB. */
+int apic_send_startup(unsigned int apic_id, u32 trampoline_phys)
+{
+	if (trampoline_phys & ~PAGE_MASK || trampoline_phys >= ONE_MEGABYTE)
+		return -EINVAL;
+	return send_icr(apic_id, APIC_ICR_STARTUP | (trampoline_phys >> 12));
+}
+
+/* ---- interrupts ---- */
+
+/* The spurious vector: an interrupt the APIC withdrew before the CPU
+ * took it.  Nothing is in service, so no EOI (SDM vol. 3, 10.9). */
+static void spurious_interrupt(struct pt_regs *regs)
+{
+	(void)regs;
+	spurious_interrupts++;
+}
+
+/* A CPU's local timer: its scheduler's tick.  The count is bumped with
+ * a locked add, as every CPU's timer bumps it; the EOI first, since the
+ * tick may end in a task switch on the way out. */
+static void local_timer_interrupt(struct pt_regs *regs)
+{
+	(void)regs;
+	__atomic_add_fetch(&local_timer_ticks, 1, __ATOMIC_RELAXED);
+	apic_eoi();
+	timer_local_tick();
+}
+
+/* ---- one CPU's APIC ---- */
+
+/*
+ * Enable the APIC of the CPU running this: every vector let in (TPR 0),
+ * the software enable with the spurious vector, LINT1 as NMI.  LINT0 as
+ * ExtINT on the boot CPU only: the 8259's interrupts reach it as before
+ * (virtual wire mode, MP spec 3.6.2.2); an AP's is masked.  Errors and
+ * the timer stay masked until asked for.
+ */
+void apic_init_this_cpu(void)
+{
+	bool boot = apic_this_cpu_id() == smp.boot_apic_id;
+
+	apic_write(APIC_TPR, 0);
+	apic_write(APIC_SVR, APIC_SVR_ENABLE | APIC_SPURIOUS_VECTOR);
+	apic_write(APIC_LVT_LINT0, boot ? APIC_LVT_EXTINT : APIC_LVT_MASKED);
+	apic_write(APIC_LVT_LINT1, APIC_LVT_NMI);
+	apic_write(APIC_LVT_ERROR, APIC_LVT_MASKED);
+	apic_write(APIC_LVT_TIMER, APIC_LVT_MASKED | APIC_TIMER_VECTOR);
+	apic_write(APIC_ESR, 0);	/* clears what firmware left */
+}
+
+/* This CPU's timer, periodic at timer_hz(), on APIC_TIMER_VECTOR. */
+void apic_timer_start_this_cpu(void)
+{
+	apic_write(APIC_TIMER_DIV, APIC_TIMER_DIV_16);
+	apic_write(APIC_LVT_TIMER, APIC_LVT_TIMER_PERIODIC | APIC_TIMER_VECTOR);
+	apic_write(APIC_TIMER_INIT, timer_count);
+}
+
+void apic_timer_stop_this_cpu(void)
+{
+	apic_write(APIC_LVT_TIMER, APIC_LVT_MASKED | APIC_TIMER_VECTOR);
+	apic_write(APIC_TIMER_INIT, 0);
+}
+
+/* Halt until the PIT's clock has moved on by n ticks (interrupts on). */
+static void wait_pit_ticks(unsigned long n)
+{
+	unsigned long start = timer_ticks();
+
+	while (timer_ticks() - start < n)
+		halt();
+}
+
+/*
+ * The timer's rate, from how far it counts down while the PIT ticks
+ * CALIBRATION_TICKS times: started at a tick's edge, read at a later
+ * one, masked meanwhile (one-shot: its end would raise nothing).  Both
+ * edges are seen through the same interrupt path, so its latency
+ * cancels out.  0 if it did not count at all.
+ */
+static u32 calibrate_timer(void)
+{
+	u32 left;
+	u64 rate;
+
+	apic_write(APIC_TIMER_DIV, APIC_TIMER_DIV_16);
+	apic_write(APIC_LVT_TIMER, APIC_LVT_MASKED | APIC_TIMER_VECTOR);
+	wait_pit_ticks(1);
+	apic_write(APIC_TIMER_INIT, 0xffffffffu);
+	wait_pit_ticks(CALIBRATION_TICKS);
+	left = apic_read(APIC_TIMER_NOW);
+	apic_write(APIC_TIMER_INIT, 0);
+	rate = (u64)(0xffffffffu - left) * timer_hz() / CALIBRATION_TICKS;
+	return rate > 0xffffffffu ? 0 : (u32)rate;
+}
+
+/* ---- at boot ---- */
+
+/* The machine's APIC page, mapped where the ops look for it. */
+static u32 map_apic_page(void)
+{
+	u32 phys = smp.tables.lapic_addr ? smp.tables.lapic_addr : APIC_DEFAULT_PHYS;
+
+	kernel_map_mmio(APIC_VIRT_BASE, phys);
+	return phys;
+}
+
+/* Only where a second CPU is to be used: see the top of this file.  Runs
+ * with interrupts on and the PIT ticking (after timer_check). */
+void apic_init(void)
+{
+	unsigned long flags;
+	u32 phys;
+
+	if (platform != &pc_platform || smp.to_use < 2)
+		return;
+	phys = map_apic_page();
+	set_intr_handler(APIC_SPURIOUS_VECTOR, spurious_interrupt);
+	set_intr_handler(APIC_TIMER_VECTOR, local_timer_interrupt);
+	flags = raw_local_irq_save();
+	apic_init_this_cpu();
+	present = true;
+	raw_local_irq_restore(flags);
+	timer_rate = calibrate_timer();
+	if (timer_rate < timer_hz()) {
+		printk("apic: local APIC id %u version 0x%02x at %08x, its timer does not "
+		       "count: the tick stays on the PIT\n", apic_this_cpu_id(),
+		       apic_version(), phys);
+		return;
+	}
+	timer_count = timer_rate / timer_hz();
+	timer_sched_tick_from_local();
+	apic_timer_start_this_cpu();
+	printk("apic: local APIC id %u version 0x%02x at %08x, timer %u kHz (bus/16, "
+	       "calibrated against the PIT), scheduler tick from the APIC timer "
+	       "(count %u), clock from the PIT\n", apic_this_cpu_id(), apic_version(),
+	       phys, timer_rate / 1000, timer_count);
+}

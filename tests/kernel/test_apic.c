@@ -1,0 +1,146 @@
+/*
+ * test_apic.c - the local APIC (arch/x86/kernel/apic.c): its id read
+ * through the op agrees with CPUID's, an IPI to this CPU arrives and its
+ * EOI lets the next one in, the timer calibrated against the PIT ticks
+ * at the kernel's HZ, and the trace backend counts the two ops.
+ *
+ * The APIC is set up only where more than one CPU is to be used: on
+ * every other machine these tests skip.  tests/suite/smp.py runs them on
+ * QEMU -smp 2 (the ktest-smp rows).
+ */
+#include <kernel.h>
+#include <ktest.h>
+#include <asm/apic.h>
+#include <asm/privileged.h>
+#include <asm/timer.h>
+#include <asm/traps.h>
+#ifdef CONFIG_PARAVIRT
+#include "pv_switch_check.h"
+#endif
+
+#define TEST_VECTOR	0xee	/* below the timer's, above everything else */
+#define APIC_ISR	0x100	/* in-service bits, 32 a register, 0x10 apart */
+#define IPI_WAIT_HALTS	10	/* a PIT tick wakes each: 100 ms at HZ 100 */
+#define TIMER_TEST_TICKS	20	/* PIT ticks the APIC timer is compared over */
+
+#define SKIP_UNLESS_APIC()						\
+	do {								\
+		if (!apic_present())					\
+			KT_SKIP("no local APIC in use (one CPU)");	\
+	} while (0)
+
+KTEST(apic_id_matches_cpuid)
+{
+	u32 a, b, c, d;
+
+	SKIP_UNLESS_APIC();
+	cpuid(1, &a, &b, &c, &d);
+	KT_EXPECT_EQ(apic_this_cpu_id(), b >> 24);
+	KT_EXPECT_EQ(apic_read(APIC_SVR) & 0x1ff, APIC_SVR_ENABLE | APIC_SPURIOUS_VECTOR);
+}
+
+static volatile unsigned int test_ipis;
+
+static void test_ipi_arrived(struct pt_regs *regs)
+{
+	(void)regs;
+	test_ipis++;
+	apic_eoi();
+}
+
+static bool test_vector_in_service(void)
+{
+	return apic_read(APIC_ISR + 0x10 * (TEST_VECTOR / 32)) & (1u << (TEST_VECTOR % 32));
+}
+
+/* Send one IPI to this CPU; true once its handler ran. */
+static bool self_ipi(void)
+{
+	unsigned int before = test_ipis, i;
+
+	apic_send_ipi(apic_this_cpu_id(), TEST_VECTOR);
+	for (i = 0; i < IPI_WAIT_HALTS && test_ipis == before; i++)
+		halt();
+	return test_ipis == before + 1;
+}
+
+/* Two in a row: the second arrives only if the first one's EOI cleared
+ * its in-service bit, which holds back its whole priority class (and
+ * the timer's, 0xef, with it). */
+KTEST(apic_self_ipi_arrives_and_is_eoid)
+{
+	unsigned long flags;
+
+	SKIP_UNLESS_APIC();
+	set_intr_handler(TEST_VECTOR, test_ipi_arrived);
+	flags = raw_local_irq_save();
+	raw_local_irq_enable();
+	KT_EXPECT(self_ipi());
+	KT_EXPECT(!test_vector_in_service());
+	KT_EXPECT(self_ipi());
+	raw_local_irq_restore(flags);
+	set_intr_handler(TEST_VECTOR, NULL);
+}
+
+/* A STARTUP vector is a page number below 1 MiB: anything else refused
+ * before it is sent. */
+KTEST(apic_startup_refuses_bad_trampoline)
+{
+	SKIP_UNLESS_APIC();
+	KT_EXPECT_EQ(apic_send_startup(0xfe, 0x8001), -EINVAL);
+	KT_EXPECT_EQ(apic_send_startup(0xfe, 0x100000), -EINVAL);
+}
+
+/* The APIC timer and the PIT agree on a tick within 10 %: a calibration
+ * off by 10x, or a timer left at the PIT's divisor, is far outside. */
+KTEST(apic_timer_ticks_at_hz)
+{
+	unsigned long pit0, local0, local;
+	unsigned long flags;
+
+	SKIP_UNLESS_APIC();
+	if (!timer_sched_tick_local())
+		KT_SKIP("the APIC timer did not count: the tick is the PIT's");
+	KT_EXPECT_EQ(apic_timer_initial_count(), apic_timer_hz() / timer_hz());
+	flags = raw_local_irq_save();
+	raw_local_irq_enable();
+	pit0 = timer_ticks();
+	while (timer_ticks() == pit0)
+		halt();
+	pit0 = timer_ticks();
+	local0 = apic_timer_ticks();
+	while (timer_ticks() - pit0 < TIMER_TEST_TICKS)
+		halt();
+	local = apic_timer_ticks() - local0;
+	raw_local_irq_restore(flags);
+	if (local * 10 < TIMER_TEST_TICKS * 9 || local * 10 > TIMER_TEST_TICKS * 11)
+		printk("ktest:   %lu APIC timer ticks in %u of the PIT's\n", local,
+		       TIMER_TEST_TICKS);
+	KT_EXPECT(local * 10 >= TIMER_TEST_TICKS * 9);
+	KT_EXPECT(local * 10 <= TIMER_TEST_TICKS * 11);
+}
+
+#ifdef CONFIG_PARAVIRT
+/* Under trace, one apic_this_cpu_id() is one apic_read and one TPR
+ * write one apic_write; interrupts off, so no timer EOI counts too. */
+KTEST(apic_ops_counted_by_trace)
+{
+	const char *boot = paravirt_ops.name;
+	unsigned int rd = PARAVIRT_SLOT(apic_read), wr = PARAVIRT_SLOT(apic_write);
+	u32 reads, writes;
+	unsigned long flags;
+
+	SKIP_UNLESS_APIC();
+	if (!switch_to("trace"))
+		return;
+	flags = raw_local_irq_save();
+	reads = paravirt_trace_calls(rd);
+	writes = paravirt_trace_calls(wr);
+	apic_this_cpu_id();
+	apic_write(APIC_TPR, 0);
+	KT_EXPECT_EQ(paravirt_trace_calls(rd) - reads, 1);
+	KT_EXPECT_EQ(paravirt_trace_calls(wr) - writes, 1);
+	raw_local_irq_restore(flags);
+	KT_EXPECT(switch_to(boot));
+}
+#endif
