@@ -9,7 +9,9 @@ Tiny ELF files whose right verdict is known:
               each named by its function and mnemonic
   good.elf    privileged code only in native_good, plus a
               .user.text section that runs `cli` in ring 3 and a
-              .switcher section (the world switch) loading cr3  -> exit 0
+              .switcher section (the world switch) loading cr3,
+              and a .trampoline section (the APs' real-mode start)
+              loading the GDT and CR0                            -> exit 0
   empty.elf   no privileged instruction anywhere                 -> non-zero
               (vacuous scan)
   a missing file                                                 -> exit 2
@@ -172,8 +174,8 @@ def every_plant_caught(test):
 
 
 def allowed_code_accepted(test):
-    """native_* functions, .user* sections and the world switch may
-    hold them; the world switch's are counted, not skipped."""
+    """native_* functions, .user* sections, the world switch and the AP
+    trampoline may hold them; the last two's are counted, not skipped."""
     elf = test.assemble("good", NATIVE_GOOD + """
     .section .user.text, "ax"
     .globl user_probe
@@ -187,16 +189,26 @@ switch_to_guest:
     mov %eax, %cr3
     lgdt (%eax)
     ret
+
+    .section .trampoline, "ax"
+    .globl trampoline_start
+trampoline_start:
+    lgdt (%eax)
+    mov %eax, %cr0
 """, "native_good")
     if not elf:
         return
     test.expect(elf, 0, "good.elf accepted (native_good allowed, .user.text skipped, "
-                "the world switch admitted)")
+                "the world switch and the AP trampoline admitted)")
     status, output = test.run(elf)
     if lines_matching(r"2 in the world switch \(\.switcher\)", output):
         test.passed("the world switch's 2 privileged instructions counted in the summary")
     else:
         test.failed("good.elf: the summary does not count the world switch's 2:", output)
+    if lines_matching(r"2 in the AP trampoline \(\.trampoline\)", output):
+        test.passed("the AP trampoline's 2 privileged instructions counted in the summary")
+    else:
+        test.failed("good.elf: the summary does not count the AP trampoline's 2:", output)
 
 
 def vacuous_scan_refused(test):

@@ -1,0 +1,62 @@
+/*
+ * asm/trampoline.h - where an application processor (AP) starts, and
+ * what the boot CPU leaves it there.
+ *
+ * A STARTUP message starts a CPU in real mode at CS:IP = page:0, where
+ * page is an 8-bit vector: the code must lie in a 4 KiB page below
+ * 1 MiB.  arch/x86/kernel/trampoline.S is that code; the boot CPU copies
+ * it to TRAMPOLINE_PHYS and fills the block at its end before each
+ * start (arch/x86/kernel/smpboot.c).  The block is what the AP cannot
+ * know by itself: its stack, the boot CPU's control registers and
+ * tables, its cpu number, and the C function to call.
+ *
+ * Included from C and from assembly: the offsets below are the ones the
+ * 32-bit part reads, checked against the struct in smpboot.c.
+ */
+#ifndef ASM_TRAMPOLINE_H
+#define ASM_TRAMPOLINE_H
+
+/*
+ * 0x8000: conventional RAM that the page allocator never hands out (it
+ * keeps the whole first MiB), above the real-mode interrupt table and
+ * the BIOS data area (0-0x4ff), below any EBDA (at 0x80000 or higher),
+ * away from the ACPI and MP tables (EBDA, 0xe0000-0xfffff).  What a
+ * loader may have left there (an info block, its own code) is read only
+ * by multiboot_parse(), long before; smpboot.c still refuses the page
+ * if the loader's memory says it is not RAM or a module lies on it.
+ */
+#define TRAMPOLINE_PHYS		0x8000
+#define TRAMPOLINE_VECTOR	(TRAMPOLINE_PHYS >> 12)	/* the STARTUP's page */
+
+/* Offsets in struct trampoline_block that trampoline.S reads. */
+#define TRAMPOLINE_BLOCK_STACK	0
+#define TRAMPOLINE_BLOCK_ENTRY	4
+#define TRAMPOLINE_BLOCK_SIZE	64	/* room reserved in trampoline.S */
+
+#ifndef __ASSEMBLER__
+
+#include <types.h>
+#include <asm/desc_defs.h>
+
+struct trampoline_block;
+
+/* The AP's C entry: called on its own stack with paging still off, the
+ * block's copy in low memory as its argument.  It never returns. */
+typedef void (*trampoline_entry_fn)(const struct trampoline_block *b);
+
+struct trampoline_block {
+	u32 stack_top;			/* the AP's first %esp */
+	trampoline_entry_fn entry;	/* called with the block (regparm) */
+	u32 cr0, cr3, cr4;		/* the boot CPU's, to take over */
+	u32 has_cr4;			/* 0: leave CR4 alone */
+	u32 cpu;			/* the AP's cpu number */
+	u32 apic_id;			/* the APIC id it was started by */
+	struct desc_ptr gdtr;		/* the boot CPU's GDT and IDT */
+	struct desc_ptr idtr;
+};
+
+/* trampoline.S: the code to copy, and its block's place in it. */
+extern const char trampoline_start[], trampoline_block[], trampoline_end[];
+
+#endif /* __ASSEMBLER__ */
+#endif
