@@ -35,14 +35,14 @@ bool sched_need_resched(void)
  * wrapping around to itself; the idle task when there is none. */
 static struct task *pick_next(void)
 {
-	struct task *t = current;
+	struct task *t = current, *idle = this_cpu_read(idle_task);
 
 	do {
 		t = task_after(t);
-		if (t->state == TASK_RUNNABLE && t != this_cpu_read(idle_task))
+		if (t->state == TASK_RUNNABLE && t != idle)
 			return t;
 	} while (t != current);
-	return this_cpu_read(idle_task);
+	return idle;
 }
 
 /* Give the CPU to the next task in turn (perhaps the current one). */
