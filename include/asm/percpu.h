@@ -18,9 +18,9 @@
  * user's own %fs is saved in pt_regs on entry and given back on exit.
  *
  * When %fs is NOT the per-CPU selector, nothing here may be used:
- *   - before percpu_init_boot_cpu() (kmain runs it first thing after the
- *     Multiboot parse: extable, platform and the command line's early
- *     pass read no per-CPU field);
+ *   - before percpu_init_boot_cpu() (kmain runs it right after the
+ *     Multiboot parse and the command line's early pass: those, the
+ *     exception table and the platform read no per-CPU field);
  *   - on an AP before percpu_load_this_cpu();
  *   - in entry code between RESTORE_ALL and the iret/sysexit, and in
  *     sysenter_entry before SAVE_ALL (the user's %fs is loaded there);
@@ -36,8 +36,9 @@
  *      and interrupts off, before it reads `current` or any per-CPU field
  *      (and before it calls any traced op: the trace backend counts in C):
  *        percpu_load_this_cpu(cpu)      - loads that GDT, the segments
- *        (%fs the per-CPU one), TR, the empty LDT, null TLS slots, and
- *        the sysenter MSRs if the boot CPU uses sysenter;
+ *        (%fs the per-CPU one), TR, the empty LDT, null TLS slots, the
+ *        area's ring-0 stack as esp0, and the sysenter MSRs if the boot
+ *        CPU uses sysenter;
  *   3. then it sets its idle task: this_cpu_write(current_task, t) and
  *      this_cpu_write(idle_task, t).
  * CPU 0's area is static and built by percpu_init_boot_cpu() (kmain,
