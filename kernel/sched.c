@@ -71,21 +71,23 @@ bool sched_need_resched(void)
 /* ---- the pick and the switch (runqueue_lock held) ---- */
 
 /*
- * The next runnable task after the current one in table order, wrapping
- * around to itself; this CPU's idle task when there is none.  A task
- * that runs on another CPU (on_cpu) is runnable too, and skipped: a task
- * never runs on two CPUs at once.
+ * The next runnable task after me (the current one) in table order,
+ * wrapping around to itself; this CPU's idle task when there is none.
+ * A task that runs on another CPU (on_cpu) is runnable too, and skipped:
+ * a task never runs on two CPUs at once.  The caller hands current in:
+ * each read of it is a load through %fs the compiler may not merge with
+ * another (make bench counts the difference).
  */
-static struct task *pick_next(void)
+static struct task *pick_next(struct task *me)
 {
-	struct task *t = current;
+	struct task *t = me;
 
 	do {
 		t = task_after(t);
 		if (t->state == TASK_RUNNABLE && !is_idle_task(t) &&
-		    (!t->on_cpu || t == current))
+		    (!t->on_cpu || t == me))
 			return t;
-	} while (t != current);
+	} while (t != me);
 	return this_idle_task();
 }
 
@@ -106,7 +108,7 @@ static void switch_locked(void)
 	struct task *prev = current, *next;
 
 	lockdep_schedule(&runqueue_lock);	/* no other spinlock across a switch */
-	next = pick_next();
+	next = pick_next(prev);
 	clear_need_resched();
 	if (next == prev)
 		return;

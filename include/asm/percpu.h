@@ -18,9 +18,9 @@
  * user's own %fs is saved in pt_regs on entry and given back on exit.
  *
  * When %fs is NOT the per-CPU selector, nothing here may be used:
- *   - before percpu_init_boot_cpu() (kmain runs it first thing after the
- *     Multiboot parse: extable, platform and the command line's early
- *     pass read no per-CPU field);
+ *   - before percpu_init_boot_cpu() (kmain runs it right after the
+ *     Multiboot parse and the command line's early pass: those, the
+ *     exception table and the platform read no per-CPU field);
  *   - on an AP before percpu_load_this_cpu();
  *   - in entry code between RESTORE_ALL and the iret/sysexit, and in
  *     sysenter_entry before SAVE_ALL (the user's %fs is loaded there);
@@ -36,8 +36,9 @@
  *      and interrupts off, before it reads `current` or any per-CPU field
  *      (and before it calls any traced op: the trace backend counts in C):
  *        percpu_load_this_cpu(cpu)      - loads that GDT, the segments
- *        (%fs the per-CPU one), TR, the empty LDT, null TLS slots, and
- *        the sysenter MSRs if the boot CPU uses sysenter;
+ *        (%fs the per-CPU one), TR, the empty LDT, null TLS slots, the
+ *        area's ring-0 stack as esp0, and the sysenter MSRs if the boot
+ *        CPU uses sysenter;
  *   3. then it sets its idle task: this_cpu_write(current_task, t) and
  *      this_cpu_write(idle_task, t).
  * CPU 0's area is static and built by percpu_init_boot_cpu() (kmain,
@@ -60,15 +61,15 @@
 struct task;
 
 struct percpu {
-	/* 32-bit fields first: this_cpu_read/write reach them in one move. */
+	/* The fields this_cpu_read/write reach in one move (8 or 32 bits). */
 	struct percpu *self;		/* this area's address: this_cpu_ptr() */
 	u32 cpu;			/* 0 for the boot CPU, then in start-up order */
 	u32 apic_id;			/* its local APIC's, SMP_NO_APIC_ID if none */
 	struct task *current_task;	/* `current` (asm/current.h) */
 	struct task *fpu_owner;		/* whose state is in this FPU (fpu.c) */
-	u32 fpu_ts_set;			/* CR0.TS as fpu.c last set it */
+	bool fpu_ts_set;		/* CR0.TS as fpu.c last set it */
 	struct task *idle_task;		/* what runs when nothing is runnable */
-	u32 need_resched;		/* the timer asked for a switch */
+	bool need_resched;		/* the timer asked for a switch */
 	u64 pmc_at_switch;		/* counter 0 when the task came in (pmc.c) */
 	u64 gdt[GDT_ENTRIES] __attribute__((aligned(8)));
 	u8 ring0_stack[PERCPU_RING0_STACK] __attribute__((aligned(16)));
@@ -94,30 +95,43 @@ extern struct percpu *percpu_areas[NR_CPUS];
 /* Another CPU's area (or this one's, found by number). */
 #define per_cpu(n)	(percpu_areas[n])
 
-/* The per-CPU fields this_cpu_read/write handle: 32 bits each. */
+/* The per-CPU fields this_cpu_read/write handle: 32 bits (a pointer, a
+ * number) or 8 (a flag, read as the bool it is: widening a 32-bit flag
+ * to bool would cost its readers a test and a setne each). */
 #define PERCPU_CHECK_FIELD(field) \
-	_Static_assert(sizeof(((struct percpu *)0)->field) == 4, \
-		       "this_cpu_read/write take a 32-bit field")
+	_Static_assert(sizeof(((struct percpu *)0)->field) == 4 || \
+		       sizeof(((struct percpu *)0)->field) == 1, \
+		       "this_cpu_read/write take an 8- or 32-bit field")
+
+#define PERCPU_OFFSET(field)	offsetof(struct percpu, field)
 
 /*
  * This CPU's field, in one instruction.  volatile: the asm reads memory
  * the compiler does not see (need_resched changes under an interrupt,
  * current_task across a switch), so it is never cached or dropped.  It
  * is not ordered against plain stores through per_cpu(n)->field: code
- * that mixes the two for the same field needs barrier() in between.
+ * that mixes the two for the same field needs a compiler barrier in
+ * between.  __builtin_choose_expr picks the byte or the long form by the
+ * field's size at compile time; the other is never compiled.
  */
 #define this_cpu_read(field) ({						\
 	PERCPU_CHECK_FIELD(field);					\
 	__typeof__(((struct percpu *)0)->field) pcp_val__;		\
-	asm volatile("movl %%fs:%c1, %0" : "=r" (pcp_val__)		\
-		     : "i" (offsetof(struct percpu, field)));		\
+	__builtin_choose_expr(sizeof(pcp_val__) == 1,			\
+		({ asm volatile("movb %%fs:%c1, %0" : "=q" (pcp_val__)	\
+				: "i" (PERCPU_OFFSET(field))); }),	\
+		({ asm volatile("movl %%fs:%c1, %0" : "=r" (pcp_val__)	\
+				: "i" (PERCPU_OFFSET(field))); }));	\
 	pcp_val__; })
 
 #define this_cpu_write(field, val) do {					\
 	PERCPU_CHECK_FIELD(field);					\
 	__typeof__(((struct percpu *)0)->field) pcp_val__ = (val);	\
-	asm volatile("movl %0, %%fs:%c1" : : "ri" (pcp_val__),		\
-		     "i" (offsetof(struct percpu, field)) : "memory");	\
+	__builtin_choose_expr(sizeof(pcp_val__) == 1,			\
+		({ asm volatile("movb %0, %%fs:%c1" : : "qi" (pcp_val__), \
+				"i" (PERCPU_OFFSET(field)) : "memory"); }), \
+		({ asm volatile("movl %0, %%fs:%c1" : : "ri" (pcp_val__), \
+				"i" (PERCPU_OFFSET(field)) : "memory"); })); \
 } while (0)
 
 /* This CPU's area as a pointer, for fields wider than 32 bits and for

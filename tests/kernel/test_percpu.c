@@ -10,6 +10,7 @@
 #include <ktest.h>
 #include <string.h>
 #include <task.h>
+#include <uapi/errno.h>
 #include <asm/cpu.h>
 #include <asm/desc.h>
 #include <asm/msr_index.h>
@@ -138,4 +139,39 @@ KTEST(percpu_sysenter_finds_this_cpus_tss)
 	KT_EXPECT_EQ((u32)msr_esp, (u32)pc->sysenter_stack + sizeof(pc->sysenter_stack));
 	KT_EXPECT_EQ((u32)msr_esp + SYSENTER_esp0, (u32)&pc->tss.esp0);
 	KT_EXPECT_EQ(pc->tss.esp0, current->thread.esp0);
+}
+
+/* What the AP start-up will get from percpu_setup_ap (asm/percpu.h's
+ * contract): an area for that CPU whose GDT describes that area and its
+ * TSS, whose TSS gives its own ring-0 stack, and its number and APIC id.
+ * It takes the last CPU number no area has yet (none started on it);
+ * the area stays, to be rebuilt by the start-up if that CPU comes up. */
+KTEST(percpu_setup_ap_builds_that_cpus_area)
+{
+	unsigned int cpu = NR_CPUS - 1;
+	struct percpu *pc;
+
+	while (cpu > 0 && per_cpu(cpu))
+		cpu--;
+	if (cpu == 0)
+		KT_SKIP("every CPU number has an area already");
+	KT_EXPECT_EQ(percpu_setup_ap(cpu, 0x42), 0);
+	pc = per_cpu(cpu);
+	KT_EXPECT(pc != NULL && pc != per_cpu(0));
+	if (!pc)
+		return;
+	KT_EXPECT(pc->self == pc);
+	KT_EXPECT_EQ(pc->cpu, cpu);
+	KT_EXPECT_EQ(pc->apic_id, 0x42);
+	KT_EXPECT(pc->current_task == NULL);
+	KT_EXPECT_EQ(descriptor_base(pc->gdt[GDT_ENTRY_PERCPU]), (u32)pc);
+	KT_EXPECT_EQ(descriptor_base(pc->gdt[GDT_ENTRY_TSS]), (u32)&pc->tss);
+	KT_EXPECT_EQ(pc->gdt[GDT_ENTRY_KERNEL_CS], per_cpu(0)->gdt[GDT_ENTRY_KERNEL_CS]);
+	KT_EXPECT_EQ(pc->tss.esp0, (u32)pc->ring0_stack + sizeof(pc->ring0_stack));
+	KT_EXPECT_EQ(pc->tss.ss0, __KERNEL_DS);
+	/* This CPU's own area is untouched. */
+	KT_EXPECT(this_cpu_ptr() == per_cpu(0));
+	KT_EXPECT_EQ(smp_processor_id(), 0);
+	KT_EXPECT_EQ(percpu_setup_ap(0, 0), -EINVAL);
+	KT_EXPECT_EQ(percpu_setup_ap(NR_CPUS, 0), -EINVAL);
 }

@@ -91,7 +91,9 @@ void gdt_load_segments(void)
 /* CPU pc's TSS: the ring-0 stack for entries from user mode.  boot is
  * the thread running when the CPU comes up (init_thread on CPU 0): its
  * esp0 becomes the area's own ring-0 stack, never the boot stack, whose
- * top holds kmain's frame (or, on an AP, the start-up's). */
+ * top holds kmain's frame (or, on an AP, the start-up's).  Only memory
+ * is written here, maybe on another CPU than pc's: the load_esp0 op,
+ * which tells a hypervisor the stack, runs on pc's CPU (gdt_load). */
 void tss_fill(struct percpu *pc, struct thread_struct *boot)
 {
 	memset(&pc->tss, 0, sizeof(pc->tss));
@@ -100,11 +102,12 @@ void tss_fill(struct percpu *pc, struct thread_struct *boot)
 	 * port access is then decided by IOPL alone. */
 	pc->tss.iomap_base = sizeof(pc->tss);
 	boot->esp0 = (u32)pc->ring0_stack + sizeof(pc->ring0_stack);
-	load_esp0(&pc->tss, boot);
+	pc->tss.esp0 = boot->esp0;
 }
 
 /* Load CPU pc's GDT and everything that comes from it, on the CPU
- * running this: segments, TR, the empty LDT, null TLS slots. */
+ * running this: segments, TR, the empty LDT, null TLS slots, the boot
+ * thread's ring-0 stack. */
 void gdt_load(struct percpu *pc, const struct thread_struct *boot)
 {
 	struct desc_ptr gdtr = {
@@ -117,4 +120,5 @@ void gdt_load(struct percpu *pc, const struct thread_struct *boot)
 	load_tr_desc();
 	load_ldt_desc();
 	load_TLS(boot, pc->cpu);
+	load_esp0(&pc->tss, boot);
 }

@@ -79,13 +79,15 @@ void pmc_init(void)
 
 void pmc_switch(struct task *prev, struct task *next)
 {
+	struct percpu *cpu;
 	u64 now;
 
 	(void)next;
 	if (!pmc_works || rdpmc_safe(0, &now))
 		return;
-	prev->thread.pmc_count += now - this_cpu_ptr()->pmc_at_switch;
-	this_cpu_ptr()->pmc_at_switch = now;
+	cpu = this_cpu_ptr();
+	prev->thread.pmc_count += now - cpu->pmc_at_switch;
+	cpu->pmc_at_switch = now;
 }
 
 /* -ENODEV where there is nothing to read. */

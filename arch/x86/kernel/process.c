@@ -123,14 +123,16 @@ void arch_task_release(struct task *t)
 void arch_switch_to(struct task *prev, struct task *next)
 {
 	struct thread_struct *p = &prev->thread, *n = &next->thread;
-	struct percpu *cpu = this_cpu_ptr();
 
+	/* This CPU's area read where it is used, each time one %fs load: a
+	 * pointer to it kept across the ops' calls would take a callee-saved
+	 * register, and its push, pop and stack frame, on every switch. */
 	this_cpu_write(current_task, next);
 
-	load_esp0(&cpu->tss, n);
+	load_esp0(&this_cpu_ptr()->tss, n);
 	if (prev->pgd != next->pgd)
 		write_cr3((u32)next->pgd);
-	load_TLS(n, cpu->cpu);
+	load_TLS(n, smp_processor_id());
 	if (p->has_ldt || n->has_ldt)
 		load_task_ldt(n->has_ldt ? n->ldt : NULL);
 	if (p->dr7 || n->dr7)
