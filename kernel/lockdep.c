@@ -249,9 +249,8 @@ static void check_order(struct lockdep_cpu *cpu, spinlock_t *lock, u32 ip)
 /* spin_lock, checked: a recursive take is reported and not taken; an
  * out-of-order one is reported and taken; then the wait, as without the
  * debugger, with interrupts as the caller had them. */
-void lockdep_spin_lock(spinlock_t *lock)
+void lockdep_spin_lock_at(spinlock_t *lock, u32 ip)
 {
-	u32 ip = (u32)__builtin_return_address(0);
 	struct lockdep_cpu *cpu = &lockdep_cpus[this_cpu()];
 	unsigned long flags = irqs_off();
 	struct held_lock *mine;
@@ -290,6 +289,12 @@ void lockdep_spin_lock(spinlock_t *lock)
 	irqs_back(flags);
 }
 
+/* The same, reported as taken where spin_lock was called. */
+void lockdep_spin_lock(spinlock_t *lock)
+{
+	lockdep_spin_lock_at(lock, (u32)__builtin_return_address(0));
+}
+
 /* A try cannot deadlock: no order check, and a held lock just fails. */
 bool lockdep_spin_trylock(spinlock_t *lock)
 {
@@ -311,9 +316,8 @@ bool lockdep_spin_trylock(spinlock_t *lock)
 
 /* spin_unlock, checked: a lock this CPU does not hold is reported and
  * left alone; a recursive take's entry goes without releasing. */
-void lockdep_spin_unlock(spinlock_t *lock)
+void lockdep_spin_unlock_at(spinlock_t *lock, u32 ip)
 {
-	u32 ip = (u32)__builtin_return_address(0);
 	struct lockdep_cpu *cpu = &lockdep_cpus[this_cpu()];
 	unsigned long flags = irqs_off();
 	struct held_lock *mine;
@@ -341,6 +345,12 @@ void lockdep_spin_unlock(spinlock_t *lock)
 	}
 	drop_held(cpu, mine);
 	irqs_back(flags);
+}
+
+/* The same, reported as released where spin_unlock was called. */
+void lockdep_spin_unlock(spinlock_t *lock)
+{
+	lockdep_spin_unlock_at(lock, (u32)__builtin_return_address(0));
 }
 
 /* One lock the current task holds as it schedules or exits. */

@@ -44,10 +44,10 @@ void register_console(struct console *con)
 {
 	unsigned long flags;
 
-	spin_lock_irqsave(&console_lock, &flags);
+	spin_lock_irqsave_call(&console_lock, &flags);
 	con->next = consoles;
 	consoles = con;
-	spin_unlock_irqrestore(&console_lock, flags);
+	spin_unlock_irqrestore_call(&console_lock, flags);
 }
 
 void unregister_console(struct console *con)
@@ -55,14 +55,14 @@ void unregister_console(struct console *con)
 	unsigned long flags;
 	struct console **p;
 
-	spin_lock_irqsave(&console_lock, &flags);
+	spin_lock_irqsave_call(&console_lock, &flags);
 	for (p = &consoles; *p; p = &(*p)->next) {
 		if (*p == con) {
 			*p = con->next;
 			break;
 		}
 	}
-	spin_unlock_irqrestore(&console_lock, flags);
+	spin_unlock_irqrestore_call(&console_lock, flags);
 }
 
 /* From panic(): printing from now on waits for the console lock only a

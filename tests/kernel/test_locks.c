@@ -84,11 +84,11 @@ KTEST(locks_probe_page_allocator_takes_page_lock)
 	u32 page;
 
 	probe_starts();
-	spin_lock_irqsave(&page_lock, &flags);
+	spin_lock_irqsave_call(&page_lock, &flags);
 	page = pages_alloc(1);
 	if (page)
 		pages_free(page, 1);
-	spin_unlock_irqrestore(&page_lock, flags);
+	spin_unlock_irqrestore_call(&page_lock, flags);
 	probe_ends();
 	KT_EXPECT(page != 0);
 	KT_EXPECT_EQ(pages_free_count(), free_before);
@@ -106,11 +106,11 @@ KTEST(locks_probe_task_table_takes_task_lock)
 	int status;
 
 	probe_starts();
-	spin_lock_irqsave(&task_lock, &flags);
+	spin_lock_irqsave_call(&task_lock, &flags);
 	(void)task_reap(&status);	/* a child of an earlier test, or none */
 	KT_EXPECT_EQ(task_kill_pid(1), -EPERM);		/* the boot thread */
 	task_reap_orphans();
-	spin_unlock_irqrestore(&task_lock, flags);
+	spin_unlock_irqrestore_call(&task_lock, flags);
 	probe_ends();
 	KT_EXPECT_EQ(new_reports(LOCKDEP_RECURSIVE_TAKE), 3);
 	KT_EXPECT_EQ(new_reports_total(), 3);
@@ -127,10 +127,10 @@ KTEST(locks_probe_scheduler_takes_runqueue_lock)
 	unsigned long flags;
 
 	probe_starts();
-	spin_lock_irqsave(&runqueue_lock, &flags);
+	spin_lock_irqsave_call(&runqueue_lock, &flags);
 	sched_wake_up(&nobody_sleeps_here);
 	sched_tick();
-	spin_unlock_irqrestore(&runqueue_lock, flags);
+	spin_unlock_irqrestore_call(&runqueue_lock, flags);
 	probe_ends();
 	KT_EXPECT_EQ(new_reports(LOCKDEP_RECURSIVE_TAKE), 2);
 	KT_EXPECT_EQ(new_reports_total(), 2);
@@ -145,9 +145,9 @@ KTEST(locks_probe_printk_takes_console_lock)
 	unsigned long flags;
 
 	probe_starts();
-	spin_lock_irqsave(&console_lock, &flags);
+	spin_lock_irqsave_call(&console_lock, &flags);
 	printk("locks: a probe printed holding console_lock\n");
-	spin_unlock_irqrestore(&console_lock, flags);
+	spin_unlock_irqrestore_call(&console_lock, flags);
 	probe_ends();
 	KT_EXPECT_EQ(new_reports(LOCKDEP_RECURSIVE_TAKE), 1);
 	KT_EXPECT_EQ(new_reports_total(), 1);
