@@ -20,7 +20,8 @@
  * debugger's own switch is one word, written whole.  The debugger takes
  * no spinlock of its own: it runs inside every lock operation, and a
  * lock of its own would have to be checked by itself.  A report's lines
- * are printk's, whose console lock keeps each one whole.
+ * are printk's, whose console lock keeps each one whole and is for that
+ * reason the one lock this debugger does not check (printk.c).
  */
 #include <kernel.h>
 #include <cmdline.h>
@@ -46,7 +47,6 @@ struct held_lock {
 struct lockdep_cpu {
 	struct held_lock held[LOCKDEP_MAX_HELD];
 	unsigned int depth;
-	bool reporting_recursion;	/* printing a recursive take's report */
 };
 
 bool lockdep_enabled;
@@ -257,22 +257,13 @@ void lockdep_spin_lock_at(spinlock_t *lock, u32 ip)
 
 	check_ages(cpu);
 	mine = find_held(cpu, lock);
-	if (mine && cpu->reporting_recursion) {
-		/* The report's own printk on a held console lock: not
-		 * reported again (that would never end), not taken. */
-		push_held(cpu, lock, ip, true);
-		irqs_back(flags);
-		return;
-	}
 	if (mine) {
-		cpu->reporting_recursion = true;
 		report_start(LOCKDEP_RECURSIVE_TAKE, "recursive take");
 		printk("takes %s at ", lock->name);
 		print_where(ip);
 		printk(" holding it: ");
 		print_held(mine);
 		printk(" by task %d; not taken\n", mine->pid);
-		cpu->reporting_recursion = false;
 		push_held(cpu, lock, ip, true);
 		irqs_back(flags);
 		return;
