@@ -10,33 +10,37 @@
  * (`lockdebug`, kernel/lockdep.c) reports any take that breaks it, a
  * second lock of the same rank taken inside the first included.
  *
- * Today pv386 runs on one CPU and only the lock tests declare locks; the
- * classes below are the ones issue 27 converts when the other CPUs start,
- * ordered by who calls whom.  A change of order is made here, with its
- * reason, and nowhere else.
+ * Each class below has one lock today (docs/smp.md, "Who holds which
+ * lock", has the table), ordered by who calls whom.  A lock held with
+ * interrupts on must rank below the run queue's: the timer's tick takes
+ * that on top of whatever the code it interrupts holds.  A change of
+ * order is made here, with its reason, and nowhere else.
  */
 #ifndef PV386_LOCK_ORDER_H
 #define PV386_LOCK_ORDER_H
 
 enum lock_rank {
-	/* The shell's state: held around a command, which may spawn tasks,
-	 * allocate pages and print. */
+	/* The shell's state (its history): the outermost, though never held
+	 * around a command, which may sleep. */
 	LOCK_RANK_SHELL = 10,
-	/* The host's guest state: a guest run creates tasks and maps pages. */
+	/* The host's guest state: its stop and release print and free pages. */
 	LOCK_RANK_GUEST = 20,
-	/* The task table: task_alloc claims a slot, then allocates its stack;
-	 * an exit wakes the parent (run queue). */
+	/* The task table: a zombie's collection frees its stack (pages) after
+	 * the run queue says it is off it; an exit wakes the parent (run
+	 * queue). */
 	LOCK_RANK_TASKS = 30,
 	/* The scheduler's run queue: wake-ups come from inside the task
 	 * table's lock and from interrupts. */
 	LOCK_RANK_RUNQUEUE = 40,
 	/* The page allocator: a leaf but for printing. */
 	LOCK_RANK_PAGES = 50,
-	/* The trace backend's counters: taken inside any op, so inside any
-	 * of the above. */
+	/* The trace backend's counters - kept with atomic adds instead, since
+	 * they count the irq ops the lock operations themselves call; the
+	 * rank stays for a lock that counts more than one word at once. */
 	LOCK_RANK_TRACE = 60,
 	/* The console and printk: innermost, since code holding any lock
-	 * may print (the debugger's own reports included). */
+	 * may print (the debugger's own reports included, which is why the
+	 * debugger does not check this one: printk.c). */
 	LOCK_RANK_CONSOLE = 70,
 };
 

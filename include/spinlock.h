@@ -62,6 +62,9 @@ extern bool lockdep_enabled;
 void lockdep_spin_lock(spinlock_t *lock);
 bool lockdep_spin_trylock(spinlock_t *lock);
 void lockdep_spin_unlock(spinlock_t *lock);
+/* ... the same with the caller given (kernel/spinlock.c's forms). */
+void lockdep_spin_lock_at(spinlock_t *lock, u32 ip);
+void lockdep_spin_unlock_at(spinlock_t *lock, u32 ip);
 
 /* ---- the operations ---- */
 
@@ -108,6 +111,17 @@ void spin_unlock_irqrestore(spinlock_t *lock, unsigned long flags)
 	spin_unlock(lock);
 	raw_local_irq_restore(flags);
 }
+
+/*
+ * The irq-save forms out of line (kernel/spinlock.c): one call, and one
+ * pair of irq patch sites for the whole kernel instead of a pair at each
+ * use - for paths where a call costs nothing that matters (a sleep, a
+ * wake-up, a task's creation; not the context switch or a page fault).
+ * The `sites` listing must fit the tests' capture, and every inline use
+ * adds two lines to it.  The debugger names the caller, as inline.
+ */
+void spin_lock_irqsave_call(spinlock_t *lock, unsigned long *flags);
+void spin_unlock_irqrestore_call(spinlock_t *lock, unsigned long flags);
 
 /* Whether anyone holds it (for assertions: by the time the caller looks,
  * it may have changed). */

@@ -20,7 +20,8 @@
  * debugger's own switch is one word, written whole.  The debugger takes
  * no spinlock of its own: it runs inside every lock operation, and a
  * lock of its own would have to be checked by itself.  A report's lines
- * are printk's, whose console lock keeps each one whole.
+ * are printk's, whose console lock keeps each one whole and is for that
+ * reason the one lock this debugger does not check (printk.c).
  */
 #include <kernel.h>
 #include <cmdline.h>
@@ -46,7 +47,6 @@ struct held_lock {
 struct lockdep_cpu {
 	struct held_lock held[LOCKDEP_MAX_HELD];
 	unsigned int depth;
-	bool reporting_recursion;	/* printing a recursive take's report */
 };
 
 bool lockdep_enabled;
@@ -249,31 +249,21 @@ static void check_order(struct lockdep_cpu *cpu, spinlock_t *lock, u32 ip)
 /* spin_lock, checked: a recursive take is reported and not taken; an
  * out-of-order one is reported and taken; then the wait, as without the
  * debugger, with interrupts as the caller had them. */
-void lockdep_spin_lock(spinlock_t *lock)
+void lockdep_spin_lock_at(spinlock_t *lock, u32 ip)
 {
-	u32 ip = (u32)__builtin_return_address(0);
 	struct lockdep_cpu *cpu = &lockdep_cpus[this_cpu()];
 	unsigned long flags = irqs_off();
 	struct held_lock *mine;
 
 	check_ages(cpu);
 	mine = find_held(cpu, lock);
-	if (mine && cpu->reporting_recursion) {
-		/* The report's own printk on a held console lock: not
-		 * reported again (that would never end), not taken. */
-		push_held(cpu, lock, ip, true);
-		irqs_back(flags);
-		return;
-	}
 	if (mine) {
-		cpu->reporting_recursion = true;
 		report_start(LOCKDEP_RECURSIVE_TAKE, "recursive take");
 		printk("takes %s at ", lock->name);
 		print_where(ip);
 		printk(" holding it: ");
 		print_held(mine);
 		printk(" by task %d; not taken\n", mine->pid);
-		cpu->reporting_recursion = false;
 		push_held(cpu, lock, ip, true);
 		irqs_back(flags);
 		return;
@@ -288,6 +278,12 @@ void lockdep_spin_lock(spinlock_t *lock)
 	lock->owner_ip = ip;
 	push_held(cpu, lock, ip, false);
 	irqs_back(flags);
+}
+
+/* The same, reported as taken where spin_lock was called. */
+void lockdep_spin_lock(spinlock_t *lock)
+{
+	lockdep_spin_lock_at(lock, (u32)__builtin_return_address(0));
 }
 
 /* A try cannot deadlock: no order check, and a held lock just fails. */
@@ -311,9 +307,8 @@ bool lockdep_spin_trylock(spinlock_t *lock)
 
 /* spin_unlock, checked: a lock this CPU does not hold is reported and
  * left alone; a recursive take's entry goes without releasing. */
-void lockdep_spin_unlock(spinlock_t *lock)
+void lockdep_spin_unlock_at(spinlock_t *lock, u32 ip)
 {
-	u32 ip = (u32)__builtin_return_address(0);
 	struct lockdep_cpu *cpu = &lockdep_cpus[this_cpu()];
 	unsigned long flags = irqs_off();
 	struct held_lock *mine;
@@ -341,6 +336,12 @@ void lockdep_spin_unlock(spinlock_t *lock)
 	}
 	drop_held(cpu, mine);
 	irqs_back(flags);
+}
+
+/* The same, reported as released where spin_unlock was called. */
+void lockdep_spin_unlock(spinlock_t *lock)
+{
+	lockdep_spin_unlock_at(lock, (u32)__builtin_return_address(0));
 }
 
 /* One lock the current task holds as it schedules or exits. */

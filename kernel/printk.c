@@ -9,10 +9,16 @@
  * on its own CPU in half nor spins on the lock the code it interrupted
  * holds.  The consoles' write functions run only under it.
  *
+ * It is the one lock the lock debugger does not check: it is taken
+ * with the ticket lock's own operations (asm/spinlock.h), not
+ * spin_lock, because the debugger reports through printk - a checked
+ * console lock would check itself, and printk and the debugger would
+ * call each other.  Its place in the order needs no check: it is the
+ * innermost lock, and printk takes no other inside it.
+ *
  * Two ways past the lock, both for printing that must not wait:
  *   - a printk on the CPU that is writing already (a fault in a console
- *     driver, or the lock debugger reporting on the console lock itself)
- *     writes at once: waiting would be waiting for itself;
+ *     driver) writes at once: waiting would be waiting for itself;
  *   - after console_bust() (panic) a printk waits for the lock only a
  *     bounded time, then writes without it: the CPU that holds it may
  *     have stopped for good, and a panic that prints nothing helps no
@@ -40,29 +46,42 @@ static int this_cpu(void)
 	return 0;
 }
 
+/* The console lock, interrupts off first (flags: as they were). */
+static unsigned long console_lock_irqsave(void)
+{
+	unsigned long flags = raw_local_irq_save();
+
+	arch_spin_lock(&console_lock.raw);
+	return flags;
+}
+
+static void console_unlock_irqrestore(unsigned long flags)
+{
+	arch_spin_unlock(&console_lock.raw);
+	raw_local_irq_restore(flags);
+}
+
 void register_console(struct console *con)
 {
-	unsigned long flags;
+	unsigned long flags = console_lock_irqsave();
 
-	spin_lock_irqsave(&console_lock, &flags);
 	con->next = consoles;
 	consoles = con;
-	spin_unlock_irqrestore(&console_lock, flags);
+	console_unlock_irqrestore(flags);
 }
 
 void unregister_console(struct console *con)
 {
-	unsigned long flags;
+	unsigned long flags = console_lock_irqsave();
 	struct console **p;
 
-	spin_lock_irqsave(&console_lock, &flags);
 	for (p = &consoles; *p; p = &(*p)->next) {
 		if (*p == con) {
 			*p = con->next;
 			break;
 		}
 	}
-	spin_unlock_irqrestore(&console_lock, flags);
+	console_unlock_irqrestore(flags);
 }
 
 /* From panic(): printing from now on waits for the console lock only a
@@ -87,7 +106,7 @@ static bool console_lock_busted(void)
 	unsigned long tries;
 
 	for (tries = 0; tries < BUSTED_TRIES; tries++) {
-		if (spin_trylock(&console_lock))
+		if (arch_spin_trylock(&console_lock.raw))
 			return true;
 		cpu_relax();
 	}
@@ -107,14 +126,14 @@ static void write_message(const char *s, size_t n)
 	if (console_busted) {
 		locked = console_lock_busted();
 	} else {
-		spin_lock(&console_lock);
+		arch_spin_lock(&console_lock.raw);
 		locked = true;
 	}
 	console_writer = this_cpu();
 	console_write(s, n);
 	console_writer = -1;
 	if (locked)
-		spin_unlock(&console_lock);
+		arch_spin_unlock(&console_lock.raw);
 }
 
 int vprintk(const char *fmt, va_list ap)

@@ -23,7 +23,9 @@
  * while a switch is half done, and a task that changed its state to
  * sleeping or zombie is off its stack before any CPU can pick it again
  * or free that stack (task.c's reapers take the lock first).  It is the
- * one lock held across a switch; the lock debugger knows it.
+ * one lock held across a switch; the lock debugger knows it.  Only
+ * schedule() takes it inline; the rarer paths take it through the
+ * out-of-line irq-save forms (spinlock.h says why).
  */
 #include <kernel.h>
 #include <lockdep.h>
@@ -149,9 +151,9 @@ void sched_start_task(struct task *t)
 {
 	unsigned long flags;
 
-	spin_lock_irqsave(&runqueue_lock, &flags);
+	spin_lock_irqsave_call(&runqueue_lock, &flags);
 	t->state = TASK_RUNNABLE;
-	spin_unlock_irqrestore(&runqueue_lock, flags);
+	spin_unlock_irqrestore_call(&runqueue_lock, flags);
 }
 
 /* A task that ended is off its stack once this returns: ended means
@@ -161,10 +163,10 @@ void sched_release_task(struct task *t)
 {
 	unsigned long flags;
 
-	spin_lock_irqsave(&runqueue_lock, &flags);
+	spin_lock_irqsave_call(&runqueue_lock, &flags);
 	t->on_cpu = false;	/* not yet started, or switched away from */
 	t->state = TASK_UNUSED;
-	spin_unlock_irqrestore(&runqueue_lock, flags);
+	spin_unlock_irqrestore_call(&runqueue_lock, flags);
 }
 
 /* ---- sleeping and waking ---- */
@@ -198,14 +200,14 @@ void sched_sleep_on_lock(void *channel, spinlock_t *lock)
 {
 	unsigned long flags;
 
-	spin_lock_irqsave(&runqueue_lock, &flags);
+	spin_lock_irqsave_call(&runqueue_lock, &flags);
 	if (lock)
 		spin_unlock(lock);
 	current->wait_channel = channel;
 	current->state = TASK_SLEEPING;
 	switch_locked();
 	current->wait_channel = NULL;
-	spin_unlock_irqrestore(&runqueue_lock, flags);
+	spin_unlock_irqrestore_call(&runqueue_lock, flags);
 	if (lock)
 		spin_lock(lock);
 }
@@ -221,9 +223,9 @@ void sched_wake_up(void *channel)
 {
 	unsigned long flags;
 
-	spin_lock_irqsave(&runqueue_lock, &flags);
+	spin_lock_irqsave_call(&runqueue_lock, &flags);
 	wake_up_locked(channel);
-	spin_unlock_irqrestore(&runqueue_lock, flags);
+	spin_unlock_irqrestore_call(&runqueue_lock, flags);
 }
 
 /* A sleeping task made runnable (kill: a sleep ends early). */
@@ -231,10 +233,10 @@ void sched_wake_task(struct task *t)
 {
 	unsigned long flags;
 
-	spin_lock_irqsave(&runqueue_lock, &flags);
+	spin_lock_irqsave_call(&runqueue_lock, &flags);
 	if (t->state == TASK_SLEEPING)
 		t->state = TASK_RUNNABLE;
-	spin_unlock_irqrestore(&runqueue_lock, flags);
+	spin_unlock_irqrestore_call(&runqueue_lock, flags);
 }
 
 /*
@@ -249,7 +251,7 @@ void __noreturn sched_exit(struct task *parent, spinlock_t *table_lock)
 {
 	unsigned long flags;
 
-	spin_lock_irqsave(&runqueue_lock, &flags);
+	spin_lock_irqsave_call(&runqueue_lock, &flags);
 	current->state = TASK_ZOMBIE;
 	if (parent)
 		wake_up_locked(parent);
@@ -271,13 +273,13 @@ int sched_sleep_ticks(unsigned long ticks)
 		schedule();
 		return 0;
 	}
-	spin_lock_irqsave(&runqueue_lock, &flags);
+	spin_lock_irqsave_call(&runqueue_lock, &flags);
 	current->wake_tick = timer_ticks() + ticks;
 	current->timed_sleep = true;
 	current->state = TASK_SLEEPING;
 	switch_locked();
 	current->timed_sleep = false;
-	spin_unlock_irqrestore(&runqueue_lock, flags);
+	spin_unlock_irqrestore_call(&runqueue_lock, flags);
 	return 0;
 }
 
@@ -294,11 +296,11 @@ void sched_tick(void)
 {
 	unsigned long flags;
 
-	spin_lock_irqsave(&runqueue_lock, &flags);
+	spin_lock_irqsave_call(&runqueue_lock, &flags);
 	task_for_each(wake_if_due);
 	if (current == this_idle_task() || !current->slice || !--current->slice)
 		set_need_resched();
-	spin_unlock_irqrestore(&runqueue_lock, flags);
+	spin_unlock_irqrestore_call(&runqueue_lock, flags);
 }
 
 /* TSC counts the idle task spent halted: what this kernel left the

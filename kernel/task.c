@@ -95,18 +95,18 @@ static struct task *task_alloc(const char *name, int *err)
 	unsigned long flags;
 	struct task *t;
 
-	spin_lock_irqsave(&task_lock, &flags);
+	spin_lock_irqsave_call(&task_lock, &flags);
 	for (t = tasks; t < tasks + NR_TASKS && t->state != TASK_UNUSED; t++)
 		;
 	if (t == tasks + NR_TASKS) {
-		spin_unlock_irqrestore(&task_lock, flags);
+		spin_unlock_irqrestore_call(&task_lock, flags);
 		*err = -EAGAIN;
 		return NULL;
 	}
 	memset(t, 0, sizeof(*t));
 	t->state = TASK_SLEEPING;	/* claimed, not yet runnable */
 	t->pid = next_pid++;
-	spin_unlock_irqrestore(&task_lock, flags);
+	spin_unlock_irqrestore_call(&task_lock, flags);
 	strlcpy(t->name, name, sizeof(t->name));
 	t->kstack = pages_alloc(KSTACK_PAGES);
 	t->kstack_size = KSTACK_PAGES * PAGE_SIZE;
@@ -237,7 +237,7 @@ void task_exit(int status)
 		panic("task %d (%s) may not exit", t->pid, t->name);
 	lockdep_task_exit();	/* before task_lock: what it holds stays held */
 	task_release(t);
-	spin_lock_irqsave(&task_lock, &flags);
+	spin_lock_irqsave_call(&task_lock, &flags);
 	orphan_children(t);
 	t->exit_status = status;
 	sched_exit(t->parent, &task_lock);
@@ -282,16 +282,16 @@ int task_reap(int *status)
 	struct task *z;
 	int pid;
 
-	spin_lock_irqsave(&task_lock, &flags);
+	spin_lock_irqsave_call(&task_lock, &flags);
 	z = find_zombie(-1, &has_child);
 	if (!z) {
-		spin_unlock_irqrestore(&task_lock, flags);
+		spin_unlock_irqrestore_call(&task_lock, flags);
 		return has_child ? 0 : -ECHILD;
 	}
 	pid = z->pid;
 	*status = z->exit_status;
 	task_free(z);
-	spin_unlock_irqrestore(&task_lock, flags);
+	spin_unlock_irqrestore_call(&task_lock, flags);
 	return pid;
 }
 
@@ -304,19 +304,19 @@ int task_wait(int pid, int *status)
 	struct task *z;
 	bool has_child;
 
-	spin_lock_irqsave(&task_lock, &flags);
+	spin_lock_irqsave_call(&task_lock, &flags);
 	while (!(z = find_zombie(pid, &has_child)) && has_child &&
 	       !current->kill_requested)
 		sched_sleep_on_lock(current, &task_lock);
 	if (!z) {
-		spin_unlock_irqrestore(&task_lock, flags);
+		spin_unlock_irqrestore_call(&task_lock, flags);
 		return has_child ? -EINTR : -ECHILD;
 	}
 	pid = z->pid;
 	if (status)
 		*status = z->exit_status;
 	task_free(z);
-	spin_unlock_irqrestore(&task_lock, flags);
+	spin_unlock_irqrestore_call(&task_lock, flags);
 	return pid;
 }
 
@@ -333,7 +333,7 @@ int task_kill_pid(int pid)
 	struct task *t;
 	int err = 0;
 
-	spin_lock_irqsave(&task_lock, &flags);
+	spin_lock_irqsave_call(&task_lock, &flags);
 	t = task_by_pid(pid);
 	if (!t || t->state == TASK_ZOMBIE)
 		err = -ESRCH;
@@ -343,7 +343,7 @@ int task_kill_pid(int pid)
 		t->kill_requested = true;
 	if (!err)
 		sched_wake_task(t);	/* a sleep ends early, as for a signal */
-	spin_unlock_irqrestore(&task_lock, flags);
+	spin_unlock_irqrestore_call(&task_lock, flags);
 	return err;
 }
 
@@ -353,9 +353,9 @@ void task_reap_orphans(void)
 	unsigned long flags;
 	struct task *t;
 
-	spin_lock_irqsave(&task_lock, &flags);
+	spin_lock_irqsave_call(&task_lock, &flags);
 	for (t = tasks; t < tasks + NR_TASKS; t++)
 		if (t->state == TASK_ZOMBIE && !t->parent)
 			task_free(t);
-	spin_unlock_irqrestore(&task_lock, flags);
+	spin_unlock_irqrestore_call(&task_lock, flags);
 }

@@ -19,6 +19,7 @@
 #include <kernel.h>
 #include <console_input.h>
 #include <shell.h>
+#include <spinlock.h>
 #include <string.h>
 #include <task.h>
 
@@ -39,8 +40,19 @@ struct line {
 	int browsing;			/* history entry shown, -1 for none */
 };
 
+/*
+ * The shell's state shared by whoever runs commands - the shell's own
+ * thread and, on another CPU perhaps, a test running shell commands - is
+ * its history: shell_lock (rank LOCK_RANK_SHELL, the outermost) guards
+ * it.  It is never held around a command (a command may sleep: `run`
+ * waits for its program), only around the history's reads and writes,
+ * which may print (the console's lock is far above it).  The line being
+ * edited, and read_line's after_cr, belong to the one thread reading the
+ * console, and need none.
+ */
 static char history[HISTORY_LINES][LINE_MAX];
 static unsigned int history_count;	/* lines ever entered */
+static DEFINE_SPINLOCK(shell_lock, LOCK_RANK_SHELL);
 
 /* ---- drawing ---- */
 
@@ -129,21 +141,27 @@ static const char *history_line(unsigned int age)	/* 0 is the newest */
 
 static void history_add(const char *text)
 {
-	if (!*text || (history_count && !strcmp(history_line(0), text)))
-		return;
-	strlcpy(history[history_count++ % HISTORY_LINES], text, LINE_MAX);
+	unsigned long flags;
+
+	spin_lock_irqsave_call(&shell_lock, &flags);
+	if (*text && !(history_count && !strcmp(history_line(0), text)))
+		strlcpy(history[history_count++ % HISTORY_LINES], text, LINE_MAX);
+	spin_unlock_irqrestore_call(&shell_lock, flags);
 }
 
 /* Up (older) or Down (newer); below the newest is an empty line. */
 static void history_browse(struct line *l, int step)
 {
-	int kept = min(history_count, (unsigned int)HISTORY_LINES);
-	int to = l->browsing + step;
+	unsigned long flags;
+	int kept, to = l->browsing + step;
 
-	if (to >= kept || to < -1)
-		return;
-	l->browsing = to;
-	set_text(l, to < 0 ? "" : history_line(to));
+	spin_lock_irqsave_call(&shell_lock, &flags);
+	kept = min(history_count, (unsigned int)HISTORY_LINES);
+	if (to < kept && to >= -1) {
+		l->browsing = to;
+		set_text(l, to < 0 ? "" : history_line(to));
+	}
+	spin_unlock_irqrestore_call(&shell_lock, flags);
 }
 
 /* ---- keys ---- */
@@ -348,12 +366,16 @@ shell_command("help", cmd_help, "", "this list");
 
 static int cmd_history(int argc, char **argv)
 {
-	unsigned int age, kept = min(history_count, (unsigned int)HISTORY_LINES);
+	unsigned int age, kept;
+	unsigned long flags;
 
 	(void)argc;
 	(void)argv;
+	spin_lock_irqsave_call(&shell_lock, &flags);
+	kept = min(history_count, (unsigned int)HISTORY_LINES);
 	for (age = kept; age-- > 0;)
 		printk("  %4u  %s\n", history_count - age, history_line(age));
+	spin_unlock_irqrestore_call(&shell_lock, flags);
 	return 0;
 }
 shell_command("history", cmd_history, "", "the last lines entered");

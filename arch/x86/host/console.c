@@ -17,7 +17,7 @@ static void print_line(struct guest *g)
 /* The guest's text, a line at a time, each marked as the guest's.  A
  * control character becomes '?': the host's terminal is not the guest's
  * to drive (an escape sequence could redraw the host's own lines). */
-void guest_console_output(struct guest *g, const char *s, u32 n)
+void guest_console_output_locked(struct guest *g, const char *s, u32 n)
 {
 	u32 i;
 
@@ -33,19 +33,37 @@ void guest_console_output(struct guest *g, const char *s, u32 n)
 	}
 }
 
+/* The same, under guest_lock: guest_stop flushes the line from another
+ * CPU perhaps. */
+void guest_console_output(struct guest *g, const char *s, u32 n)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave_call(&guest_lock, &flags);
+	guest_console_output_locked(g, s, n);
+	spin_unlock_irqrestore_call(&guest_lock, flags);
+}
+
 /* Bytes typed for guest g (or none: NULL): into its input ring, then
  * IRQ 4.  How many it took, or -ESRCH if it is not running. */
 int guest_console_input(struct guest *g, const char *s, unsigned int n)
 {
-	volatile struct guest_shared *sh = g ? g->shared : NULL;
+	volatile struct guest_shared *sh;
 	unsigned int taken = 0;
+	unsigned long flags;
 
-	if (!sh || g->state != GUEST_RUNNING)
+	spin_lock_irqsave_call(&guest_lock, &flags);	/* not released under us */
+	sh = g ? g->shared : NULL;
+	if (!sh || g->state != GUEST_RUNNING) {
+		spin_unlock_irqrestore_call(&guest_lock, flags);
 		return -ESRCH;
+	}
 	while (taken < n && sh->input_tail - sh->input_head < GUEST_INPUT_LEN) {
 		sh->input[sh->input_tail % GUEST_INPUT_LEN] = s[taken++];
 		sh->input_tail++;
 	}
-	sh->irq_pending |= 1u << GUEST_IRQ_CONSOLE;
+	__atomic_or_fetch(&sh->irq_pending, 1u << GUEST_IRQ_CONSOLE,
+			  __ATOMIC_RELAXED);	/* lock orl: the guest's thread clears bits */
+	spin_unlock_irqrestore_call(&guest_lock, flags);
 	return taken;
 }

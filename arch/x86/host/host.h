@@ -19,6 +19,7 @@
 #include <types.h>
 #include <bootinfo.h>
 #include <asm/host.h>
+#include <spinlock.h>
 
 /* Where the loader puts the guest's Multiboot block: below 1 MiB, where
  * the guest's page allocator never hands out frames. */
@@ -166,9 +167,24 @@ struct guest {
 	unsigned int line_len;
 };
 
+/*
+ * guest_lock (lifecycle.c, rank LOCK_RANK_GUEST): what the guest's
+ * thread and the host's shell (`guest stop`, `guest console`, a start),
+ * perhaps on two CPUs, both change: the state's moves, the stop reason,
+ * the console line being collected, the release of its memory, and a
+ * start's claim.  Taken with interrupts off; inside it only the page
+ * allocator's and the console's locks, both above it.  What the guest's
+ * thread alone touches while it runs (registers, shadows, counts) needs
+ * none; `guest stats` reads counts that may be a moment old.  Bits of
+ * the shared page that both sides change (irq_pending) are changed
+ * atomically instead: the guest changes them too, and knows no lock.
+ */
+extern spinlock_t guest_lock;
+
 /* lifecycle.c, console.c */
 void guest_stop_no_frame(struct guest *g);	/* a shadow got none: which limit */
 void guest_console_output(struct guest *g, const char *s, u32 n);
+void guest_console_output_locked(struct guest *g, const char *s, u32 n);
 
 /* hypercall.c: the call in regs (the queue first); false if it stopped the guest. */
 void guest_hypercall(struct guest *g, struct pt_regs *regs);

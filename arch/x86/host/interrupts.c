@@ -132,7 +132,8 @@ void guest_inject_interrupt(struct guest *g)
 	if (!ready)
 		return;
 	irq = __builtin_ctz(ready);
-	s->irq_pending &= ~(1u << irq);
+	__atomic_and_fetch(&s->irq_pending, ~(1u << irq),
+			   __ATOMIC_RELAXED);	/* lock andl: `guest console` sets bits */
 	g->stats.interrupts++;
 	g->halted = false;
 	deliver(g, FIRST_EXTERNAL_VECTOR + irq, 0);

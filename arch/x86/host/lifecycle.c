@@ -27,6 +27,8 @@
 #define MULTIBOOT_LOADER_MAGIC	0x2badb002	/* EAX at a Multiboot kernel's entry */
 
 static struct guest the_guest;
+DEFINE_SPINLOCK(guest_lock, LOCK_RANK_GUEST);	/* host.h says what it guards */
+static bool starting;		/* a start is loading the_guest (guest_lock) */
 
 struct guest *guest_current(void)
 {
@@ -118,18 +120,31 @@ static int load_guest(struct guest *g, const void *image, u32 size, const char *
 int guest_start_image(const void *image, u32 size, const char *cmdline, unsigned int mib)
 {
 	struct guest *g = &the_guest;
+	unsigned long flags;
 	int err;
 
-	if (g->state == GUEST_RUNNING || g->state == GUEST_STOPPED)
+	/* Claimed under the lock, loaded outside it (megabytes cleared and
+	 * copied: too long to hold a spinlock), made running under it. */
+	spin_lock_irqsave_call(&guest_lock, &flags);
+	if (starting || g->state == GUEST_RUNNING || g->state == GUEST_STOPPED) {
+		spin_unlock_irqrestore_call(&guest_lock, flags);
 		return -EBUSY;
+	}
+	starting = true;
+	spin_unlock_irqrestore_call(&guest_lock, flags);
+
 	memset(g, 0, sizeof(*g));	/* GUEST_NONE: the last one's record goes */
 	g->exit_value = -1;
 	err = load_guest(g, image, size, cmdline, mib);
-	if (err)
-		return err;
-	g->last_tick = timer_ticks();
-	g->state = GUEST_RUNNING;
-	return 0;
+
+	spin_lock_irqsave_call(&guest_lock, &flags);
+	if (!err) {
+		g->last_tick = timer_ticks();
+		g->state = GUEST_RUNNING;
+	}
+	starting = false;
+	spin_unlock_irqrestore_call(&guest_lock, flags);
+	return err;
 }
 
 /* The same from the kernel module (-ENOENT if there is none). */
@@ -149,27 +164,37 @@ int guest_start(const char *cmdline, unsigned int mib)
 void guest_release(void)
 {
 	struct guest *g = &the_guest;
+	unsigned long flags;
 
-	if (g->state != GUEST_STOPPED)
-		return;
-	shadow_cache_free(&g->shadows);
-	guest_memory_free(&g->mem);
-	g->shared = NULL;
-	g->state = GUEST_RELEASED;
+	spin_lock_irqsave_call(&guest_lock, &flags);
+	if (g->state == GUEST_STOPPED) {
+		shadow_cache_free(&g->shadows);
+		guest_memory_free(&g->mem);
+		g->shared = NULL;
+		g->state = GUEST_RELEASED;
+	}
+	spin_unlock_irqrestore_call(&guest_lock, flags);
 }
 
+/* Stopped, by its own thread (a fault, a bad hypercall) or by the host's
+ * shell: once, under guest_lock, whichever comes first. */
 void guest_stop(struct guest *g, const char *fmt, ...)
 {
+	unsigned long flags;
 	va_list ap;
 
-	if (g->state != GUEST_RUNNING)
+	spin_lock_irqsave_call(&guest_lock, &flags);
+	if (g->state != GUEST_RUNNING) {
+		spin_unlock_irqrestore_call(&guest_lock, flags);
 		return;
+	}
 	va_start(ap, fmt);
 	vsnprintf(g->stop_reason, sizeof(g->stop_reason), fmt, ap);
 	va_end(ap);
 	g->state = GUEST_STOPPED;
-	guest_console_output(g, "\n", g->line_len ? 1 : 0);	/* its last words */
+	guest_console_output_locked(g, "\n", g->line_len ? 1 : 0);	/* its last words */
 	printk("host: guest stopped: %s\n", g->stop_reason);
+	spin_unlock_irqrestore_call(&guest_lock, flags);
 }
 
 /* A shadow got no frame (page_tables.c): the guest stops, with the

@@ -36,7 +36,8 @@ static void tick(struct guest *g)
 		return;
 	g->last_tick = now;
 	if (g->timer_on)
-		g->shared->irq_pending |= 1u << IRQ_TIMER;
+		__atomic_or_fetch(&g->shared->irq_pending, 1u << IRQ_TIMER,
+				  __ATOMIC_RELAXED);	/* lock orl (host.h) */
 }
 
 /* A guest that keeps its interrupts off while one waits, for seconds,
