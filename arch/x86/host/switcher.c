@@ -170,12 +170,17 @@ static void run_host_irq(unsigned int vector)
 	trap_dispatch(&regs);
 }
 
-/* The PIC's IRQs, and the local APIC's vectors (its timer, IPIs and
- * spurious vector) where more than one CPU runs. */
+/*
+ * The PIC's IRQs, and the local APIC's vectors (its timer, IPIs and
+ * spurious vector) where the host has set its APIC up (more than one
+ * CPU to use): a guest's `int` on one of those is then refused (#GP),
+ * as on the PIC's, because an exit on it could not be told from the
+ * host's interrupt.  On one CPU they stay the guest's, as before.
+ */
 bool hardware_vector(unsigned int v)
 {
 	return (v >= FIRST_EXTERNAL_VECTOR && v < FIRST_EXTERNAL_VECTOR + NR_IRQS) ||
-	       apic_vector(v);
+	       (apic_vector(v) && apic_present());
 }
 
 /*
