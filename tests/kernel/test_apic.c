@@ -19,7 +19,6 @@
 #endif
 
 #define TEST_VECTOR	0xee	/* below the timer's, above everything else */
-#define APIC_ISR	0x100	/* in-service bits, 32 a register, 0x10 apart */
 #define IPI_WAIT_HALTS	10	/* a PIT tick wakes each: 100 ms at HZ 100 */
 #define TIMER_TEST_TICKS	20	/* PIT ticks the APIC timer is compared over */
 
@@ -52,11 +51,6 @@ static void test_ipi_arrived(struct pt_regs *regs)
 	apic_eoi();
 }
 
-static bool test_vector_in_service(void)
-{
-	return apic_read(APIC_ISR + 0x10 * (TEST_VECTOR / 32)) & (1u << (TEST_VECTOR % 32));
-}
-
 /* Send one IPI to this CPU; true once its handler ran. */
 static bool self_ipi(void)
 {
@@ -80,7 +74,7 @@ KTEST(apic_self_ipi_arrives_and_is_eoid)
 	flags = raw_local_irq_save();
 	raw_local_irq_enable();
 	KT_EXPECT(self_ipi());
-	KT_EXPECT(!test_vector_in_service());
+	KT_EXPECT(!apic_in_service(TEST_VECTOR));
 	KT_EXPECT(self_ipi());
 	raw_local_irq_restore(flags);
 	set_intr_handler(TEST_VECTOR, NULL);

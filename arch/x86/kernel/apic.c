@@ -55,6 +55,12 @@ unsigned int apic_version(void)
 	return apic_read(APIC_VERSION) & 0xff;
 }
 
+/* Whether vector's interrupt is in service: delivered, not yet EOI'd. */
+bool apic_in_service(unsigned int vector)
+{
+	return apic_read(APIC_ISR + 0x10 * (vector / 32)) & (1u << (vector % 32));
+}
+
 /* The interrupt in service is done: any value, written to EOI. */
 void apic_eoi(void)
 {
