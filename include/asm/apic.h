@@ -48,6 +48,7 @@ static inline bool apic_vector(unsigned int v)
 #define APIC_TPR	0x080	/* task priority: 0 lets every vector in */
 #define APIC_EOI	0x0b0	/* write 0: the interrupt in service is done */
 #define APIC_SVR	0x0f0	/* spurious vector, and bit 8: APIC enabled */
+#define APIC_ISR	0x100	/* in service: 8 registers of 32 bits, 0x10 apart */
 #define APIC_ESR	0x280	/* error status */
 #define APIC_ICR_LOW	0x300	/* interrupt command: writing it sends */
 #define APIC_ICR_HIGH	0x310	/* bits 31-24: the destination APIC id */
@@ -99,6 +100,7 @@ int apic_send_startup(unsigned int apic_id, u32 trampoline_phys);
  */
 void apic_init(void);
 unsigned int apic_version(void);	/* APIC_VERSION's low byte */
+bool apic_in_service(unsigned int vector);	/* its ISR bit: being handled */
 
 /*
  * The local APIC timer: each CPU's own tick.  apic_init() measures its

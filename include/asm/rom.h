@@ -21,7 +21,10 @@
  * Versions: a ROM whose ABI major is not ROM_ABI_MAJOR is refused.  A
  * minor version adds ops at the end of the numbering and nothing else,
  * so a newer minor is accepted (the entries this kernel does not know
- * are ignored) and every op of minor 0 is required of every ROM.
+ * are ignored) and every op of minor 0 is required of every ROM.  An
+ * op a later minor added is optional: a ROM of that minor or newer may
+ * give it (its entry is then checked like any other) or leave its entry
+ * 0, and the glue does without (rom.c).
  *
  * Calling convention: each op is a C function as GCC compiles it with
  * -mregparm=3 (arguments in EAX, EDX, ECX, then the stack; result in EAX
@@ -41,7 +44,7 @@
 
 #define ROM_MAGIC		0x4d4f5250	/* "PROM" in memory order */
 #define ROM_ABI_MAJOR		1
-#define ROM_ABI_MINOR		0
+#define ROM_ABI_MINOR		1	/* 1: the APIC ops */
 #define ROM_MAX_SIZE		(16 * 1024)	/* the room the kernel keeps */
 #define ROM_MAX_FIXUPS	32
 /* A fixup target that is no ROM offset: the kernel's own handler of a
@@ -54,10 +57,9 @@
  * is the ROM's own, because the table's op passes a kernel structure or
  * a kernel selector the ROM cannot know: the glue adapts those.
  * load_tls has no entry: the glue builds it from write_gdt_entry.
- * Nor have the ops added to the table after ABI 1.0 (set_pte_at, set_pde,
- * release_pgd, apic_read, apic_write): the glue does them as a native
- * machine would (rom.c).  Should a ROM need to provide them, they get
- * numbers 40 on in a new minor version: appended, never renumbered.
+ * Nor have the page-table ops (set_pte_at, set_pde, release_pgd), added
+ * to the table for the guest: the glue does them as a native machine
+ * would (rom.c).
  */
 #define ROM_TABLE_OPS(X)						\
 	X(0, irq_disable)	X(1, irq_enable)	X(2, save_fl)		\
@@ -83,12 +85,21 @@
 #define ROM_OPS(X)	ROM_TABLE_OPS(X) ROM_OWN_OPS(X)
 #define ROM_NR_OPS	40	/* in ABI 1.0: each one required */
 
+/* ABI 1.1: the local APIC's registers, as the table has them (u32
+ * apic_read(u32 reg), void apic_write(u32 reg, u32 value); the page is at
+ * APIC_VIRT_BASE, asm/apic.h).  Optional: a 1.0 ROM has none. */
+#define ROM_MINOR1_OPS(X)						\
+	X(40, apic_read)	X(41, apic_write)
+
+#define ROM_ALL_OPS(X)	ROM_OPS(X) ROM_MINOR1_OPS(X)
+#define ROM_NR_KNOWN_OPS	42	/* every op of every minor this kernel knows */
+
 #ifndef __ASSEMBLER__
 
 #include <types.h>
 
 #define ROM_OP_NUMBER(nr, op)	ROM_OP_##op = nr,
-enum rom_op { ROM_OPS(ROM_OP_NUMBER) };
+enum rom_op { ROM_ALL_OPS(ROM_OP_NUMBER) };
 
 struct rom_header {
 	u32 magic;		/* ROM_MAGIC */
@@ -137,7 +148,10 @@ struct rom_check {
 struct rom_check rom_validate(const void *rom, u32 len);
 bool rom_has_magic(const void *rom, u32 len);	/* a ROM, good or bad */
 const char *rom_verdict_text(enum rom_verdict v);
-const char *rom_op_name(u32 nr);		/* "?" beyond ABI 1.0 */
+const char *rom_op_name(u32 nr);		/* "?" beyond the ops known */
+/* Whether a validated ROM gives op nr: always for ABI 1.0's; for a later
+ * minor's, if the ROM is of that minor or newer and its entry is not 0. */
+bool rom_gives_op(const void *rom, u32 nr);
 u32 rom_crc32(const void *rom, u32 len);	/* checksum field as zero */
 
 /* The kernel's rom backend (arch/x86/paravirt/backends/rom.c): the installed

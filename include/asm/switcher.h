@@ -40,6 +40,7 @@
 #define GUEST_TRAP_NONE		256	/* its frame is not a guest's: not run */
 #define GUEST_TRAP_BAD_FRAME	257	/* a trap frame not whole (world_switch.S) */
 #define GUEST_TRAP_BAD_SEGMENT	258	/* its CS or SS would not load: not run */
+#define GUEST_TRAP_HOST_IRQ	259	/* the host's local APIC interrupted: handled */
 
 #ifndef __ASSEMBLER__
 

@@ -2,9 +2,12 @@
  * cpus.c - the shell's `cpus`: the machine's CPUs as the kernel found
  * them at boot (asm/smp.h), where the list came from, and what each CPU
  * is doing.  Only the boot CPU runs yet; the others are "not started".
+ * Then the local APIC of the CPU running the command, where it is set
+ * up (asm/apic.h: only with more than one CPU to use).
  */
 #include <kernel.h>
 #include <shell.h>
+#include <asm/apic.h>
 #include <asm/smp.h>
 
 static void print_cpu(unsigned int i, const struct fw_cpu *c)
@@ -12,6 +15,20 @@ static void print_cpu(unsigned int i, const struct fw_cpu *c)
 	printk("  %-4u %-5u %-5u %-5s %-8s %s\n", i, c->apic_id, c->acpi_id,
 	       c->boot ? "yes" : "no", c->enabled ? "yes" : "no",
 	       c->boot ? "running" : c->enabled ? "not started" : "disabled");
+}
+
+/* This CPU's APIC: id and version, its timer's rate and count, the
+ * ticks all local timers gave and the spurious interrupts. */
+static void print_apic(void)
+{
+	if (!apic_present()) {
+		printk("apic: not set up (one CPU to use: the PIC and the PIT)\n");
+		return;
+	}
+	printk("apic: this CPU's id %u, version 0x%02x; timer %u kHz, count %u; "
+	       "local timer ticks %lu, spurious %lu\n", apic_this_cpu_id(), apic_version(),
+	       apic_timer_hz() / 1000, apic_timer_initial_count(), apic_timer_ticks(),
+	       apic_spurious_count());
 }
 
 static int cmd_cpus(int argc, char **argv)
@@ -39,6 +56,7 @@ static int cmd_cpus(int argc, char **argv)
 		print_cpu(i, &t->cpu[i]);
 	if (t->nr_entries > t->nr_cpus)
 		printk("  (%u more listed, not kept)\n", t->nr_entries - t->nr_cpus);
+	print_apic();
 	return 0;
 }
 shell_command("cpus", cmd_cpus, "", "the CPUs the firmware lists, and what each is doing");

@@ -20,6 +20,11 @@
                    guest's result) on a 486 host (no TSC, no PGE), a P6
                    one, and a PARAVIRT=n host, which has no table of its
                    own but hosts the PARAVIRT=y kernel all the same.
+  guest-smp-2-y    The same on a QEMU -smp 2 host, whose local APIC timer
+                   gives its scheduler tick: those interrupts come while
+                   the guest runs and must be the host's (the APIC has
+                   them in service), while the guest keeps its own gates
+                   on the same vectors.
   guest-bochs-*    The same from the guest ISO (GRUB loads the kernel
                    twice, as the host and as its module) in Bochs, whose
                    CPU checks what QEMU's TCG lets pass.
@@ -242,14 +247,15 @@ GUEST_MATRIX = [
 GUEST_ISO = f"{Y.dir}/pv386-guest-test.iso"    # boot/grub.cfg's guest entry
 
 
-def guest_matrix(log, host, cpu):
-    """The guest's suite under one more host, to QEMU's exit."""
+def guest_matrix(log, host, cpu, extra=()):
+    """The guest's suite under one more host, to QEMU's exit (extra: more
+    QEMU options, such as -smp)."""
     need_tool(QEMU, "qemu")
     need_file(host.elf, host.make("all"))
     need_file(Y.elf, Y.make("all"))
     fresh_log(log)
     cmd = qemu_command(log, cpu, ["-kernel", host.elf, "-initrd", Y.elf,
-                                  "-append", "guest=test guestexit"])
+                                  "-append", "guest=test guestexit", *extra])
     outcome = run_emulator(cmd, GUEST_TIMEOUT)
     judge_guest_run(log, outcome, outcome.status != QEMU_PASS and
                     f"QEMU status {outcome.status}, not a pass")
@@ -391,4 +397,7 @@ def tests():
              Test("guest-short-of-frames-y", short_of_frames, (Y,)),
              Test("guest-stop-start-y", stop_start_together, (Y,)),
              Test("guest-fuzz-y", guest_fuzz, (Y,)),
+             # A host of two CPUs: its local APIC's timer interrupts the
+             # guest, and the Switcher hands those to the host.
+             Test("guest-smp-2-y", guest_matrix, (Y, "qemu32"), {"extra": ["-smp", "2"]}),
              Test("guest-fuzz-bochs-y-pentium", guest_fuzz_bochs, ("pentium",))])

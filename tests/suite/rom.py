@@ -7,7 +7,11 @@
                    (QEMU -initrd; GRUB from build/pv386-rom-test.iso in
                    QEMU and Bochs) passes the in-kernel suite with
                    backend=rom; booted native, the ROM can be installed
-                   after boot; a newer ABI minor is accepted; doctored
+                   after boot; a newer ABI minor is accepted; on QEMU
+                   -smp 2, where the local APIC is set up, the suite
+                   passes with the ROM's own APIC ops (ABI 1.1), and a
+                   1.0 ROM (minor 0: no APIC ops) still runs the APIC
+                   tests through the glue's; doctored
                    copies (truncated, corrupt, wrong checksum, wrong ABI
                    major, size past the module, an entry or a fixup out
                    of bounds, an entry missing), no ROM magic and no
@@ -55,6 +59,8 @@ ROM_KTESTS = ["ktest: PASS rom_table_points_into_rom",
 ROM_MAGIC, ROM_MAJOR, ROM_MINOR, ROM_SIZE, ROM_CHECKSUM = 0, 4, 6, 8, 12
 ROM_FIXUPS_START, ROM_ENTRY = 16, 44
 ROM_OP_IRET, ROM_OP_READ_CR3 = 7, 13
+APIC_KTESTS = ["ktest: PASS apic_id_matches_cpuid", "ktest: PASS apic_self_ipi",
+               "ktest: PASS apic_timer_ticks_at_hz"]
 
 
 def rom_put(image, offset, fmt, value):
@@ -135,6 +141,13 @@ def rom_newer_minor(log, build):
                expect=[ROM_READY, *ROM_KTESTS], extra=("-initrd", rom))
 
 
+def rom_minor_0_smp(log, build):
+    """A ROM of ABI 1.0 gives no APIC ops: on -smp 2 the glue's do the
+    APIC's work and its tests pass under pv=rom."""
+    rom = doctored_rom(log, "minor-0", lambda r: rom_sealed(rom_put(r, ROM_MINOR, "H", 0)))
+    qemu_ktest(log, build, "qemu32", append="pv=rom test=apic",
+               expect=[ROM_READY, *APIC_KTESTS], extra=("-initrd", rom, "-smp", "2"))
+
 
 def tests():
     """The ops ROM's rows, in the order they are printed."""
@@ -165,6 +178,10 @@ def tests():
              {"append": "test=rom", "expect": ["ktest: PASS rom_installs_after_boot"],
               **initrd}),
         Test("rom-newer-minor-y", rom_newer_minor, (Y,)),
+        Test("rom-smp-2-y", qemu_ktest, (Y, "qemu32"),
+             {"append": "pv=rom test", "expect": [ROM_READY, *ROM_KTESTS, *APIC_KTESTS],
+              "extra": ("-initrd", ROM, "-smp", "2")}),
+        Test("rom-minor-0-smp-2-y", rom_minor_0_smp, (Y,)),
         *[Test(name, rom_refused, (Y, bad)) for name, bad in REFUSED_TESTS],
         Test("rom-refused-magic-y", qemu_ktest, (Y, "qemu32"),
              {"append": "pv=rom test=patch",

@@ -164,7 +164,8 @@ void guest_set_gate(struct guest *g, unsigned int vector, u64 gate)
 			   gate_dpl(gate) : 0;
 
 	g->gates[vector] = gate;
-	if (vector == HYPERCALL_VECTOR || hardware_vector(vector))
+	if (vector == HYPERCALL_VECTOR ||
+	    (vector >= FIRST_EXTERNAL_VECTOR && vector < FIRST_EXTERNAL_VECTOR + NR_IRQS))
 		return;
 	if (vector == SYSCALL_VECTOR && gate_present(gate) && gate_is_trap(gate) &&
 	    dpl == 3 && g->stack_ss) {

@@ -170,12 +170,25 @@ static void run_host_irq(unsigned int vector)
 	trap_dispatch(&regs);
 }
 
-/* The PIC's IRQs, and the local APIC's vectors (its timer, IPIs and
- * spurious vector) where more than one CPU runs. */
+/* The host's interrupts: the PIC's IRQs, whose vectors a guest never
+ * has, and an exit switcher_run() found to be the local APIC's. */
 bool hardware_vector(unsigned int v)
 {
 	return (v >= FIRST_EXTERNAL_VECTOR && v < FIRST_EXTERNAL_VECTOR + NR_IRQS) ||
-	       apic_vector(v);
+	       v == GUEST_TRAP_HOST_IRQ;
+}
+
+/*
+ * Whether an exit on vector v was the host's local APIC interrupting
+ * (its timer, an IPI): the APIC has it in service.  The guest keeps its
+ * own gates on those vectors, so its `int $v` exits the same way, but
+ * with nothing in service.  Asked before the handler's EOI clears it.
+ * (A spurious interrupt is never in service: one while the guest ran
+ * would reach the guest's gate 0xff, if it has one.)
+ */
+static bool host_apic_interrupt(unsigned int v)
+{
+	return apic_present() && apic_vector(v) && apic_in_service(v);
 }
 
 /*
@@ -247,7 +260,8 @@ void switcher_segments_changed(struct switcher_state *s)
  * running it if its CS or SS would not load, or GUEST_TRAP_BAD_FRAME if
  * the trap's frame was not whole (world_switch.S; then no register is
  * the guest's).  Whatever it returns is below 256 or one of those.  A hardware interrupt is the host's:
- * its handler has run when this returns its vector, and the caller may
+ * its handler has run when this returns its vector (the PIC's), or
+ * GUEST_TRAP_HOST_IRQ (the local APIC's), and the caller may
  * run the guest on, or do what the host must first (a guest that never
  * traps must not keep the host from its scheduler).  A page fault's
  * address is in *cr2, read before anything else can fault.  The host's
@@ -280,10 +294,12 @@ unsigned int switcher_run(u32 *cr2)
 	vector = regs->vector;
 	if (vector > GUEST_TRAP_BAD_FRAME)	/* only the stubs write it: never so */
 		vector = GUEST_TRAP_BAD_FRAME;
+	if (host_apic_interrupt(vector))
+		vector = GUEST_TRAP_HOST_IRQ;
 	*cr2 = vector == X86_TRAP_PF ? read_cr2() : 0;
 	host_cpu_state_on(&host);
 	if (hardware_vector(vector))
-		run_host_irq(vector);
+		run_host_irq(regs->vector);
 	raw_local_irq_restore(flags);
 	return vector;
 }

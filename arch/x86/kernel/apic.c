@@ -16,6 +16,7 @@
  * chapter 10; the start-up messages its section 8.4.4.
  */
 #include <kernel.h>
+#include <math64.h>
 #include <asm/apic.h>
 #include <asm/paging.h>
 #include <asm/platform.h>
@@ -28,8 +29,10 @@
  * delivers at once; real hardware within microseconds, a few hundred
  * reads of uncached memory.  This is some milliseconds at worst. */
 #define ICR_WAIT_READS		100000
-/* PIT ticks the timer's rate is measured over: 50 ms at HZ 100. */
-#define CALIBRATION_TICKS	5
+/* How long the timer's rate is measured: 100 ms of PIT ticks, as Linux
+ * measured it.  A late wake-up at either end (a busy emulator's host)
+ * is an error of its length over this. */
+#define CALIBRATION_PER_SECOND	10
 #define ONE_MEGABYTE		0x100000u
 
 static bool present;
@@ -50,6 +53,12 @@ unsigned int apic_this_cpu_id(void)
 unsigned int apic_version(void)
 {
 	return apic_read(APIC_VERSION) & 0xff;
+}
+
+/* Whether vector's interrupt is in service: delivered, not yet EOI'd. */
+bool apic_in_service(unsigned int vector)
+{
+	return apic_read(APIC_ISR + 0x10 * (vector / 32)) & (1u << (vector % 32));
 }
 
 /* The interrupt in service is done: any value, written to EOI. */
@@ -210,14 +219,15 @@ static void wait_pit_ticks(unsigned long n)
 }
 
 /*
- * The timer's rate, from how far it counts down while the PIT ticks
- * CALIBRATION_TICKS times: started at a tick's edge, read at a later
- * one, masked meanwhile (one-shot: its end would raise nothing).  Both
+ * The timer's rate, from how far it counts down over a tenth of a second
+ * of PIT ticks: started at a tick's edge, read at a later one, masked
+ * meanwhile (one-shot: its end would raise nothing).  Both
  * edges are seen through the same interrupt path, so its latency
  * cancels out.  0 if it did not count at all.
  */
 static u32 calibrate_timer(void)
 {
+	unsigned int ticks = max(timer_hz() / CALIBRATION_PER_SECOND, 2u);
 	u32 left;
 	u64 rate;
 
@@ -225,10 +235,11 @@ static u32 calibrate_timer(void)
 	apic_write(APIC_LVT_TIMER, APIC_LVT_MASKED | APIC_TIMER_VECTOR);
 	wait_pit_ticks(1);
 	apic_write(APIC_TIMER_INIT, 0xffffffffu);
-	wait_pit_ticks(CALIBRATION_TICKS);
+	wait_pit_ticks(ticks);
 	left = apic_read(APIC_TIMER_NOW);
 	apic_write(APIC_TIMER_INIT, 0);
-	rate = (u64)(0xffffffffu - left) * timer_hz() / CALIBRATION_TICKS;
+	rate = (u64)(0xffffffffu - left) * timer_hz();
+	div64_u32_rem(&rate, ticks);
 	return rate > 0xffffffffu ? 0 : (u32)rate;
 }
 

@@ -58,7 +58,7 @@ static void report_apic_base(void)
 		printk("cpu: the APIC base MSR cannot be read\n");
 		return;
 	}
-	printk("cpu: local APIC at %08x, %s by firmware (pv386 uses the 8259 PIC)\n",
+	printk("cpu: local APIC at %08x, %s by firmware (pv386 sets it up for a second CPU)\n",
 	       (u32)base & 0xfffff000, (u32)base & APIC_BASE_ENABLE ? "enabled" : "disabled");
 }
 

@@ -7,7 +7,7 @@
 #include "../runner/runner.h"
 
 #define ROM_TESTS(X)							\
-	X(good) X(good_newer_minor) X(real_rom) X(crc32_check_value)	\
+	X(good) X(good_newer_minor) X(minor1_ops_optional) X(real_rom) X(crc32_check_value)	\
 	X(magic_found) X(truncated) X(bad_magic) X(bad_major)		\
 	X(bad_size) X(size_past_module) X(bad_checksum)			\
 	X(missing_entry) X(entry_out_of_bounds) X(bad_fixups)		\

@@ -31,13 +31,37 @@ void test_good(void)
 /* A newer minor may add entries; they are not this kernel's to judge. */
 void test_good_newer_minor(void)
 {
-	rom_build(&rom, ROM_NR_OPS, ROM_ABI_MINOR + 3);
+	rom_build(&rom, ROM_NR_KNOWN_OPS, ROM_ABI_MINOR + 3);
 	expect(ROM_OK, ~0u);
-	rom_build(&rom, ROM_NR_OPS + 2, ROM_ABI_MINOR + 1);
-	rom.h.entry[ROM_NR_OPS] = 0xdeadbeef;
-	rom.h.entry[ROM_NR_OPS + 1] = 0;
+	rom_build(&rom, ROM_NR_KNOWN_OPS + 2, ROM_ABI_MINOR + 1);
+	rom.h.entry[ROM_NR_KNOWN_OPS] = 0xdeadbeef;
+	rom.h.entry[ROM_NR_KNOWN_OPS + 1] = 0;
 	rom_seal(&rom);
 	expect(ROM_OK, ~0u);
+}
+
+/* Minor 1's APIC ops are optional: a 1.0 ROM has none (and whatever its
+ * table holds past ABI 1.0 is not read), a 1.1 ROM may leave them 0, but
+ * one it gives must point into its code. */
+void test_minor1_ops_optional(void)
+{
+	rom_build(&rom, ROM_NR_OPS, 0);
+	expect(ROM_OK, ~0u);
+	CHECK(!rom_gives_op(rom.bytes, ROM_OP_apic_read), "a 1.0 ROM gives apic_read");
+	rom_build(&rom, ROM_NR_KNOWN_OPS, 0);
+	rom.h.entry[ROM_OP_apic_read] = 0xdeadbeef;
+	rom_seal(&rom);
+	expect(ROM_OK, ~0u);
+	CHECK(!rom_gives_op(rom.bytes, ROM_OP_apic_read), "a 1.0 ROM's entry 40 was read");
+	rom_build(&rom, ROM_NR_KNOWN_OPS, 1);
+	rom.h.entry[ROM_OP_apic_write] = 0;
+	rom_seal(&rom);
+	expect(ROM_OK, ~0u);
+	CHECK(rom_gives_op(rom.bytes, ROM_OP_apic_read), "a 1.1 ROM's apic_read not seen");
+	CHECK(!rom_gives_op(rom.bytes, ROM_OP_apic_write), "an apic_write of 0 taken as given");
+	rom.h.entry[ROM_OP_apic_write] = 0xdeadbeef;
+	rom_seal(&rom);
+	expect(ROM_ENTRY_OUT_OF_BOUNDS, ROM_OP_apic_write);
 }
 
 /* The ROM this tree builds (make: build/pvrom.bin; tests run from the
@@ -53,7 +77,9 @@ void test_real_rom(void)
 	rom.len = fread(rom.bytes, 1, sizeof(rom.bytes), f);
 	fclose(f);
 	expect(ROM_OK, ~0u);
-	CHECK(rom.h.nr_entries == ROM_NR_OPS, "%u entries", rom.h.nr_entries);
+	CHECK(rom.h.nr_entries == ROM_NR_KNOWN_OPS, "%u entries", rom.h.nr_entries);
+	CHECK(rom_gives_op(rom.bytes, ROM_OP_apic_read) && rom_gives_op(rom.bytes, ROM_OP_apic_write),
+	      "the APIC ops not given");
 	CHECK(rom.h.fixups_end > rom.h.fixups_start, "no fixups");
 }
 
@@ -219,8 +245,9 @@ void test_texts(void)
 
 	for (i = ROM_OK; i <= ROM_FIXUP_OUT_OF_BOUNDS; i++)
 		CHECK(strcmp(rom_verdict_text(i), "?"), "verdict %u has no text", i);
-	for (i = 0; i < ROM_NR_OPS; i++)
+	for (i = 0; i < ROM_NR_KNOWN_OPS; i++)
 		CHECK(strcmp(rom_op_name(i), "?"), "op %u has no name", i);
 	CHECK(!strcmp(rom_op_name(ROM_OP_load_esp0), "load_esp0"), "op 39");
-	CHECK(!strcmp(rom_op_name(ROM_NR_OPS), "?"), "op past ABI 1.0");
+	CHECK(!strcmp(rom_op_name(ROM_OP_apic_write), "apic_write"), "op 41");
+	CHECK(!strcmp(rom_op_name(ROM_NR_KNOWN_OPS), "?"), "op past ABI 1.1");
 }

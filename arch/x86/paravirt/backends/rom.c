@@ -9,8 +9,9 @@
  * file is the glue between the two: it finds the module by its magic,
  * has arch/x86/paravirt/backends/rom_check.c validate it, copies it to where it will run,
  * points each slot at the ROM's code for that op number, adapts the few
- * ops whose arguments are kernel structures, does itself the ops ABI
- * 1.0 has no number for (the page-table and APIC ops), and registers the ROM's
+ * ops whose arguments are kernel structures, does itself the ops the ROM
+ * has no number for (the page-table ops; the APIC ops of a 1.0 ROM), and
+ * registers the ROM's
  * fixups with the exception table.
  *
  * prepare() runs from paravirt_choose_backend(), before the console: it
@@ -109,11 +110,10 @@ static void rom_release_pgd(u32 *pgd)
 	(void)pgd;
 }
 
-/* ABI 1.0 predates the APIC ops too.  A ROM is a native machine's, whose
- * APIC page the kernel maps at APIC_VIRT_BASE (asm/apic.h): the glue
- * reaches it as the native backend does, with one load or store.  A
- * later minor version may give them numbers of their own (asm/rom.h:
- * appended, never renumbered). */
+/* The APIC ops came with ABI 1.1 and a ROM may leave them out (a 1.0
+ * ROM has none).  A ROM is a native machine's, whose APIC page the
+ * kernel maps at APIC_VIRT_BASE (asm/apic.h): without the ROM's, the
+ * glue reaches it as the native backend does, with one load or store. */
 static u32 rom_apic_read(u32 reg)
 {
 	return *(volatile u32 *)(APIC_VIRT_BASE + reg);
@@ -140,8 +140,11 @@ static void fill_ops(void)
 	rom_ops.set_pte_at = rom_set_pte_at;
 	rom_ops.set_pde = rom_set_pde;
 	rom_ops.release_pgd = rom_release_pgd;
-	rom_ops.apic_read = rom_apic_read;
-	rom_ops.apic_write = rom_apic_write;
+	rom_ops.apic_read = rom_gives_op(rom_image, ROM_OP_apic_read) ?
+			    (__typeof__(rom_ops.apic_read))rom_code(ROM_OP_apic_read) : rom_apic_read;
+	rom_ops.apic_write = rom_gives_op(rom_image, ROM_OP_apic_write) ?
+			     (__typeof__(rom_ops.apic_write))rom_code(ROM_OP_apic_write) :
+			     rom_apic_write;
 }
 
 /* The ROM's fixups, as addresses where it now lies. */

@@ -12,7 +12,7 @@
 #include <asm/rom.h>
 
 #define OP_NAME(nr, op)	[nr] = #op,
-static const char *const op_names[ROM_NR_OPS] = { ROM_OPS(OP_NAME) };
+static const char *const op_names[ROM_NR_KNOWN_OPS] = { ROM_ALL_OPS(OP_NAME) };
 
 static const char *const verdict_texts[] = {
 	[ROM_OK]			= "a good ROM",
@@ -35,7 +35,7 @@ const char *rom_verdict_text(enum rom_verdict v)
 
 const char *rom_op_name(u32 nr)
 {
-	return nr < ROM_NR_OPS ? op_names[nr] : "?";
+	return nr < ROM_NR_KNOWN_OPS ? op_names[nr] : "?";
 }
 
 /* Little-endian reads at any offset: the buffer need not be aligned. */
@@ -132,17 +132,39 @@ static bool in_code(const u8 *rom, u32 offset)
 	return offset >= get32(FIELD(rom, fixups_end)) && offset < get32(FIELD(rom, size));
 }
 
-/* Every op this kernel knows: present, and in the code.  Entries past
- * ROM_NR_OPS belong to a newer minor version: not ours to judge. */
+/* The minor version that numbered op nr (ABI 1.0's are 0). */
+static u32 op_minor(u32 nr)
+{
+	return nr < ROM_NR_OPS ? 0 : 1;
+}
+
+/* Op nr's entry, if the ROM's minor and table are new enough to hold it
+ * (0 is "none", as a missing entry); nr < ROM_NR_KNOWN_OPS. */
+static u32 entry_of(const u8 *rom, u32 nr)
+{
+	if (nr >= get32(FIELD(rom, nr_entries)) || get16(FIELD(rom, abi_minor)) < op_minor(nr))
+		return 0;
+	return get32(rom + TABLES_START + 4 * nr);
+}
+
+bool rom_gives_op(const void *rom, u32 nr)
+{
+	return nr < ROM_NR_KNOWN_OPS && entry_of(rom, nr) != 0;
+}
+
+/* Every op of ABI 1.0: present, and in the code; a later minor's op, in
+ * the code if given.  Entries past ROM_NR_KNOWN_OPS, or of a minor newer
+ * than the ROM says it is, are not ours to judge. */
 static struct rom_check check_entries(const u8 *rom)
 {
-	const u8 *entry = rom + TABLES_START;
-	u32 nr = get32(FIELD(rom, nr_entries)), i;
+	u32 i;
 
-	for (i = 0; i < ROM_NR_OPS; i++) {
-		if (i >= nr || get32(entry + 4 * i) == 0)
+	for (i = 0; i < ROM_NR_KNOWN_OPS; i++) {
+		u32 e = entry_of(rom, i);
+
+		if (e == 0 && i < ROM_NR_OPS)
 			return verdict(ROM_MISSING_ENTRY, i);
-		if (!in_code(rom, get32(entry + 4 * i)))
+		if (e != 0 && !in_code(rom, e))
 			return verdict(ROM_ENTRY_OUT_OF_BOUNDS, i);
 	}
 	return verdict(ROM_OK, 0);

@@ -39,6 +39,12 @@ static void check_good(const u8 *rom, u32 len)
 		if (e < code || e >= size)
 			abort();
 	}
+	for (i = ROM_NR_OPS; i < ROM_NR_KNOWN_OPS; i++) {	/* optional, if given */
+		u32 e = rom_gives_op(rom, i) ? get32(rom + sizeof(struct rom_header) + 4 * i) : code;
+
+		if (e < code || e >= size)
+			abort();
+	}
 	for (i = fix; i < code; i += 8)
 		if (get32(rom + i) < code || get32(rom + i) >= size)
 			abort();

@@ -9,7 +9,8 @@
  * (asm/native.h), taken by address so each is emitted out of line here;
  * their exception-table entries land in the ROM's fixup table
  * (rom/rom.ld), as offsets; iret and sysexit are the kernel's
- * native_entry.S, assembled in.  The three ops the ABI defines for
+ * native_entry.S, assembled in; the APIC ops of ABI 1.1 are the native
+ * load and store at the APIC page's fixed address.  The three ops the ABI defines for
  * itself are spelled out below.  Privileged instructions are the ROM's business:
  * the kernel's audit never sees this file, which is not in its ELF.
  */
@@ -50,7 +51,7 @@ static void rom_load_esp0(void *tss, u32 esp0)
 
 static const struct {
 	struct rom_header h;
-	u32 entry[ROM_NR_OPS];
+	u32 entry[ROM_NR_KNOWN_OPS];
 } rom __used __section(".rom.header") = {
 	.h = {
 		.magic		= ROM_MAGIC,
@@ -60,10 +61,11 @@ static const struct {
 		.fixups_start	= (u32)__rom_fixups,
 		.fixups_end	= (u32)__rom_fixups_end,
 		.vendor		= "pv386 native",
-		.nr_entries	= ROM_NR_OPS,
+		.nr_entries	= ROM_NR_KNOWN_OPS,
 	},
 	.entry = {
 		ROM_TABLE_OPS(ENTRY)
 		ROM_OWN_OPS(OWN_ENTRY)
+		ROM_MINOR1_OPS(ENTRY)
 	},
 };
