@@ -14,10 +14,10 @@
  *
  * An AP does not yet run tasks: there is no idle task or scheduler of
  * its own, so it parks with interrupts off (below) until the kernel can
- * give it work.  Everything privileged it does goes through the ops
- * table - the boot patcher ran long before, with no other CPU running
- * (Linux's rule too), and the table is shared - but for the two
- * instructions of the trampoline that enter protected mode.
+ * give it work.  Everything privileged it does in C goes through the
+ * ops table - the boot patcher ran long before, with no other CPU
+ * running (Linux's rule too), and the table is shared; the trampoline
+ * alone enters protected mode and turns paging on by itself.
  */
 #include <kernel.h>
 #include <bootinfo.h>
@@ -42,6 +42,11 @@ _Static_assert(__builtin_offsetof(struct trampoline_block, stack_top) ==
 	       TRAMPOLINE_BLOCK_STACK, "trampoline.S reads the stack there");
 _Static_assert(__builtin_offsetof(struct trampoline_block, entry) ==
 	       TRAMPOLINE_BLOCK_ENTRY, "trampoline.S reads the entry there");
+_Static_assert(__builtin_offsetof(struct trampoline_block, cr0) == TRAMPOLINE_BLOCK_CR0 &&
+	       __builtin_offsetof(struct trampoline_block, cr3) == TRAMPOLINE_BLOCK_CR3 &&
+	       __builtin_offsetof(struct trampoline_block, cr4) == TRAMPOLINE_BLOCK_CR4 &&
+	       __builtin_offsetof(struct trampoline_block, has_cr4) == TRAMPOLINE_BLOCK_HAS_CR4,
+	       "trampoline.S reads the control registers there");
 _Static_assert(sizeof(struct trampoline_block) <= TRAMPOLINE_BLOCK_SIZE,
 	       "trampoline.S has room for the block");
 
@@ -86,30 +91,22 @@ static void __noreturn ap_park(void)
 	}
 }
 
-/* Paging as the boot CPU has it: CR4 first (its paging bits), then the
- * kernel's page directory, then CR0 with PG and WP. */
-static void ap_paging_on(const struct trampoline_block *b)
-{
-	if (b->has_cr4)
-		write_cr4(b->cr4);
-	write_cr3(b->cr3);
-	write_cr0(b->cr0);
-}
-
 /*
- * TODO(i27-percpu): this CPU's own GDT, TSS, `current` and %fs
- * (percpu_setup_ap / percpu_load_this_cpu).  Until then the AP runs on
- * the boot CPU's GDT with no task register: it needs no TSS while it
- * never leaves ring 0 and takes no interrupt.
+ * This CPU's own tables and per-CPU state, first thing, before any op
+ * runs on it.  TODO(i27-percpu): percpu_load_this_cpu(cpu) - its GDT,
+ * segments with %fs the per-CPU one, TR, LDT (asm/percpu.h, step 2) -
+ * then its idle task (step 3).  Until it is merged the AP takes the
+ * boot CPU's GDT, whose selectors the trampoline's already are, and no
+ * task register: it needs no TSS while it stays in ring 0 and takes no
+ * interrupt.
  */
-static void ap_percpu_setup(unsigned int cpu, unsigned int apic_id)
+static void ap_load_own_state(const struct trampoline_block *b)
 {
-	(void)cpu;
-	(void)apic_id;
+	load_gdt(&b->gdtr);
 }
 
 /*
- * The AP's C entry, from ap_start32 with paging off.  The block is
+ * The AP's C entry, from ap_start32 with paging on.  The block is
  * copied first: the boot CPU fills it again for the next AP once this
  * one has called in.
  */
@@ -118,10 +115,8 @@ static void __noreturn ap_entry(const struct trampoline_block *block)
 	struct trampoline_block b = *block;
 
 	__atomic_store_n(&ap_called_in[b.cpu], 1, __ATOMIC_SEQ_CST);
-	ap_paging_on(&b);
-	load_gdt(&b.gdtr);	/* the same selectors as the trampoline's */
+	ap_load_own_state(&b);
 	load_idt(&b.idtr);	/* one IDT for every CPU */
-	ap_percpu_setup(b.cpu, b.apic_id);
 	apic_init_this_cpu();
 	smp_ap_said[b.cpu].apic_id = apic_this_cpu_id();
 	smp_ap_said[b.cpu].cpu = b.cpu;
@@ -235,6 +230,16 @@ static bool send_startup(unsigned int cpu, unsigned int apic_id)
 	return true;
 }
 
+/* CPU cpu's per-CPU area, built on the boot CPU before its start: 0 or
+ * -ENOMEM.  TODO(i27-percpu): percpu_setup_ap(cpu, apic_id) (asm/
+ * percpu.h, step 1). */
+static int ap_prepare_own_state(unsigned int cpu, unsigned int apic_id)
+{
+	(void)cpu;
+	(void)apic_id;
+	return 0;
+}
+
 /* Start one AP and wait for it: whether it came online. */
 static bool start_ap(unsigned int cpu)
 {
@@ -242,8 +247,8 @@ static bool start_ap(unsigned int cpu)
 	u32 stack = pages_alloc(AP_STACK_PAGES);
 	bool delivered;
 
-	if (!stack) {
-		printk("smp: no memory for CPU %u's stack; left out\n", cpu);
+	if (!stack || ap_prepare_own_state(cpu, apic_id)) {
+		printk("smp: no memory for CPU %u's stack or per-CPU area; left out\n", cpu);
 		return false;
 	}
 	fill_block(cpu, stack);
