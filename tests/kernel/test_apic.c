@@ -29,6 +29,9 @@
 			KT_SKIP("no local APIC in use (one CPU)");	\
 	} while (0)
 
+/* The page mapped is this CPU's APIC: its id is CPUID's initial APIC
+ * id, its version an integrated APIC's (1xh: every CPU with the CPUID
+ * APIC flag; the 82489DX was 0xh), and it is enabled as apic.c left it. */
 KTEST(apic_id_matches_cpuid)
 {
 	u32 a, b, c, d;
@@ -36,6 +39,7 @@ KTEST(apic_id_matches_cpuid)
 	SKIP_UNLESS_APIC();
 	cpuid(1, &a, &b, &c, &d);
 	KT_EXPECT_EQ(apic_this_cpu_id(), b >> 24);
+	KT_EXPECT_EQ(apic_version() & 0xf0, 0x10);
 	KT_EXPECT_EQ(apic_read(APIC_SVR) & 0x1ff, APIC_SVR_ENABLE | APIC_SPURIOUS_VECTOR);
 }
 
