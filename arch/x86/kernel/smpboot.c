@@ -9,8 +9,9 @@
  * 10 ms, STARTUP, wait 200 us, a second STARTUP if the AP has not
  * answered.  The boot CPU then waits at most 100 ms for it to say it is
  * online; one that does not is named in the boot log, sent INIT again
- * (which stops it, should it only be late, before its block and stack
- * are reused) and left out.  The kernel goes on with the others.
+ * (which stops it, should it only be late, before the next AP's block
+ * is written where it would read its own) and left out.  The kernel
+ * goes on with the others.
  *
  * An AP does not yet run tasks: there is no idle task or scheduler of
  * its own, so it parks with interrupts off (below) until the kernel can
