@@ -77,9 +77,13 @@ void kmain(const void *multiboot_info)
 	raw_local_irq_enable();
 	timer_check();
 	apic_init();			/* more than one CPU: its timer, after the PIT's */
-	printk("pv386 ready: backend=%s cpu=%s family %u model %u (%s)\n",
+	/* The APs last: they need paging, the local APIC and the timer's
+	 * delays; and boot patching (paravirt_patch_init) is long done, so
+	 * no CPU ever runs a site the boot patcher is writing. */
+	smp_boot_cpus();
+	printk("pv386 ready: backend=%s cpu=%s family %u model %u (%s) cpus=%u\n",
 	       paravirt_backend_name(), boot_cpu.vendor, boot_cpu.family,
-	       boot_cpu.model, boot_cpu.name);
+	       boot_cpu.model, boot_cpu.name, smp.running);
 	if (ktest_requested())
 		ktest_run_all();
 	if (bench_requested())

@@ -1,8 +1,10 @@
 /*
  * asm/smp.h - the machine's CPUs as the kernel knows them: found at boot
  * in the firmware's tables (asm/cpu_tables.h), trimmed by the `nosmp` and
- * `smp=N` boot options.  Only the boot CPU runs yet: the application
- * processors are found and listed, not started (issue 27's first step).
+ * `smp=N` boot options, then started (arch/x86/kernel/smpboot.c): each
+ * application processor (AP) to use gets a cpu number, is started with
+ * INIT-SIPI-SIPI and parks, interrupts off, until the scheduler can use
+ * it.  One that does not answer is named and left out.
  *
  * A CPU without CPUID or without a local APIC (a 386, a 486, QEMU's
  * -cpu 486), and a guest of a pv386 host, stay uniprocessor: their
@@ -16,14 +18,31 @@
 /* boot_apic_id where the CPU has no local APIC: no APIC id is this. */
 #define SMP_NO_APIC_ID	0x100u
 
-/* What kmain learnt, for the `cpus` command and later the AP start-up. */
+/* What became of a CPU to use. */
+enum smp_cpu_state {
+	SMP_CPU_NOT_STARTED,	/* not yet, or not to be used */
+	SMP_CPU_RUNNING,	/* the boot CPU, or an AP that answered */
+	SMP_CPU_LEFT_OUT,	/* it did not answer the start-up */
+};
+
+/* A CPU to use, by cpu number: 0 is the boot CPU, the APs follow in
+ * the table's order. */
+struct smp_cpu {
+	unsigned int table_index;	/* its entry in tables.cpu[] */
+	unsigned int apic_id;
+	enum smp_cpu_state state;
+};
+
+/* What kmain learnt, for the `cpus` command and the AP start-up. */
 struct smp_state {
 	struct cpu_tables tables;	/* source CPU_TABLES_NONE: only the boot CPU */
 	const char *up_reason;		/* why the tables were not used, or NULL */
 	unsigned int boot_apic_id;	/* SMP_NO_APIC_ID where there is none */
 	unsigned int to_use;		/* enabled CPUs, capped by nosmp/smp=N */
 	const char *cap;		/* "nosmp", "smp=N" or NULL */
-	unsigned int running;		/* 1: APs are not started yet */
+	unsigned int running;		/* the boot CPU and the APs online */
+	unsigned int nr_numbered;	/* cpu[] entries: to_use once numbered */
+	struct smp_cpu cpu[CPU_TABLES_MAX_CPUS];
 };
 
 extern struct smp_state smp;
@@ -32,5 +51,23 @@ extern struct smp_state smp;
  * paging_init (the tables lie anywhere in the first 4 GiB and in page 0's
  * BIOS data area, which paging leaves unmapped).  Prints one line. */
 void smp_find_cpus(void);
+
+/* Start the APs to use (smpboot.c): after the patcher has run, paging,
+ * the local APIC and the timer, with interrupts on.  Prints one line
+ * per CPU left out and `smp: N CPUs running`. */
+void smp_boot_cpus(void);
+
+/* The cpu number of the CPU whose tables.cpu[] entry is index, or -1
+ * if it has none (not to be used). */
+int smp_cpu_of_table_index(unsigned int index);
+
+/* What each AP wrote about itself once up, by cpu number, for the test
+ * that it is the CPU it was meant to be: its APIC id as its own local
+ * APIC gives it, and the cpu number its block gave it. */
+struct smp_ap_said {
+	u32 apic_id;
+	u32 cpu;
+};
+extern struct smp_ap_said smp_ap_said[CPU_TABLES_MAX_CPUS];
 
 #endif

@@ -31,6 +31,10 @@
 /* Offsets in struct trampoline_block that trampoline.S reads. */
 #define TRAMPOLINE_BLOCK_STACK	0
 #define TRAMPOLINE_BLOCK_ENTRY	4
+#define TRAMPOLINE_BLOCK_CR0	8
+#define TRAMPOLINE_BLOCK_CR3	12
+#define TRAMPOLINE_BLOCK_CR4	16
+#define TRAMPOLINE_BLOCK_HAS_CR4 20
 #define TRAMPOLINE_BLOCK_SIZE	64	/* room reserved in trampoline.S */
 
 #ifndef __ASSEMBLER__
@@ -40,8 +44,9 @@
 
 struct trampoline_block;
 
-/* The AP's C entry: called on its own stack with paging still off, the
- * block's copy in low memory as its argument.  It never returns. */
+/* The AP's C entry: called on its own stack, paging on, interrupts
+ * off, the block's copy in low memory as its argument; no op has run
+ * on this CPU yet.  It never returns. */
 typedef void (*trampoline_entry_fn)(const struct trampoline_block *b);
 
 struct trampoline_block {

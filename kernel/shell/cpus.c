@@ -1,7 +1,9 @@
 /*
  * cpus.c - the shell's `cpus`: the machine's CPUs as the kernel found
  * them at boot (asm/smp.h), where the list came from, and what each CPU
- * is doing.  Only the boot CPU runs yet; the others are "not started".
+ * is doing: the boot CPU and each AP that answered its start-up are
+ * "running" (an AP parked, for now), one that did not is "left out", and
+ * one not to be used (nosmp, smp=N) is "not started".
  * Then the local APIC of the CPU running the command, where it is set
  * up (asm/apic.h: only with more than one CPU to use).
  */
@@ -10,11 +12,26 @@
 #include <asm/apic.h>
 #include <asm/smp.h>
 
+/* What the CPU of the table's entry i is doing. */
+static const char *cpu_state(unsigned int i, const struct fw_cpu *c)
+{
+	int n = smp_cpu_of_table_index(i);
+
+	if (c->boot)
+		return "running";
+	if (!c->enabled)
+		return "disabled";
+	if (n >= 0 && smp.cpu[n].state == SMP_CPU_RUNNING)
+		return "running";
+	if (n >= 0 && smp.cpu[n].state == SMP_CPU_LEFT_OUT)
+		return "left out";
+	return "not started";
+}
+
 static void print_cpu(unsigned int i, const struct fw_cpu *c)
 {
 	printk("  %-4u %-5u %-5u %-5s %-8s %s\n", i, c->apic_id, c->acpi_id,
-	       c->boot ? "yes" : "no", c->enabled ? "yes" : "no",
-	       c->boot ? "running" : c->enabled ? "not started" : "disabled");
+	       c->boot ? "yes" : "no", c->enabled ? "yes" : "no", cpu_state(i, c));
 }
 
 /* This CPU's APIC: id and version, its timer's rate and count, the

@@ -11,18 +11,19 @@
  * CS:IP = page:0 with interrupts off (INIT cleared IF), protection and
  * paging off.  It loads a temporary GDT whose selectors are the
  * kernel's (__KERNEL_CS, __KERNEL_DS: the same flat 4 GiB segments),
- * sets CR0.PE and far-jumps into ap_start32 in the kernel's ordinary
- * text, which is at its link address: memory is 1:1 with paging off and
- * on alike.
+ * sets CR0.PE and far-jumps into ap_start32, which runs in the kernel's
+ * image (memory is 1:1 with paging off and on alike), turns paging on
+ * as the boot CPU has it and calls the C entry from the block.
  *
- * Those two instructions, lgdt and the move to CR0, are privileged and
- * are the only ones here.  They run before this CPU could use the ops
- * table (it is in real mode, the table is above 1 MiB), like the host's
- * world switch they are a section tools/audit-privileged names and
- * counts apart.  Everything after them that would be an op - CR4, CR3,
- * paging on, the kernel's GDT and IDT - is done in C through the table
- * (smpboot.c's ap_entry), as the boot CPU's _start leaves everything to
- * the table once it exists.
+ * Its privileged instructions (lgdt, the moves to CR0, CR3 and CR4) run
+ * before this CPU may use the ops table: in real mode the table is out
+ * of reach, and until the C entry has loaded this CPU's own per-CPU
+ * state no op may run on it (asm/percpu.h: a backend may count per
+ * CPU).  Like the host's world switch, they are a section of their own
+ * that tools/audit-privileged names and counts apart; the boot CPU's
+ * _start, by contrast, calls paravirt_init first and leaves everything
+ * to the table.  Everything after them - the kernel's GDT and IDT, the
+ * local APIC - the C entry does through the table (smpboot.c).
  */
 #include <asm/processor-flags.h>
 #include <asm/segment.h>
@@ -69,13 +70,17 @@ trampoline_block:
 trampoline_end:
 
 /*
- * ap_start32 - in protected mode, paging off, EBX = the block.  The
+ * ap_start32 - in protected mode, paging off, EBX = the block.  Still
+ * in .trampoline but not copied: the far jump comes here, to the
+ * kernel's image, which is at its link address (memory is 1:1).  The
  * kernel's data selector in every data segment (fs, gs null, as on the
- * boot CPU), the stack from the block, then entry(block): it turns on
- * paging through the table and never returns.  No privileged
- * instruction: moves to segment registers are not.
+ * boot CPU); then paging as the boot CPU has it - its CR4 (PSE, PGE,
+ * the FPU's bits), the kernel's page directory, its CR0 with PG and WP
+ * - so that the C entry runs as every kernel function expects, paging
+ * on, and may load this CPU's per-CPU state before it calls any op
+ * (asm/percpu.h's contract).  Then the stack from the block and
+ * entry(block), which never returns.
  */
-	.text
 	.code32
 	.globl ap_start32
 	.type ap_start32, @function
@@ -87,9 +92,18 @@ ap_start32:
 	xorl %eax, %eax
 	movl %eax, %fs
 	movl %eax, %gs
-	movl TRAMPOLINE_BLOCK_STACK(%ebx), %esp
+	cmpl $0, TRAMPOLINE_BLOCK_HAS_CR4(%ebx)
+	je 1f
+	movl TRAMPOLINE_BLOCK_CR4(%ebx), %eax
+	movl %eax, %cr4
+1:	movl TRAMPOLINE_BLOCK_CR3(%ebx), %eax
+	movl %eax, %cr3
+	movl TRAMPOLINE_BLOCK_CR0(%ebx), %eax
+	movl %eax, %cr0
+	jmp 2f				/* the 386's rule after setting PG */
+2:	movl TRAMPOLINE_BLOCK_STACK(%ebx), %esp
 	xorl %ebp, %ebp			/* ends backtraces here */
 	movl %ebx, %eax			/* entry(block): regparm, in EAX */
 	call *TRAMPOLINE_BLOCK_ENTRY(%ebx)
-1:	jmp 1b				/* entry does not return */
+3:	jmp 3b				/* entry does not return */
 	.size ap_start32, . - ap_start32
