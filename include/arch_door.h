@@ -45,6 +45,16 @@ void sched_first_switch(void);
  */
 void kill_current(int status, const char *fmt, ...) __printf(2, 3) __noreturn;
 
+/* ---- a CPU coming up (smpboot.c) ---- */
+
+struct task;
+/* On the boot CPU, before the AP starts: CPU cpu's idle task, made but
+ * never picked by another CPU; the AP runs on its kernel stack. */
+struct task *sched_create_idle(unsigned int cpu);
+/* On the AP, its per-CPU area loaded and its idle task current: the
+ * scheduler's loop, for good. */
+void sched_run_idle(void) __noreturn;
+
 /* ---- what a trap asks of the kernel ---- */
 
 /* System call nr with its arguments: the value for the user's EAX. */

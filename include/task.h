@@ -40,6 +40,8 @@ struct task {
 	enum task_state state;	/* under the run queue's lock (sched.c) */
 	bool on_cpu;		/* running on a CPU now: no other CPU may pick it
 				   (set and cleared under the run queue's lock) */
+	unsigned int cpu;	/* the CPU it runs or last ran on (same lock) */
+	bool bound;		/* runs on `cpu` only (the boot thread: CPU 0) */
 	bool user;		/* runs a program in ring 3 */
 	u32 kstack;		/* lowest address of its kernel stack */
 	u32 kstack_size;
@@ -100,7 +102,9 @@ void sched_start_task(struct task *t);	/* a new task, runnable */
 void sched_release_task(struct task *t);	/* off its stack, its slot unused */
 /* The current task a zombie, parent woken, table_lock released: never returns. */
 void sched_exit(struct task *parent, spinlock_t *table_lock) __noreturn;
+struct task *task_create_idle(unsigned int cpu, void (*fn)(void));	/* task.c */
 void sched_tick(void);			/* the timer's tick (timer_init) */
+unsigned long sched_migrations(void);	/* switches to a task last run elsewhere */
 u64 sched_idle_tsc(void);		/* TSC counts spent idle, halted */
 
 #endif

@@ -27,6 +27,7 @@
 #include <cmdline.h>
 #include <ksyms.h>
 #include <lockdep.h>
+#include <asm/percpu.h>
 #include <task.h>
 #include <asm/privileged.h>
 #include <asm/timer.h>
@@ -62,12 +63,11 @@ static int parse_lockdebug(const char *value)
 boot_option("lockdebug", parse_lockdebug,
 	    "check every spinlock: order, recursion, unlocks, sleeps, holders");
 
-/* The CPU we run on: 0 until per-CPU data says otherwise (issue 27's
- * i27-percpu; the lead points this at it, and each CPU has its own held
- * stack here). */
+/* The CPU we run on, whose held stack is ours: the debugger is turned
+ * on by the command line, long after the per-CPU area is (asm/percpu.h). */
 static unsigned int this_cpu(void)
 {
-	return 0;
+	return smp_processor_id();
 }
 
 /* The task whose locks these are: -1 before the boot thread becomes a
@@ -192,12 +192,30 @@ static void drop_held(struct lockdep_cpu *cpu, struct held_lock *h)
 		h[0] = h[1];
 }
 
+/*
+ * Entries whose lock is free: taken while the debugger was on, released
+ * after a test turned it off (the fast path pops nothing).  On one CPU
+ * the tests switch it only when nothing is held; with more, another CPU
+ * may be between a take and its release at that moment.  A lock on
+ * this CPU's stack that nobody holds is one this CPU let go.
+ */
+static void drop_stale(struct lockdep_cpu *cpu)
+{
+	unsigned int i = cpu->depth;
+
+	while (i--)
+		if (!arch_spin_is_locked(&cpu->held[i].lock->raw))
+			drop_held(cpu, &cpu->held[i]);
+}
+
 /* ---- the checks ---- */
 
 /* Every lock held past the limit, reported once. */
 static void check_ages(struct lockdep_cpu *cpu)
 {
 	unsigned long now = timer_ticks();
+
+	drop_stale(cpu);
 	unsigned int i;
 
 	for (i = 0; i < cpu->depth; i++) {
@@ -366,6 +384,7 @@ static void check_held_by_current(spinlock_t *switch_lock, bool exiting)
 	unsigned long flags = irqs_off();
 	unsigned int i = 0;
 
+	drop_stale(cpu);
 	while (i < cpu->depth) {
 		struct held_lock *h = &cpu->held[i];
 

@@ -77,6 +77,7 @@ void kmain(const void *multiboot_info)
 	raw_local_irq_enable();
 	timer_check();
 	apic_init();			/* more than one CPU: its timer, after the PIT's */
+	ipi_init();
 	/* The APs last: they need paging, the local APIC and the timer's
 	 * delays; and boot patching (paravirt_patch_init) is long done, so
 	 * no CPU ever runs a site the boot patcher is writing. */

@@ -29,6 +29,8 @@
 #include <console.h>
 #include <spinlock.h>
 #include <asm/privileged.h>
+#include <asm/percpu.h>
+#include <asm/smp.h>
 
 /* How many tries a printk after console_bust() gives the lock. */
 #define BUSTED_TRIES	1000000
@@ -39,11 +41,12 @@ DEFINE_SPINLOCK(console_lock, LOCK_RANK_CONSOLE);	/* console.h */
 static volatile int console_writer = -1;
 static volatile bool console_busted;
 
-/* The CPU we run on: 0 until per-CPU data (issue 27's i27-percpu) says
- * otherwise; the lead points it there. */
+/* The CPU we run on.  With one CPU it is 0 without asking: printk may
+ * run before the per-CPU area exists (a loader that is not Multiboot is
+ * told so first thing), and the APs come long after it. */
 static int this_cpu(void)
 {
-	return 0;
+	return num_online_cpus() > 1 ? (int)smp_processor_id() : 0;
 }
 
 /* The console lock, interrupts off first (flags: as they were). */

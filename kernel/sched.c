@@ -34,6 +34,8 @@
 #include <asm/percpu.h>
 #include <asm/privileged.h>
 #include <asm/process.h>
+#include <asm/smp.h>
+#include <asm/stop_cpus.h>
 #include <asm/timer.h>
 
 #define SLICE_TICKS	2
@@ -65,12 +67,49 @@ static void clear_need_resched(void)
 	this_cpu_write(need_resched, false);
 }
 
+/*
+ * A task became runnable: if another CPU idles, wake one of them (a
+ * reschedule IPI), or the task waits for that CPU's next tick.  One CPU
+ * per task: one already asked (need_resched set) is passed over, so a
+ * wake-up of several tasks spreads them.  Under runqueue_lock, which
+ * makes `current` of the other CPUs stand still.
+ */
+static void kick_an_idle_cpu(void)
+{
+	unsigned int cpu, me = smp_processor_id();
+
+	for (cpu = 0; cpu < NR_CPUS; cpu++) {
+		struct percpu *pc = per_cpu(cpu);
+
+		if (cpu == me || !cpu_online(cpu) || pc->need_resched ||
+		    pc->current_task != pc->idle_task)
+			continue;
+		pc->need_resched = true;
+		smp_send_reschedule(cpu);
+		return;
+	}
+}
+
+static void make_runnable(struct task *t)
+{
+	t->state = TASK_RUNNABLE;
+	if (num_online_cpus() > 1)
+		kick_an_idle_cpu();
+}
+
 bool sched_need_resched(void)
 {
 	return this_cpu_read(need_resched);
 }
 
 /* ---- the pick and the switch (runqueue_lock held) ---- */
+
+static unsigned long migrations;	/* tasks picked up by another CPU */
+
+unsigned long sched_migrations(void)
+{
+	return migrations;
+}
 
 /*
  * The next runnable task after me (the current one) in table order,
@@ -82,12 +121,13 @@ bool sched_need_resched(void)
  */
 static struct task *pick_next(struct task *me)
 {
+	unsigned int cpu = smp_processor_id();
 	struct task *t = me;
 
 	do {
 		t = task_after(t);
 		if (t->state == TASK_RUNNABLE && !is_idle_task(t) &&
-		    (!t->on_cpu || t == me))
+		    (!t->on_cpu || t == me) && (!t->bound || t->cpu == cpu))
 			return t;
 	} while (t != me);
 	return this_idle_task();
@@ -117,6 +157,10 @@ static void switch_locked(void)
 	next->slice = SLICE_TICKS;
 	next->switches++;
 	next->on_cpu = true;
+	if (next->cpu != smp_processor_id()) {
+		next->cpu = smp_processor_id();
+		migrations++;
+	}
 	prev->on_cpu = false;
 	arch_switch_to(prev, next);	/* current = next; returns when prev
 					   runs again, the lock handed back */
@@ -126,6 +170,8 @@ static void switch_locked(void)
 void schedule(void)
 {
 	unsigned long flags;
+
+	stop_cpus_safe_point();		/* a live patch may be waiting for us */
 
 	spin_lock_irqsave(&runqueue_lock, &flags);
 	switch_locked();
@@ -152,7 +198,7 @@ void sched_start_task(struct task *t)
 	unsigned long flags;
 
 	spin_lock_irqsave_call(&runqueue_lock, &flags);
-	t->state = TASK_RUNNABLE;
+	make_runnable(t);
 	spin_unlock_irqrestore_call(&runqueue_lock, flags);
 }
 
@@ -177,7 +223,7 @@ static void wake_if_waiting(struct task *t)
 {
 	if (t->state == TASK_SLEEPING && t->wait_channel &&
 	    t->wait_channel == waking_channel)
-		t->state = TASK_RUNNABLE;
+		make_runnable(t);
 }
 
 /* Wake every task sleeping on channel; runqueue_lock held. */
@@ -228,14 +274,18 @@ void sched_wake_up(void *channel)
 	spin_unlock_irqrestore_call(&runqueue_lock, flags);
 }
 
-/* A sleeping task made runnable (kill: a sleep ends early). */
+/* A sleeping task made runnable, and one running on another CPU brought
+ * into the kernel (kill: a sleep ends early, and a task in a user-mode
+ * loop meets its kill_requested on the way back). */
 void sched_wake_task(struct task *t)
 {
 	unsigned long flags;
 
 	spin_lock_irqsave_call(&runqueue_lock, &flags);
 	if (t->state == TASK_SLEEPING)
-		t->state = TASK_RUNNABLE;
+		make_runnable(t);
+	else if (t->on_cpu && t->cpu != smp_processor_id())
+		smp_send_reschedule(t->cpu);
 	spin_unlock_irqrestore_call(&runqueue_lock, flags);
 }
 
@@ -287,7 +337,7 @@ static void wake_if_due(struct task *t)
 {
 	if (t->state == TASK_SLEEPING && t->timed_sleep &&
 	    (long)(timer_ticks() - t->wake_tick) >= 0)
-		t->state = TASK_RUNNABLE;
+		make_runnable(t);
 }
 
 /* From the timer interrupt: wake sleepers whose time has come, and end
@@ -340,10 +390,28 @@ static void idle_loop(void)
 	}
 }
 
+/* CPU cpu's idle task, in its per-CPU area; NULL if none could be made
+ * (an AP is then left out: smpboot.c). */
+struct task *sched_create_idle(unsigned int cpu)
+{
+	struct task *idle = task_create_idle(cpu, idle_loop);
+
+	if (idle)
+		per_cpu(cpu)->idle_task = idle;
+	return idle;
+}
+
 void sched_init(void)
 {
-	struct task *idle = task_create_kernel("idle", idle_loop);
+	if (!sched_create_idle(0))
+		panic("cannot create the idle task");
+}
 
-	idle->pid = 0;
-	this_cpu_write(idle_task, idle);
+/* An AP's first and last scheduler code: what CPU 0's idle task does
+ * once switched to (kernel_thread_start turns interrupts on first). */
+void sched_run_idle(void)
+{
+	raw_local_irq_enable();
+	idle_loop();
+	panic("the idle loop returned");
 }

@@ -86,7 +86,6 @@ unsigned int task_slots_free(void)
 	return n;
 }
 
-/* A free slot with a kernel stack, or NULL (and *err) if none. */
 /* A free slot with a kernel stack, or NULL (and *err) if none.  The
  * slot is claimed sleeping, with no channel: no CPU picks or wakes it
  * before sched_start_task. */
@@ -143,6 +142,15 @@ void task_init(void)
 	t->pgd = kernel_page_dir;
 	t->thread = init_thread;
 	t->on_cpu = true;		/* it runs: no other CPU may pick it */
+	/*
+	 * And it stays on the boot CPU, where the 8259 PIC delivers the
+	 * timer and the devices: what it runs - the suite's checks of the
+	 * PIT and the PIC, the benchmark's counts - was written for that CPU
+	 * (Linux kept such roles on its boot CPU too).  Its children, user
+	 * or kernel, run on any CPU.
+	 */
+	t->cpu = 0;
+	t->bound = true;
 	arch_task_setup_boot(t);
 }
 
@@ -161,6 +169,33 @@ struct task *task_try_create_kernel(const char *name, void (*fn)(void), int *err
 	if (!t)
 		return NULL;
 	t->thread_fn = fn;
+	arch_task_setup_kernel(t, kernel_thread);
+	sched_start_task(t);
+	return t;
+}
+
+/*
+ * CPU cpu's idle task: pid 0, as every CPU's (the pick never takes a
+ * pid-0 task but its own CPU's), and on that CPU from the start, so no
+ * other CPU can pick it even before its own starts running it.  CPU 0's
+ * is switched to like any thread (kernel_thread_start runs fn); an AP
+ * runs its own from the top of its stack instead (smpboot.c), so the
+ * frame built here is never used there.  NULL if there is no slot or
+ * memory.
+ */
+struct task *task_create_idle(unsigned int cpu, void (*fn)(void))
+{
+	int err;
+	struct task *t = task_alloc("idle", &err);
+
+	if (!t)
+		return NULL;
+	if (cpu)
+		snprintf(t->name, sizeof(t->name), "idle/%u", cpu);
+	t->pid = 0;
+	t->thread_fn = fn;
+	t->cpu = cpu;
+	t->on_cpu = cpu != 0;
 	arch_task_setup_kernel(t, kernel_thread);
 	sched_start_task(t);
 	return t;

@@ -34,6 +34,7 @@
  * system call's; 0xf0-0xfe stay the tests' software interrupts.  They
  * are devices' vectors: a host keeps them as it keeps the PIC's. */
 #define APIC_FIRST_VECTOR	0xe0
+#define IPI_RESCHEDULE_VECTOR	0xe1	/* ipi.c */
 #define APIC_TIMER_VECTOR	0xef
 #define APIC_SPURIOUS_VECTOR	0xff
 
@@ -114,6 +115,7 @@ void apic_timer_stop_this_cpu(void);
 u32 apic_timer_hz(void);		/* timer input clocks per second */
 u32 apic_timer_initial_count(void);	/* the count per tick */
 unsigned long apic_timer_ticks(void);	/* local timer interrupts, all CPUs */
+unsigned long apic_timer_ticks_this_cpu(void);
 unsigned long apic_spurious_count(void);
 
 #endif

@@ -13,6 +13,7 @@
 #ifndef ASM_SMP_H
 #define ASM_SMP_H
 
+#include <types.h>
 #include <asm/cpu_tables.h>
 
 /* boot_apic_id where the CPU has no local APIC: no APIC id is this. */
@@ -56,6 +57,36 @@ void smp_find_cpus(void);
  * the local APIC and the timer, with interrupts on.  Prints one line
  * per CPU left out and `smp: N CPUs running`. */
 void smp_boot_cpus(void);
+
+/*
+ * The CPUs that run the scheduler, by cpu number: bit 0 from boot, an
+ * AP's from the moment it enters its idle loop (smpboot.c).  Bits are
+ * only ever set.  Read without a lock: a CPU missed because it came up
+ * a moment later only misses a wake-up kick, and its own timer's tick
+ * makes it look at the run queue anyway.
+ */
+extern volatile u32 smp_online_mask;
+
+static inline bool cpu_online(unsigned int cpu)
+{
+	return smp_online_mask & (1u << cpu);
+}
+
+/* Kept beside the mask, not counted from it: the context switch asks. */
+extern volatile unsigned int smp_nr_online;
+
+static inline unsigned int num_online_cpus(void)
+{
+	return smp_nr_online;
+}
+
+/* Interrupts between CPUs (ipi.c): make cpu look at the run queue now
+ * (a task woken for it, or one it runs asked to die), or every other
+ * online CPU.  A no-op where there is one CPU. */
+void smp_send_reschedule(unsigned int cpu);
+void smp_send_reschedule_others(void);
+void ipi_init(void);			/* with apic_init, on the boot CPU */
+unsigned long ipi_reschedule_count(unsigned int cpu);	/* received */
 
 /* The cpu number of the CPU whose tables.cpu[] entry is index, or -1
  * if it has none (not to be used). */

@@ -65,6 +65,9 @@ static bool case_left_out(const char *program, const char *arg)
 static void run_watched(const char *program, const char *arg, unsigned int vector,
 			struct run_result *r)
 {
+	/* Earlier tests' orphans are freed by whichever CPU idles first:
+	 * on several CPUs, maybe in the middle of this run.  Free them now. */
+	task_reap_orphans();
 	r->pages_before = pages_free_count();
 	r->traps_before = trap_count(vector);
 	capture_start();

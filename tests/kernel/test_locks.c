@@ -172,6 +172,9 @@ KTEST(locks_consoles_written_under_console_lock)
 /* ---- several tasks at once ---- */
 
 static unsigned int storm_started, storm_done;
+/* The storm tasks wait for this before their first page: with other
+ * CPUs, they would otherwise run while the test still counts. */
+static volatile bool storm_go;
 static unsigned long lockdep_total_before;
 /* The storm tasks' own counts (ranked below the run queue's lock: held
  * with interrupts on, the timer's tick may take that on top). */
@@ -191,6 +194,7 @@ static unsigned int count_one(unsigned int *counter)
 
 static void storm_begin(void)
 {
+	storm_go = false;
 	storm_started = storm_done = 0;
 	lockdep_total_before = lockdep_reports_total();
 }
@@ -219,6 +223,9 @@ static void page_storm_thread(void)
 {
 	u32 me = 0x50a60000u + count_one(&storm_started);
 	unsigned int round, i;
+
+	while (!storm_go)
+		sched_yield();
 
 	for (round = 0; round < PAGE_ROUNDS; round++) {
 		unsigned int n = 1 + round % 3;
@@ -254,6 +261,7 @@ KTEST(locks_page_allocator_exact_under_four_tasks)
 	for (i = 0; i < STORM_TASKS; i++)
 		task_create_kernel("pagestorm", page_storm_thread);
 	free_before = pages_free_count();
+	storm_go = true;
 	storm_wait(10);
 	KT_EXPECT_EQ(storm_done, STORM_TASKS);
 	KT_EXPECT_EQ(page_clashes, 0);

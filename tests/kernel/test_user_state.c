@@ -14,6 +14,7 @@
 #include <asm/process.h>
 #include <asm/processor-flags.h>
 #include <asm/traps.h>
+#include <asm/smp.h>
 #include "console_capture.h"
 #include "run_program.h"
 #include "run_user.h"
@@ -57,8 +58,37 @@ KTEST(user_fpu_state_is_per_task)
 	run_pair("fpu", "3", "4", &a, &b);
 	KT_EXPECT_EQ(a, 0);
 	KT_EXPECT_EQ(b, 0);
-	/* Each came back to an FPU the other had used: #NM, every round. */
-	KT_EXPECT(trap_count(X86_TRAP_NM) - nm >= ROUNDS);
+	/* Each came back to an FPU the other had used: #NM, every round -
+	 * where they share one CPU.  On several, each may keep a CPU of its
+	 * own; user_fpu_state_survives_migration makes them move. */
+	if (num_online_cpus() == 1)
+		KT_EXPECT(trap_count(X86_TRAP_NM) - nm >= ROUNDS);
+}
+
+/*
+ * More FPU programs than CPUs, all at once: with several CPUs they move
+ * from one to another as they yield (sched_migrations() counts it), and
+ * each must find its own registers wherever it lands - the state it
+ * left in one CPU's FPU saved as it left (fpu_switch).
+ */
+#define MIGRATING_FPU_TASKS	9
+
+KTEST(user_fpu_state_survives_migration)
+{
+	static const char *args[MIGRATING_FPU_TASKS] = { "3", "4", "5", "6", "7", "8", "9",
+							 "10", "11" };
+	unsigned long moves = sched_migrations();
+	int pids[MIGRATING_FPU_TASKS];
+	unsigned int i;
+
+	if (!fpu_present())
+		KT_SKIP("no FPU");
+	for (i = 0; i < MIGRATING_FPU_TASKS; i++)
+		pids[i] = start_program("fpu", args[i]);
+	for (i = 0; i < MIGRATING_FPU_TASKS; i++)
+		KT_EXPECT_EQ(finish_program(pids[i]), 0);
+	if (num_online_cpus() > 1)
+		KT_EXPECT(sched_migrations() > moves);
 }
 
 KTEST(user_tls_is_per_task)

@@ -24,6 +24,7 @@
 #include <asm/smp.h>
 #include <asm/timer.h>
 #include <asm/traps.h>
+#include <asm/percpu.h>
 
 /* Reads of the ICR before a message counts as never delivered.  QEMU
  * delivers at once; real hardware within microseconds, a few hundred
@@ -38,7 +39,7 @@
 static bool present;
 static u32 timer_rate;		/* timer input clocks a second, after /16 */
 static u32 timer_count;		/* its initial count: one tick at timer_hz() */
-static unsigned long local_timer_ticks, spurious_interrupts;
+static unsigned long local_timer_ticks[CPU_TABLES_MAX_CPUS], spurious_interrupts;
 
 bool apic_present(void)
 {
@@ -77,9 +78,20 @@ u32 apic_timer_initial_count(void)
 	return timer_count;
 }
 
+/* Every CPU's local timer interrupts so far. */
 unsigned long apic_timer_ticks(void)
 {
-	return local_timer_ticks;
+	unsigned long n = 0;
+	unsigned int cpu;
+
+	for (cpu = 0; cpu < CPU_TABLES_MAX_CPUS; cpu++)
+		n += local_timer_ticks[cpu];
+	return n;
+}
+
+unsigned long apic_timer_ticks_this_cpu(void)
+{
+	return local_timer_ticks[smp_processor_id()];
 }
 
 unsigned long apic_spurious_count(void)
@@ -162,13 +174,13 @@ static void spurious_interrupt(struct pt_regs *regs)
 	spurious_interrupts++;
 }
 
-/* A CPU's local timer: its scheduler's tick.  The count is bumped with
- * a locked add, as every CPU's timer bumps it; the EOI first, since the
- * tick may end in a task switch on the way out. */
+/* A CPU's local timer: its scheduler's tick, counted in the CPU's own
+ * slot (no locked add needed); the EOI first, since the tick may end in
+ * a task switch on the way out. */
 static void local_timer_interrupt(struct pt_regs *regs)
 {
 	(void)regs;
-	__atomic_add_fetch(&local_timer_ticks, 1, __ATOMIC_RELAXED);
+	local_timer_ticks[smp_processor_id()]++;	/* each CPU its own */
 	apic_eoi();
 	timer_local_tick();
 }

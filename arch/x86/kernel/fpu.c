@@ -26,6 +26,7 @@
 #include <asm/percpu.h>
 #include <asm/process.h>
 #include <asm/processor-flags.h>
+#include <asm/smp.h>
 
 #define FCW_DEFAULT	0x037f	/* fninit's: every exception masked,
 				   round to nearest, 64-bit precision */
@@ -124,6 +125,18 @@ static void fpu_restore(struct thread_struct *t)
 		asm volatile("frstor %0" : : "m" (t->fpu.fnsave));
 }
 
+/* The owner's registers saved, and this FPU no one's.  Out of line:
+ * only a task that used the FPU in its slice pays for it. */
+static void __attribute__((noinline)) fpu_give_back(struct task *owner)
+{
+	if (this_cpu_read(fpu_ts_set)) {
+		clts();
+		this_cpu_write(fpu_ts_set, false);
+	}
+	fpu_save(&owner->thread);
+	this_cpu_write(fpu_owner, NULL);
+}
+
 /* A new task: its first FPU instruction will load the clean image. */
 void fpu_init_task(struct task *t)
 {
@@ -155,16 +168,26 @@ bool fpu_handle_nm(struct pt_regs *regs)
 	return true;
 }
 
-/* At a switch: TS set unless the next task's state is already loaded. */
+/*
+ * At a switch: TS set unless the next task's state is already loaded.
+ * With more than one CPU, a task that owns this FPU gives its registers
+ * back to memory as it leaves: it may next run on another CPU, whose #NM
+ * would load its image from memory - stale while the registers stayed
+ * here.  (Linux 2.6's i386 did the same: saved at switch-out, restored
+ * lazily.)  With one CPU the registers wait for the owner's return.
+ */
 void fpu_switch(struct task *prev, struct task *next)
 {
 	struct task *owner;
 	bool ts_set;
 
-	(void)prev;
 	if (!has_fpu)
 		return;
 	owner = this_cpu_read(fpu_owner);
+	if (owner == prev && num_online_cpus() > 1) {
+		fpu_give_back(prev);
+		owner = NULL;
+	}
 	ts_set = this_cpu_read(fpu_ts_set);
 	if (next != owner && !ts_set)
 		set_ts();

@@ -2,7 +2,8 @@
  * smpboot.c - starting the application processors (APs): each CPU to use
  * besides the boot one gets a cpu number and a stack, is sent INIT and
  * STARTUP messages through its local APIC, runs the trampoline
- * (trampoline.S) from real mode into ap_entry() here, and parks.
+ * (trampoline.S) from real mode into ap_entry() here, and joins the
+ * scheduler.
  *
  * The sequence is the "universal start-up algorithm" of Intel's MP
  * specification (appendix B.4) and SDM vol. 3, 8.4.4.1: INIT, wait
@@ -13,27 +14,26 @@
  * is written where it would read its own) and left out.  The kernel
  * goes on with the others.
  *
- * An AP does not yet run tasks: there is no idle task or scheduler of
- * its own, so it parks with interrupts off (below) until the kernel can
- * give it work.  Everything privileged it does in C goes through the
- * ops table - the boot patcher ran long before, with no other CPU
+ * An AP then loads its per-CPU area, starts its local timer and runs its
+ * idle task's loop on that task's stack: from there the scheduler gives
+ * it tasks from the one run queue like the boot CPU's.  Everything
+ * privileged it does in C goes through the ops table - the boot patcher ran long before, with no other CPU
  * running (Linux's rule too), and the table is shared; the trampoline
  * alone enters protected mode and turns paging on by itself.
  */
-#include <kernel.h>
+#include <arch_door.h>
 #include <bootinfo.h>
-#include <cmdline.h>
-#include <page_alloc.h>
-#include <string.h>
+#include <task.h>
 #include <asm/apic.h>
 #include <asm/cpu.h>
 #include <asm/paging.h>
+#include <asm/percpu.h>
 #include <asm/privileged.h>
 #include <asm/smp.h>
 #include <asm/timer.h>
 #include <asm/trampoline.h>
 
-#define AP_STACK_PAGES	2		/* 8 KiB, as a task's kernel stack */
+#define AP_STACK_PAGES	KSTACK_PAGES	/* its idle task's kernel stack */
 #define INIT_WAIT_US	10000		/* INIT to the first STARTUP */
 #define STARTUP_WAIT_US	200		/* after each STARTUP */
 #define ONLINE_WAIT_US	100000		/* for the AP to be online */
@@ -76,37 +76,6 @@ boot_option("smp_skip", parse_smp_skip,
 /* ---- the AP's side ---- */
 
 /*
- * Park an AP that is up: interrupts off, halted, for good until the
- * scheduler can use it (only an NMI ends hlt then, hence the loop), as
- * machine_halt() does.  Not safe_halt: with no idle task and no locks
- * of its own, this CPU must take no interrupt yet.  Note for the live
- * backend switch: the CPU sits in the halt op's patch site meanwhile,
- * and an NMI resumes it at the byte after the hlt - a site rewritten in
- * between would be entered in its middle.
- */
-static void __noreturn ap_park(void)
-{
-	for (;;) {
-		raw_local_irq_disable();
-		halt();
-	}
-}
-
-/*
- * This CPU's own tables and per-CPU state, first thing, before any op
- * runs on it.  TODO(i27-percpu): percpu_load_this_cpu(cpu) - its GDT,
- * segments with %fs the per-CPU one, TR, LDT (asm/percpu.h, step 2) -
- * then its idle task (step 3).  Until it is merged the AP takes the
- * boot CPU's GDT, whose selectors the trampoline's already are, and no
- * task register: it needs no TSS while it stays in ring 0 and takes no
- * interrupt.
- */
-static void ap_load_own_state(const struct trampoline_block *b)
-{
-	load_gdt(&b->gdtr);
-}
-
-/*
  * The AP's C entry, from ap_start32 with paging on.  The block is
  * copied first: the boot CPU fills it again for the next AP once this
  * one has called in.
@@ -116,14 +85,18 @@ static void __noreturn ap_entry(const struct trampoline_block *block)
 	struct trampoline_block b = *block;
 
 	__atomic_store_n(&ap_called_in[b.cpu], 1, __ATOMIC_SEQ_CST);
-	ap_load_own_state(&b);
+	percpu_load_this_cpu(b.cpu);	/* before any other op: %fs */
+	this_cpu_write(current_task, this_cpu_read(idle_task));
 	load_idt(&b.idtr);	/* one IDT for every CPU */
 	apic_init_this_cpu();
 	smp_ap_said[b.cpu].apic_id = apic_this_cpu_id();
 	smp_ap_said[b.cpu].cpu = b.cpu;
 	__atomic_add_fetch(&smp.running, 1, __ATOMIC_SEQ_CST);
+	__atomic_or_fetch(&smp_online_mask, 1u << b.cpu, __ATOMIC_SEQ_CST);
+	__atomic_add_fetch(&smp_nr_online, 1, __ATOMIC_SEQ_CST);
 	__atomic_store_n(&ap_online[b.cpu], 1, __ATOMIC_SEQ_CST);
-	ap_park();
+	apic_timer_start_this_cpu();
+	sched_run_idle();	/* interrupts on: it is a CPU like the boot one */
 }
 
 /* ---- the boot CPU's side ---- */
@@ -231,25 +204,32 @@ static bool send_startup(unsigned int cpu, unsigned int apic_id)
 	return true;
 }
 
-/* CPU cpu's per-CPU area, built on the boot CPU before its start: 0 or
- * -ENOMEM.  TODO(i27-percpu): percpu_setup_ap(cpu, apic_id) (asm/
- * percpu.h, step 1). */
-static int ap_prepare_own_state(unsigned int cpu, unsigned int apic_id)
+/*
+ * CPU cpu's per-CPU area and idle task, built on the boot CPU before its
+ * start: the stack the AP starts on is its idle task's kernel stack
+ * (0 if either could not be made).  A CPU left out keeps both: it may
+ * yet be running on that stack, and its idle task, pid 0 and marked as
+ * on its CPU, is never picked by another.
+ */
+static u32 ap_prepare(unsigned int cpu, unsigned int apic_id)
 {
-	(void)cpu;
-	(void)apic_id;
-	return 0;
+	struct task *idle;
+
+	if (percpu_setup_ap(cpu, apic_id))
+		return 0;
+	idle = sched_create_idle(cpu);
+	return idle ? idle->kstack : 0;
 }
 
 /* Start one AP and wait for it: whether it came online. */
 static bool start_ap(unsigned int cpu)
 {
 	unsigned int apic_id = smp.cpu[cpu].apic_id;
-	u32 stack = pages_alloc(AP_STACK_PAGES);
+	u32 stack = ap_prepare(cpu, apic_id);
 	bool delivered;
 
-	if (!stack || ap_prepare_own_state(cpu, apic_id)) {
-		printk("smp: no memory for CPU %u's stack or per-CPU area; left out\n", cpu);
+	if (!stack) {
+		printk("smp: no memory for CPU %u's per-CPU area or idle task; left out\n", cpu);
 		return false;
 	}
 	fill_block(cpu, stack);

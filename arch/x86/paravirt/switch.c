@@ -25,11 +25,20 @@
  */
 #include <kernel.h>
 #include <asm/paravirt.h>
+#include <task.h>
+#include <asm/percpu.h>
 #include <asm/privileged.h>
+#include <asm/stop_cpus.h>
 
 static unsigned long switches;
 
-int paravirt_switch_backend(const char *name, const char **why)
+/* One switch at a time: a second caller (another CPU's shell command or
+ * test) is told the table is busy rather than made to wait. */
+static volatile u32 switching;
+
+/* Steps 1-3 with the other CPUs stopped; the rom backend's prepare
+ * writes the ROM's code, which they may be running, so it waits too. */
+static int switch_stopped(const char *name, const char **why)
 {
 	const struct paravirt_ops *ops;
 	unsigned long flags;
@@ -46,6 +55,36 @@ int paravirt_switch_backend(const char *name, const char **why)
 	raw_local_irq_restore(flags);
 	*why = NULL;
 	return 0;
+}
+
+/* Why the switch was refused: which CPU did not stop, running what. */
+static const char *late_cpu_reason(unsigned int cpu)
+{
+	static char reason[96];		/* *why must outlive the call */
+	const struct task *t = per_cpu(cpu)->current_task;
+
+	snprintf(reason, sizeof(reason), "CPU %u (running task %d, %s) did not come "
+		 "to a safe point in time", cpu, t->pid, t->name);
+	return reason;
+}
+
+int paravirt_switch_backend(const char *name, const char **why)
+{
+	unsigned int late;
+	int err;
+
+	if (__atomic_exchange_n(&switching, 1, __ATOMIC_ACQUIRE)) {
+		*why = "another CPU is switching the backend";
+		return -EBUSY;
+	}
+	err = stop_other_cpus(&late);
+	if (err)
+		*why = late_cpu_reason(late);
+	else
+		err = switch_stopped(name, why);
+	resume_other_cpus();
+	__atomic_store_n(&switching, 0, __ATOMIC_RELEASE);
+	return err;
 }
 
 unsigned long paravirt_switch_count(void)
