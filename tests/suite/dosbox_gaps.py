@@ -112,9 +112,15 @@ GAPS = [
             ("user_privileged_instructions_kill_only_the_task",
              r"^priv (iret_to_kernel|ljmp_kernel): "),),
         'priv ljmp_kernel: exit status: -1014'),
+    # kernel_write: a supervisor page the kernel itself used since the
+    # last CR3 load (its own stack, say) is written from ring 3 without a
+    # fault; which page that is moves with the kernel's size (it did when
+    # the per-CPU area, issue 27, grew the kernel by 16 KiB).
     Gap("the 386 core checks no page protection on data: ring 3 reads "
-        "supervisor pages and writes read-only ones", CORE_386, (
-            ("user_faults_kill_only_the_task", r"^crash (kernel_read|text_write): "),),
+        "supervisor pages, writes read-only ones, and writes supervisor "
+        "pages the kernel used last", CORE_386, (
+            ("user_faults_kill_only_the_task",
+             r"^crash (kernel_read|kernel_write|text_write): "),),
         'crash kernel_read: exit status: 100'),
     Gap("the 386 core reads CR0 with every reserved bit set (fffffffb), "
         "CR0.AM among them, but raises no #AC", CORE_386, (
