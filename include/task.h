@@ -104,6 +104,7 @@ void sched_release_task(struct task *t);	/* off its stack, its slot unused */
 void sched_exit(struct task *parent, spinlock_t *table_lock) __noreturn;
 struct task *task_create_idle(unsigned int cpu, void (*fn)(void));	/* task.c */
 void sched_tick(void);			/* the timer's tick (timer_init) */
+void sched_wake_due(void);		/* the clock's: sleepers whose tick came */
 unsigned long sched_migrations(void);	/* switches to a task last run elsewhere */
 u64 sched_idle_tsc(void);		/* TSC counts spent idle, halted */
 

@@ -71,7 +71,7 @@ void kmain(const void *multiboot_info)
 	platform->irq_init();
 	task_init();
 	sched_init();
-	timer_init(sched_tick);
+	timer_init(sched_tick, sched_wake_due);
 	syscall_init();
 	cpu_print_control_registers();
 	raw_local_irq_enable();

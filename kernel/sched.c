@@ -74,27 +74,39 @@ static void clear_need_resched(void)
  * wake-up of several tasks spreads them.  Under runqueue_lock, which
  * makes `current` of the other CPUs stand still.
  */
-static void kick_an_idle_cpu(void)
+static bool kick_if_idle(unsigned int cpu)
+{
+	struct percpu *pc = per_cpu(cpu);
+
+	if (!cpu_online(cpu) || pc->need_resched || pc->current_task != pc->idle_task)
+		return false;
+	pc->need_resched = true;
+	smp_send_reschedule(cpu);	/* none to itself: it sees the flag */
+	return true;
+}
+
+/* This CPU first (an interrupt that woke t here returns to its idle
+ * loop), then the others; a task bound to one CPU only that one. */
+static void kick_an_idle_cpu(const struct task *t)
 {
 	unsigned int cpu, me = smp_processor_id();
 
-	for (cpu = 0; cpu < NR_CPUS; cpu++) {
-		struct percpu *pc = per_cpu(cpu);
-
-		if (cpu == me || !cpu_online(cpu) || pc->need_resched ||
-		    pc->current_task != pc->idle_task)
-			continue;
-		pc->need_resched = true;
-		smp_send_reschedule(cpu);
+	if (t->bound) {
+		kick_if_idle(t->cpu);
 		return;
 	}
+	if (kick_if_idle(me))
+		return;
+	for (cpu = 0; cpu < NR_CPUS; cpu++)
+		if (cpu != me && kick_if_idle(cpu))
+			return;
 }
 
 static void make_runnable(struct task *t)
 {
 	t->state = TASK_RUNNABLE;
 	if (num_online_cpus() > 1)
-		kick_an_idle_cpu();
+		kick_an_idle_cpu(t);
 }
 
 bool sched_need_resched(void)
@@ -338,6 +350,18 @@ static void wake_if_due(struct task *t)
 	if (t->state == TASK_SLEEPING && t->timed_sleep &&
 	    (long)(timer_ticks() - t->wake_tick) >= 0)
 		make_runnable(t);
+}
+
+/* From the clock's interrupt (the PIT, on the boot CPU) where each CPU
+ * has its own tick: the sleepers wake on the tick the clock reaches, not
+ * on whichever CPU's timer comes next. */
+void sched_wake_due(void)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave_call(&runqueue_lock, &flags);
+	task_for_each(wake_if_due);
+	spin_unlock_irqrestore_call(&runqueue_lock, flags);
 }
 
 /* From the timer interrupt: wake sleepers whose time has come, and end

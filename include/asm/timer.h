@@ -15,7 +15,9 @@
 #define PIT_HZ	1193182	/* the PIT's input clock */
 
 unsigned int pit_start(unsigned int hz);	/* the PC's: the rate it runs at */
-void timer_init(void (*on_tick)(void));	/* on_tick: each tick, IRQ 0 */
+/* on_tick: each tick of this CPU's timer (IRQ 0 with one CPU); on_clock:
+ * each tick of the clock where the CPUs' own timers give on_tick */
+void timer_init(void (*on_tick)(void), void (*on_clock)(void));
 void timer_check(void);			/* with interrupts on: it ticks */
 unsigned long timer_ticks(void);
 unsigned int timer_hz(void);

@@ -29,6 +29,7 @@
 #include <asm/hypercall.h>
 #include <asm/paging.h>
 #include <asm/switcher.h>
+#include <asm/stop_cpus.h>
 #include "console_capture.h"
 
 #define CODE_GPA	0x100000u
@@ -327,6 +328,7 @@ KTEST(guest_launch_refused_with_no_task_slot)
 
 KTEST(guest_stop_then_start_waits_for_release)
 {
+	unsigned int late;
 	unsigned long before;
 	struct tiny_image img;
 	struct guest *g;
@@ -351,10 +353,14 @@ KTEST(guest_stop_then_start_waits_for_release)
 	KT_EXPECT(g->stats.exits > 0);		/* its thread runs it */
 
 	/* As `guest stop` and `guest start` typed together: its thread has
-	 * not run since, and holds it: the host refuses a new guest. */
+	 * not run since, and holds it: the host refuses a new guest.  With
+	 * more CPUs its thread may run on another one at once, so they are
+	 * held still (at a safe point) for the two steps. */
+	KT_EXPECT_EQ(stop_other_cpus(&late), 0);
 	guest_stop(g, "stopped by the test");
 	KT_EXPECT_EQ(guest_start_image(&img, sizeof(img), "", GUESTMEM_MIN_MIB), -EBUSY);
 	KT_EXPECT_EQ(g->state, GUEST_STOPPED);
+	resume_other_cpus();
 	KT_EXPECT_EQ(tasks_named("guest"), 1);
 
 	/* A launch waits for that thread to let it go: a new guest, in one

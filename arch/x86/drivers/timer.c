@@ -30,6 +30,7 @@ _Static_assert(HZ >= 19 && HZ <= 10000, "HZ out of the PIT's range (19-10000)");
 
 static volatile unsigned long ticks;
 static void (*tick_handler)(void);	/* the kernel's, given to timer_init */
+static void (*clock_handler)(void);	/* ... and what the clock's tick wakes */
 static unsigned int hz = HZ;
 static u16 divisor;
 static bool sched_tick_is_local;	/* each CPU's own timer calls it */
@@ -52,6 +53,8 @@ static void timer_interrupt(struct pt_regs *regs)
 	ticks++;
 	if (!sched_tick_is_local)
 		tick_handler();
+	else
+		clock_handler();	/* sleepers wake as the clock says */
 }
 
 /* A CPU's local timer ticked: its scheduler's tick (the clock is the
@@ -152,9 +155,10 @@ unsigned int pit_start(unsigned int rate)
 	return rate;
 }
 
-void timer_init(void (*on_tick)(void))
+void timer_init(void (*on_tick)(void), void (*on_clock)(void))
 {
 	tick_handler = on_tick;
+	clock_handler = on_clock;
 	hz = platform->timer_start(hz);
 	request_irq(IRQ_TIMER, timer_interrupt);
 }
