@@ -1,7 +1,8 @@
 /*
  * stop_cpus.c - stops every other CPU at a safe point while the live
- * backend switch (switch.c) rewrites the patch sites, and lets them go
- * again only once every site is written.
+ * backend switch (arch/x86/paravirt/switch.c) rewrites the patch sites,
+ * and lets them go again only once every site is written.  Tests use it
+ * too, to hold the other CPUs still for a few steps.
  *
  * The protocol (docs/smp.md, "Patching while other CPUs run"):
  *   1. the switching CPU opens a stop (an odd `phase`) and sends every
@@ -41,7 +42,6 @@
  */
 #include <kernel.h>
 #include <asm/paging.h>
-#include <asm/paravirt.h>
 #include <asm/percpu.h>
 #include <asm/privileged.h>
 #include <asm/smp.h>
@@ -64,9 +64,9 @@ struct stop_cpus_stats stop_cpus_stats;
 /*
  * The loop a stopped CPU spins in, in the patcher's fence
  * (.text.patch_text, which the patcher checks holds no site and never
- * rewrites).  sync_core is called through the table, not through a site:
- * by the time the phase moves on, the table is the new backend's and
- * whole.
+ * rewrites).  sync_core is an indirect call through the table, not a
+ * site (inline cpuid in the PARAVIRT=n kernel): by the time the phase
+ * moves on, the table is the new backend's and whole.
  */
 static void __section(".text.patch_text") __attribute__((noinline))
 stopped_loop(unsigned int cpu, unsigned int phase)
@@ -74,7 +74,7 @@ stopped_loop(unsigned int cpu, unsigned int phase)
 	stopped_for[cpu] = phase;
 	while (stop_phase == phase)
 		cpu_relax();
-	paravirt_ops.sync_core();
+	sync_core();
 }
 
 /* One load and a test on every schedule(): the price of the protocol
