@@ -168,6 +168,10 @@ static void switch_locked(void)
 		return;
 	next->slice = SLICE_TICKS;
 	next->switches++;
+	/* prev is still runnable (its slice ended): an idle CPU may take it
+	 * now rather than at its own next tick. */
+	if (prev->state == TASK_RUNNABLE && !is_idle_task(prev) && num_online_cpus() > 1)
+		kick_an_idle_cpu(prev);
 	next->on_cpu = true;
 	if (next->cpu != smp_processor_id()) {
 		next->cpu = smp_processor_id();
@@ -377,13 +381,14 @@ void sched_tick(void)
 	spin_unlock_irqrestore_call(&runqueue_lock, flags);
 }
 
-/* TSC counts the idle task spent halted: what this kernel left the
- * machine to do (0 where there is no TSC). */
-static u64 idle_tsc;
+/* TSC counts each CPU's idle task spent halted: what this kernel left
+ * that CPU to do (0 where there is no TSC). */
+static u64 idle_tsc[NR_CPUS];
 
+/* This CPU's: a run measured on one CPU subtracts that CPU's idling. */
 u64 sched_idle_tsc(void)
 {
-	return idle_tsc;
+	return idle_tsc[smp_processor_id()];
 }
 
 /* Halted until an interrupt, the time counted as idle. */
@@ -394,7 +399,7 @@ static void idle_halt(void)
 
 	raw_safe_halt();
 	if (counted && clock_tsc(&after))
-		idle_tsc += after - before;
+		idle_tsc[smp_processor_id()] += after - before;
 }
 
 /* The idle task.  The check and the halt must be one step, or a wake-up
