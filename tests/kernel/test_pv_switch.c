@@ -15,6 +15,8 @@
 #include <asm/paravirt.h>
 #include <asm/privileged.h>
 #include <asm/timer.h>
+#include <asm/smp.h>
+#include <asm/stop_cpus.h>
 #include "pv_switch_check.h"
 #include "run_user.h"
 
@@ -43,6 +45,22 @@ KTEST(pv_switch_round_trip_restores_every_site)
 	KT_EXPECT_EQ(sites_hash(), before);
 	KT_EXPECT_EQ(paravirt_patch_pending(),
 		     paravirt_patching_disabled() ? paravirt_patch_stats()->total : 0);
+}
+
+/* With other CPUs running, each switch stops them at a safe point
+ * first (arch/x86/kernel/stop_cpus.c): one stop per switch, none timed
+ * out. */
+KTEST(pv_switch_stops_the_other_cpus)
+{
+	const char *boot = paravirt_ops.name;
+	unsigned long stops = stop_cpus_stats.stops, timeouts = stop_cpus_stats.timeouts;
+
+	if (num_online_cpus() < 2)
+		KT_SKIP("one CPU: nothing to stop");
+	KT_EXPECT(switch_to(other_than(boot)));
+	KT_EXPECT(switch_to(boot));
+	KT_EXPECT_EQ(stop_cpus_stats.stops - stops, 2);
+	KT_EXPECT_EQ(stop_cpus_stats.timeouts, timeouts);
 }
 
 KTEST(pv_switch_refuses_unknown_backend)

@@ -30,8 +30,12 @@ firmware's tables parsed on the host, and the kernel on QEMU -smp N.
                    ticking beside the PIT, test_apic's tests run (id,
                    self-IPIs and their EOI, the timer at HZ, trace
                    counting the APIC ops) and every op is reached
-                   ("op coverage: 46/46"); and test_apic alone on -smp 4
-                   in the PARAVIRT=n build, where the ops are inline.
+                   ("op coverage: 46/46"); and the whole suite on -smp 4
+                   in both builds, the APs taking user tasks and kernel
+                   threads from the one run queue: tasks move between
+                   CPUs with their FPU state, kills and wake-ups reach
+                   other CPUs by IPI, and (PARAVIRT=y) the live backend
+                   switches stop the other CPUs at a safe point.
   smp-left-out-*   A CPU that never answers its start-up (the test aid
                    smp_skip=N sends APIC id N no STARTUP) is named in the
                    boot log and "left out" in `cpus`; the others run and
@@ -119,6 +123,20 @@ def smp_dialogue(build, n, source="ACPI MADT", to_use=None, cap="", left_out=())
     return [("cpus", [first] + rows + [apic])], said
 
 
+# What the whole in-kernel suite on four CPUs must show besides passing:
+# the APs in the scheduler, the APIC's tests, tasks moving between CPUs
+# with their FPU state, the IPIs, and live switches with the others
+# stopped (PARAVIRT=y only).
+SMP_SUITE_SAYS = ["smp: 4 CPUs running",
+                  "ktest: PASS apic_id_matches_cpuid", "ktest: PASS apic_self_ipi",
+                  "ktest: PASS apic_timer_ticks_at_hz",
+                  "ktest: PASS user_fpu_state_survives_migration",
+                  "ktest: PASS smp_kill_reaches_a_task_on_another_cpu",
+                  "ktest: PASS smp_wake_up_kicks_an_idle_cpu",
+                  "ktest: PASS pv_switch_round_trip_restores_every_site",
+                  "ktest: PASS pv_switch_stops_the_other_cpus"]
+
+
 def smp_test(name, smp, n, append="", extra=(), said=(), build=Y, **kwargs):
     """A row: QEMU -smp smp with n CPUs listed; said: more boot lines."""
     dialogue, in_log = smp_dialogue(build, n, **kwargs)
@@ -186,8 +204,9 @@ def qemu_tests():
               "expect": ["pv386 ready: backend=trace ", "op coverage: 46/46",
                          "ktest: PASS apic_id_matches_cpuid", "ktest: PASS apic_self_ipi",
                          "ktest: PASS apic_timer_ticks_at_hz", "ktest: PASS apic_ops_counted"]}),
+        Test("ktest-smp-4-y", qemu_ktest, (Y, "qemu32"),
+             {"append": "test", "extra": ["-smp", "4"], "expect": SMP_SUITE_SAYS}),
         Test("ktest-smp-4-n", qemu_ktest, (N, "qemu32"),
-             {"append": "test=apic", "extra": ["-smp", "4"],
-              "expect": ["ktest: PASS apic_id_matches_cpuid", "ktest: PASS apic_self_ipi",
-                         "ktest: PASS apic_timer_ticks_at_hz"]}),
+             {"append": "test", "extra": ["-smp", "4"],
+              "expect": [s for s in SMP_SUITE_SAYS if "pv_switch" not in s]}),
     ]

@@ -267,6 +267,7 @@ void smp_boot_cpus(void)
 	}
 	memcpy((void *)TRAMPOLINE_PHYS, trampoline_start, trampoline_end - trampoline_start);
 	number_cpus();
+	per_cpu(0)->apic_id = smp.boot_apic_id;	/* unknown when CPU 0's area was made */
 	for (cpu = 1; cpu < smp.nr_numbered; cpu++)
 		smp.cpu[cpu].state = start_ap(cpu) ? SMP_CPU_RUNNING : SMP_CPU_LEFT_OUT;
 	printk("smp: %u CPU%s running\n", smp.running, smp.running == 1 ? "" : "s");
