@@ -2,7 +2,7 @@
  * cpus.c - the shell's `cpus`: the machine's CPUs as the kernel found
  * them at boot (asm/smp.h), where the list came from, and what each CPU
  * is doing: the boot CPU and each AP that answered its start-up are
- * "running" (an AP parked, for now), one that did not is "left out", and
+ * "running", one that did not is "left out", and
  * one not to be used (nosmp, smp=N) is "not started".
  * Then the local APIC of the CPU running the command, where it is set
  * up (asm/apic.h: only with more than one CPU to use).
