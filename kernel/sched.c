@@ -7,8 +7,12 @@
  * switch itself happens on the way back to user mode
  * (exit_to_user_mode, arch/x86/entry/common.c), never in the middle of
  * kernel code: a task in the kernel runs until it returns to user mode,
- * sleeps or yields.  When nothing is runnable the idle
- * task waits for an interrupt in safe_halt.
+ * sleeps or yields.  Each CPU has its own tick and its own idle task,
+ * which waits for an interrupt in safe_halt when nothing is runnable for
+ * that CPU.  Any CPU runs any task (but the boot thread, kept on CPU 0);
+ * a task made runnable while another CPU idles, or asked to die while it
+ * runs on another CPU, is brought to that CPU's attention by a
+ * reschedule IPI (kick_an_idle_cpu, sched_wake_task).
  *
  * Sleeping is on a channel (any address: a parent waits on itself for
  * its children) or until a tick.

@@ -3,8 +3,9 @@
  * in the firmware's tables (asm/cpu_tables.h), trimmed by the `nosmp` and
  * `smp=N` boot options, then started (arch/x86/kernel/smpboot.c): each
  * application processor (AP) to use gets a cpu number, is started with
- * INIT-SIPI-SIPI and parks, interrupts off, until the scheduler can use
- * it.  One that does not answer is named and left out.
+ * INIT-SIPI-SIPI and joins the scheduler with an idle task of its own.
+ * One that does not answer is named and left out.  Then the CPUs reach
+ * each other with IPIs (ipi.c).
  *
  * A CPU without CPUID or without a local APIC (a 386, a 486, QEMU's
  * -cpu 486), and a guest of a pv386 host, stay uniprocessor: their

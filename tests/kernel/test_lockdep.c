@@ -227,10 +227,15 @@ KTEST(lockdep_quiet_on_correct_code)
 	KT_EXPECT(!spin_trylock(&inner_lock));	/* held: a try just fails */
 	spin_unlock(&outer_lock);		/* out of turn is allowed */
 	spin_unlock_irqrestore(&inner_lock, flags);
+	/* Interrupts off while inner_lock (rank 50) is held: a tick would
+	 * take the run queue's lock (rank 40) on top of it - a true report
+	 * (lock_order.h). */
+	flags = raw_local_irq_save();
 	KT_EXPECT(spin_trylock(&outer_lock));
 	KT_EXPECT(spin_trylock(&inner_lock));
 	spin_unlock(&inner_lock);
 	spin_unlock(&outer_lock);
+	raw_local_irq_restore(flags);
 	sched_sleep_ticks(1);
 	tidy_done = false;
 	task_create_kernel("tidy", tidy_thread);

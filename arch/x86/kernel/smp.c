@@ -2,7 +2,7 @@
  * smp.c - the kernel's side of finding the CPUs: has the firmware's
  * tables read (arch/x86/kernel/cpu_tables.c), places the boot CPU among
  * them by its local APIC id, applies `nosmp` and `smp=N`, and says what
- * it found.  No AP is started yet; the boot CPU runs alone.
+ * it found, before any AP is started (smpboot.c starts them, later).
  *
  * The boot CPU's APIC id comes from CPUID leaf 1, EBX bits 31-24 (the
  * initial APIC id), read through the paravirt op like every cpuid: the
