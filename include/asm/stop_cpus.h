@@ -1,6 +1,6 @@
 /*
  * asm/stop_cpus.h - holding every other CPU at a safe point while the
- * patch sites change (arch/x86/paravirt/stop_cpus.c has the protocol).
+ * patch sites change (arch/x86/kernel/stop_cpus.c has the protocol).
  */
 #ifndef ASM_STOP_CPUS_H
 #define ASM_STOP_CPUS_H
@@ -15,8 +15,8 @@ void resume_other_cpus(void);
 void stop_cpus_safe_point(void);
 
 struct stop_cpus_stats {
-	unsigned long stops;		/* switches that stopped other CPUs */
-	unsigned long timeouts;		/* switches refused: a CPU never came */
+	unsigned long stops;		/* times the other CPUs were stopped */
+	unsigned long timeouts;		/* stops refused: a CPU never came */
 };
 extern struct stop_cpus_stats stop_cpus_stats;
 

@@ -6,7 +6,7 @@
  * another CPU to die (kill): that CPU then comes into the kernel and
  * meets the request on its way back to user mode (entry/common.c).
  * The live backend switch sends it too, to bring every CPU to a safe
- * point (arch/x86/paravirt/stop_cpus.c).
+ * point (arch/x86/kernel/stop_cpus.c).
  *
  * The handler does almost nothing on purpose: need_resched is enough,
  * since every CPU calls schedule() on its way back to user mode and in

@@ -51,8 +51,9 @@
 
 #define STOP_TIMEOUT_TICKS	(HZ / 2)
 
-/* Odd while a stop is open.  Only the switching CPU writes it, under
- * the switch's own serialization (one `pv use` at a time: the shell). */
+/* Odd while a stop is open.  Only the stopping CPU writes it, and there
+ * is one at a time: switch.c lets one switch run at once, and the tests
+ * that hold the other CPUs still run alone, in the suite. */
 static volatile unsigned int stop_phase;
 /* The phase each CPU last stopped for: a CPU that saw an old phase and
  * comes late can never be taken for one that stopped for this one. */
@@ -103,8 +104,9 @@ static int first_running(unsigned int phase)
 	return -1;
 }
 
-/* Interrupts on (see the top of the file); the caller turns them off
- * once this returns 0, and keeps them off until resume_other_cpus(). */
+/* Interrupts on (see the top of the file).  Once this returns 0 the
+ * others stay stopped until resume_other_cpus(), whatever this CPU does
+ * meanwhile; switch.c turns its own interrupts off only to write. */
 int stop_other_cpus(unsigned int *late_cpu)
 {
 	unsigned long start = timer_ticks();
