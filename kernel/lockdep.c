@@ -201,11 +201,20 @@ static void drop_held(struct lockdep_cpu *cpu, struct held_lock *h)
  */
 static void drop_stale(struct lockdep_cpu *cpu)
 {
+	s8 me = this_cpu();
 	unsigned int i = cpu->depth;
 
-	while (i--)
-		if (!arch_spin_is_locked(&cpu->held[i].lock->raw))
-			drop_held(cpu, &cpu->held[i]);
+	while (i--) {
+		spinlock_t *lock = cpu->held[i].lock;
+
+		if (arch_spin_is_locked(&lock->raw))
+			continue;
+		/* No longer ours (unless another CPU took it between the two
+		 * reads: then only a report's "held by" is lost). */
+		if (lock->owner_cpu == me)
+			lock->owner_cpu = -1;
+		drop_held(cpu, &cpu->held[i]);
+	}
 }
 
 /* ---- the checks ---- */
@@ -333,6 +342,13 @@ void lockdep_spin_unlock_at(spinlock_t *lock, u32 ip)
 
 	check_ages(cpu);
 	mine = find_held(cpu, lock);
+	if (!mine && spin_is_locked(lock) && lock->owner_cpu < 0) {
+		/* Taken while the debugger was off, by this CPU or (a bug
+		 * it cannot see) another: released as it would have been. */
+		arch_spin_unlock(&lock->raw);
+		irqs_back(flags);
+		return;
+	}
 	if (!mine) {
 		report_start(LOCKDEP_UNHELD_UNLOCK, "unheld unlock");
 		printk("releases %s (rank %u) at ", lock->name, lock->rank);

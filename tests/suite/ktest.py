@@ -98,27 +98,29 @@ BOCHS_HYPERVISOR_LINE = "cpu: hypervisor: none (CPUID.1:ECX bit 31 clear)$"
 
 
 def qemu_ktest(log, build, cpu, append="test", expect=(), memory=QEMU_MEMORY_MIB,
-               boot=None, extra=()):
+               boot=None, extra=(), timeout=KTEST_QEMU_TIMEOUT):
     """Boot the ELF directly with the given options (or from boot, e.g.
-    a test ISO, whose loader passes `test` itself) and judge the run."""
+    a test ISO, whose loader passes `test` itself) and judge the run
+    (given timeout seconds: more for a machine of several CPUs, whose
+    QEMU threads share the host's cores with the other tests)."""
     need_tool(QEMU, "qemu")
     need_file(build.elf, build.make("all"))
     fresh_log(log)
     boot = boot or ["-kernel", build.elf, "-append", append]
     cmd = qemu_command(log, cpu, [*boot, *extra], memory)
-    judge_qemu_ktest(log, cmd, expect)
+    judge_qemu_ktest(log, cmd, expect, timeout=timeout)
 
 
-def judge_qemu_ktest(log, cmd, expect=(), outcome=None):
+def judge_qemu_ktest(log, cmd, expect=(), outcome=None, timeout=KTEST_QEMU_TIMEOUT):
     """Run the in-kernel suite with QEMU command cmd (unless outcome says
     how a run already ended) and judge the run: a pass status, a clean
     suite, and a line starting with each of expect."""
     if outcome is None:
-        outcome = run_emulator(cmd, KTEST_QEMU_TIMEOUT)
+        outcome = run_emulator(cmd, timeout)
     lines = read_serial(log)
 
     if outcome.timed_out:
-        problem = f"QEMU still running after {KTEST_QEMU_TIMEOUT} s (the kernel hung?)"
+        problem = f"QEMU still running after {timeout} s (the kernel hung?)"
     elif outcome.status not in (QEMU_PASS, QEMU_FAIL):
         problem = (f"QEMU exited with status {outcome.status}, which the kernel "
                    f"never asks for (it uses {QEMU_PASS} and {QEMU_FAIL})")
