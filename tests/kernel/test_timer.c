@@ -71,11 +71,15 @@ KTEST(timer_divisor_is_known_value)
  * comes near it (a period starts from the divisor and counts down to 1).
  * A divisor written with its bytes swapped, or only half written, shows
  * here.  Interrupts stay off while it samples, so nothing but the reads
- * runs, and a period is counted when the counter jumps back up: however
- * sparse the samples (an emulator's host may stall for milliseconds),
- * the top eighth of some period is seen.
+ * runs, and a period is counted when the counter jumps back up.  The
+ * samples may be sparse (an emulator's host may stall for milliseconds:
+ * at hz=10000, one sample a period), so it goes on past PERIODS_SAMPLED
+ * until the top eighth of a period is seen, up to PERIODS_AT_MOST: one
+ * sample a period misses it 20 times running one run in fifteen (as CI
+ * saw), 400 times never.
  */
 #define PERIODS_SAMPLED	20
+#define PERIODS_AT_MOST	400
 
 KTEST(timer_counter_within_known_divisor)
 {
@@ -87,14 +91,16 @@ KTEST(timer_counter_within_known_divisor)
 		KT_SKIP("no divisor worked out for this hz");
 	flags = raw_local_irq_save();
 	highest = prev = timer_read_count();
-	while (periods < PERIODS_SAMPLED && ++spins < 50000000) {
+	while ((periods < PERIODS_SAMPLED ||
+		(highest < want - want / 8 && periods < PERIODS_AT_MOST)) &&
+	       ++spins < 50000000) {
 		count = timer_read_count();
 		periods += count > prev;	/* reloaded from the divisor */
 		highest = max(highest, count);
 		prev = count;
 	}
 	raw_local_irq_restore(flags);
-	KT_EXPECT_EQ(periods, PERIODS_SAMPLED);
+	KT_EXPECT(periods >= PERIODS_SAMPLED);
 	KT_EXPECT(highest <= want);
 	KT_EXPECT(highest >= want - want / 8);
 	if (highest > want || highest < want - want / 8)
