@@ -28,7 +28,7 @@
  * The host's world switch keeps the host's %fs on its stack and pops it
  * after the host's GDT is back, so the host's C code always has it.
  *
- * The contract with the AP start-up (i27-bringup):
+ * The contract with the AP start-up (arch/x86/kernel/smpboot.c):
  *   1. on the boot CPU, before sending the AP its SIPI:
  *        percpu_setup_ap(cpu, apic_id)  - allocates and builds CPU cpu's
  *        area (GDT, TSS, ring-0 stack); 0, or -ENOMEM;
@@ -39,8 +39,9 @@
  *        (%fs the per-CPU one), TR, the empty LDT, null TLS slots, the
  *        area's ring-0 stack as esp0, and the sysenter MSRs if the boot
  *        CPU uses sysenter;
- *   3. then it sets its idle task: this_cpu_write(current_task, t) and
- *      this_cpu_write(idle_task, t).
+ *   3. then its idle task, which the boot CPU made and put in the area
+ *      (sched_create_idle), becomes its current task:
+ *      this_cpu_write(current_task, this_cpu_read(idle_task)).
  * CPU 0's area is static and built by percpu_init_boot_cpu() (kmain,
  * where gdt_init ran before): the boot CPU's tables exist before the
  * page allocator does.
