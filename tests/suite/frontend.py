@@ -8,7 +8,7 @@
     --junit FILE  also write the results to FILE as JUnit XML
 
 It prints one line per test in table order (runner.py), then the
-totals, `N passed, M failed`.  Exit status: 0 all passed (or --failed
+slowest tests' seconds, then the totals, `N passed, M failed`.  Exit status: 0 all passed (or --failed
 found nothing to rerun), 1 some failed, 2 no test matched, 130
 interrupted.
 """
@@ -49,6 +49,15 @@ def chosen(tests, patterns, only):
             (only is None or t.name in only)]
 
 
+def print_slowest(results, count=8):
+    """Name the tests that took longest, so that whoever trims the
+    suite's time knows where it goes (jobs run side by side: these are
+    each test's own wall-clock seconds, not shares of the total)."""
+    slowest = sorted(results, key=lambda r: r.seconds, reverse=True)[:count]
+    if len(results) > 1:
+        print("slowest: " + ", ".join(f"{r.test.name} {r.seconds:.0f} s" for r in slowest))
+
+
 def main(prog, description, all_tests, record, after=None, argv=None):
     """Run the chosen tests of all_tests() and report them; record: the
     file name, in LOG_DIR, of the --failed record; after(results): what
@@ -76,6 +85,7 @@ def main(prog, description, all_tests, record, after=None, argv=None):
         return 130
     if after:
         after(results)
+    print_slowest(results)
     failed = sum(not r.passed for r in results)
     print(f"{len(results) - failed} passed, {failed} failed")
     last_failed.update(record, table, results)
