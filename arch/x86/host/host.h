@@ -175,7 +175,8 @@ struct guest {
  * start's claim.  Taken with interrupts off; inside it only the page
  * allocator's and the console's locks, both above it.  What the guest's
  * thread alone touches while it runs (registers, shadows, counts) needs
- * none; `guest stats` reads counts that may be a moment old.  Bits of
+ * none; `guest stats` reads counts that may be a moment old (and copies
+ * the state and stop reason under the lock).  Bits of
  * the shared page that both sides change (irq_pending) are changed
  * atomically instead: the guest changes them too, and knows no lock.
  */

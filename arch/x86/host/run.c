@@ -256,10 +256,26 @@ void guest_run(struct guest *g)
 	}
 }
 
+/* The guest's state line for `guest stats`, copied under guest_lock: its
+ * thread may stop it on another CPU (a new state and stop reason) while
+ * the shell prints, and a reason half rewritten could lose its NUL. */
+static void guest_state_line(const struct guest *g, char *line, unsigned int size)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave_call(&guest_lock, &flags);
+	snprintf(line, size, "%s%s%s", g->state == GUEST_RUNNING ? "running" : "stopped: ",
+		 g->state != GUEST_RUNNING ? g->stop_reason : "", g->halted ? " (halted)" : "");
+	spin_unlock_irqrestore_call(&guest_lock, flags);
+}
+
+/* `guest stats`.  The counts are the guest thread's alone and read
+ * without a lock: each may be a moment old, none is torn (one word). */
 void guest_print_stats(void)
 {
 	const struct guest *g = guest_current();
 	const struct guest_stats *st;
+	char state[sizeof(g->stop_reason) + 24];
 	unsigned int i;
 
 	if (!g) {
@@ -267,8 +283,8 @@ void guest_print_stats(void)
 		return;
 	}
 	st = &g->stats;
-	printk("guest: %s%s%s\n", g->state == GUEST_RUNNING ? "running" : "stopped: ",
-	       g->state != GUEST_RUNNING ? g->stop_reason : "", g->halted ? " (halted)" : "");
+	guest_state_line(g, state, sizeof(state));
+	printk("guest: %s\n", state);
 	printk("  exits %lu, traps reflected %lu, interrupts injected %lu, "
 	       "shadow faults %lu\n", st->exits, st->traps, st->interrupts, st->shadow_faults);
 	printk("  shadows: %lu built, %lu reused at a cr3 load; interrupt windows %lu\n",
