@@ -29,6 +29,9 @@ enum lock_rank {
 	 * the run queue says it is off it; an exit wakes the parent (run
 	 * queue). */
 	LOCK_RANK_TASKS = 30,
+	/* The console's input queue: its reader hands it to the run queue
+	 * as it sleeps, and an input interrupt wakes the reader under it. */
+	LOCK_RANK_CONSOLE_INPUT = 35,
 	/* The scheduler's run queue: wake-ups come from inside the task
 	 * table's lock and from interrupts. */
 	LOCK_RANK_RUNQUEUE = 40,

@@ -6,10 +6,15 @@
  * that sends faster than the shell reads) drops what does not fit, and
  * the reader is told how much was lost the next time it reads, so the
  * loss is never silent.  The reader sleeps on the queue; a byte wakes it.
- * Uniprocessor: interrupts off is the lock.
+ *
+ * The input interrupts arrive on the boot CPU, and the reader may run on
+ * any: input_lock guards the queue, and the reader sleeps by handing it
+ * to the run queue (sched_sleep_on_lock), so a byte that comes between
+ * its look at the queue and its sleep still wakes it.
  */
 #include <kernel.h>
 #include <console_input.h>
+#include <spinlock.h>
 #include <task.h>
 #include <asm/platform.h>
 #include <asm/privileged.h>
@@ -17,19 +22,22 @@
 static char queue[CONSOLE_INPUT_SIZE];
 static unsigned int head, tail;		/* read at head, write at tail */
 static unsigned long dropped;
+static DEFINE_SPINLOCK(input_lock, LOCK_RANK_CONSOLE_INPUT);	/* all three */
 
 void console_input_init(void)
 {
 	printk("console: input from %s\n", platform->console_input_init(console_input_put));
 }
 
+/* From the input interrupt's handler: interrupts are off. */
 void console_input_put(char c)
 {
-	if (tail - head == CONSOLE_INPUT_SIZE) {
+	spin_lock(&input_lock);
+	if (tail - head == CONSOLE_INPUT_SIZE)
 		dropped++;
-		return;
-	}
-	queue[tail++ % CONSOLE_INPUT_SIZE] = c;
+	else
+		queue[tail++ % CONSOLE_INPUT_SIZE] = c;
+	spin_unlock(&input_lock);
 	sched_wake_up(queue);
 }
 
@@ -38,25 +46,25 @@ bool console_input_empty(void)
 	return head == tail;
 }
 
-static void report_dropped(void)
+static void report_dropped(unsigned long n)
 {
-	unsigned long n = dropped;
-
-	dropped = 0;
 	printk("\nconsole: input too fast, %lu bytes dropped (the queue holds %u)\n",
 	       n, CONSOLE_INPUT_SIZE);
 }
 
 int console_getc(void)
 {
-	unsigned long flags = raw_local_irq_save();
+	unsigned long flags, lost;
 	int c;
 
+	spin_lock_irqsave(&input_lock, &flags);
 	while (head == tail)
-		sched_sleep_on(queue);
+		sched_sleep_on_lock(queue, &input_lock);
 	c = (u8)queue[head++ % CONSOLE_INPUT_SIZE];
-	if (dropped)
-		report_dropped();
-	raw_local_irq_restore(flags);
+	lost = dropped;
+	dropped = 0;
+	spin_unlock_irqrestore(&input_lock, flags);
+	if (lost)
+		report_dropped(lost);
 	return c;
 }
