@@ -2,7 +2,7 @@
  * test_smp_ipi.c - the reschedule IPI reaches another CPU when the
  * scheduler needs it there (arch/x86/kernel/ipi.c, kernel/sched.c): a
  * kill for a task computing on another CPU, a wake-up while another CPU
- * idles.  The count each CPU keeps of the IPIs it received shows the
+ * idles; and a storm of them between every CPU.  The count each CPU keeps of the IPIs it received shows the
  * message went, not only that the end came (the target's own timer
  * would bring it too, a tick later).  Skipped on one CPU.
  */
@@ -94,4 +94,76 @@ KTEST(smp_wake_up_kicks_an_idle_cpu)
 		;			/* busy here: not idle, no task taken */
 	KT_EXPECT(sleeper_woke_on > 0);
 	KT_EXPECT(others_ipis() > before);
+}
+
+#define STORM_IPIS	2000	/* each storm thread sends this many rounds */
+
+static volatile unsigned int storm_done;
+static volatile u32 storm_cpus_seen;	/* a bit per CPU a storm thread ran on */
+
+/* Reschedule IPIs to every other CPU, as fast as the APIC takes them;
+ * each interrupts a storm thread there, which is sending its own. */
+static void storm_thread(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < STORM_IPIS; i++) {
+		smp_send_reschedule_others();
+		__atomic_or_fetch(&storm_cpus_seen, 1u << smp_processor_id(),
+				  __ATOMIC_RELAXED);
+	}
+	__atomic_add_fetch(&storm_done, 1, __ATOMIC_RELAXED);
+}
+
+/* Whether a reschedule IPI sent now reaches every other CPU within
+ * WAIT_TICKS: none is left with the vector in service (a handler that
+ * lost its EOI blocks its own vector and the timer's, of the same
+ * priority class), none stopped taking interrupts. */
+static bool every_cpu_answers_an_ipi(void)
+{
+	unsigned long before[CPU_TABLES_MAX_CPUS], end = timer_ticks() + WAIT_TICKS;
+	unsigned int cpu, answered;
+
+	for (cpu = 0; cpu < CPU_TABLES_MAX_CPUS; cpu++)
+		before[cpu] = ipi_reschedule_count(cpu);
+	smp_send_reschedule_others();
+	do {
+		answered = 0;
+		for (cpu = 0; cpu < CPU_TABLES_MAX_CPUS; cpu++)
+			answered += cpu_online(cpu) && cpu != smp_processor_id() &&
+				    ipi_reschedule_count(cpu) > before[cpu];
+		if (answered == num_online_cpus() - 1)
+			return true;
+		sched_sleep_ticks(1);
+	} while ((long)(timer_ticks() - end) < 0);
+	return false;
+}
+
+/* An IPI storm: a thread per CPU, each sending STORM_IPIS rounds to all
+ * the others while they send theirs.  Every thread ends (no CPU wedged
+ * waiting on its APIC, no scheduler lock lost under the interrupts),
+ * every CPU received some (IPIs to a CPU that has one pending merge, so
+ * not all of them), and afterwards each still answers a single one. */
+KTEST(smp_ipi_storm_between_every_cpu)
+{
+	unsigned long before = 0, end;
+	unsigned int i, n = num_online_cpus();
+
+	if (n < 2)
+		KT_SKIP("one CPU");
+	storm_done = 0;
+	storm_cpus_seen = 0;
+	for (i = 0; i < CPU_TABLES_MAX_CPUS; i++)
+		before += ipi_reschedule_count(i);
+	for (i = 0; i < n; i++)
+		task_create_kernel("ipistorm", storm_thread);
+	end = timer_ticks() + 10 * WAIT_TICKS;
+	while (storm_done < n && (long)(timer_ticks() - end) < 0)
+		sched_sleep_ticks(1);	/* this CPU takes a storm thread too */
+	KT_EXPECT_EQ(storm_done, n);
+	KT_EXPECT(storm_cpus_seen & (storm_cpus_seen - 1));	/* two CPUs or more */
+	for (i = 0; i < CPU_TABLES_MAX_CPUS; i++)
+		before -= ipi_reschedule_count(i);
+	KT_EXPECT((long)before < 0);	/* the total grew */
+	KT_EXPECT(every_cpu_answers_an_ipi());
 }
