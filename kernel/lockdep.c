@@ -41,6 +41,7 @@ struct held_lock {
 	u32 ip;			/* where it was taken */
 	unsigned long tick;	/* when */
 	int pid;		/* by which task */
+	u16 ticket;		/* the lock's owner ticket while this take holds it */
 	bool phantom;		/* a recursive take: reported, not taken */
 	bool reported;		/* its sleep or age was reported already */
 };
@@ -178,6 +179,7 @@ static bool push_held(struct lockdep_cpu *cpu, spinlock_t *lock, u32 ip,
 	h->ip = ip;
 	h->tick = timer_ticks();
 	h->pid = current_pid();
+	h->ticket = lock->raw.owner;	/* taken: the ticket served is ours */
 	h->phantom = phantom;
 	h->reported = false;
 	return true;
@@ -193,11 +195,23 @@ static void drop_held(struct lockdep_cpu *cpu, struct held_lock *h)
 }
 
 /*
- * Entries whose lock is free: taken while the debugger was on, released
+ * Whether h's take still holds its lock: the lock is held and still
+ * serves the ticket it served when h was taken.  Another CPU may hold it
+ * now under a later ticket: then h is stale all the same.  (A ticket
+ * comes round again after 65536 takes; for h to look live by mistake,
+ * exactly a multiple of those would have to pass while it is stale.)
+ */
+static bool held_still(const struct held_lock *h)
+{
+	return arch_spin_is_locked(&h->lock->raw) && h->lock->raw.owner == h->ticket;
+}
+
+/*
+ * Entries whose take is over: taken while the debugger was on, released
  * after a test turned it off (the fast path pops nothing).  On one CPU
  * the tests switch it only when nothing is held; with more, another CPU
- * may be between a take and its release at that moment.  A lock on
- * this CPU's stack that nobody holds is one this CPU let go.
+ * may be between a take and its release at that moment, and another
+ * may take the lock next, before this CPU looks again.
  */
 static void drop_stale(struct lockdep_cpu *cpu)
 {
@@ -207,10 +221,10 @@ static void drop_stale(struct lockdep_cpu *cpu)
 	while (i--) {
 		spinlock_t *lock = cpu->held[i].lock;
 
-		if (arch_spin_is_locked(&lock->raw))
+		if (held_still(&cpu->held[i]))
 			continue;
-		/* No longer ours (unless another CPU took it between the two
-		 * reads: then only a report's "held by" is lost). */
+		/* No longer ours: whoever holds it now took it unseen, or
+		 * recorded itself (then owner_cpu is not me). */
 		if (lock->owner_cpu == me)
 			lock->owner_cpu = -1;
 		drop_held(cpu, &cpu->held[i]);

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <task.h>
 #include <asm/privileged.h>
+#include <asm/smp.h>
 #include <asm/timer.h>
 #include "console_capture.h"
 
@@ -203,6 +204,71 @@ KTEST(lockdep_reports_lock_never_released)
 	KT_EXPECT(spin_is_locked(&outer_lock));		/* taken for good */
 	KT_EXPECT_EQ(lockdep_held_count(), 0);		/* but not by us */
 	spin_lock_init(&outer_lock, "outer_lock", LOCK_RANK_TASKS);
+}
+
+/*
+ * A take the debugger saw, released after it was turned off, and the
+ * lock then taken, unseen, by another CPU: this CPU's entry is stale
+ * though the lock is held.  With the debugger back, neither side is
+ * reported - a yield here is no "held across sleep", the other CPU's
+ * release no "unheld unlock" (which would leave the lock taken for
+ * good).  Found on -smp 4, where a test turned the debugger on while
+ * another CPU's tick had the run queue's lock.  The waits here are busy:
+ * the holder must run on another CPU, never on this one's yield.
+ */
+static volatile int holder_stage;	/* 1 holds, 2 may release, 3 released */
+static volatile bool holder_cancelled;
+
+static void unseen_holder_thread(void)
+{
+	unsigned long deadline = timer_ticks() + timer_hz();
+
+	if (holder_cancelled)
+		return;
+	spin_lock(&outer_lock);		/* the debugger is off */
+	holder_stage = 1;
+	while (holder_stage != 2 && (long)(timer_ticks() - deadline) < 0)
+		;			/* holding: no sleep */
+	spin_unlock(&outer_lock);	/* the debugger is on again */
+	holder_stage = 3;
+}
+
+/* Busy until holder_stage is stage or the deadline passes. */
+static bool holder_reaches(int stage, unsigned long deadline)
+{
+	while (holder_stage != stage && (long)(timer_ticks() - deadline) < 0)
+		;
+	return holder_stage == stage;
+}
+
+KTEST(lockdep_forgets_a_take_another_cpu_took_over)
+{
+	unsigned long deadline = timer_ticks() + timer_hz() / 2;
+
+	if (num_online_cpus() < 2)
+		KT_SKIP("one CPU");
+	holder_stage = 0;
+	holder_cancelled = false;
+	planting_starts();
+	spin_lock(&outer_lock);			/* seen */
+	lockdep_set(false);
+	spin_unlock(&outer_lock);		/* unseen: the entry stays */
+	task_create_kernel("unseen", unseen_holder_thread);
+	if (!holder_reaches(1, deadline)) {	/* no other CPU ran it */
+		holder_cancelled = true;
+		planting_ends();
+		KT_EXPECT_EQ(holder_stage, 1);
+		return;
+	}
+	lockdep_set(true);
+	sched_yield();				/* the stale entry must go */
+	holder_stage = 2;
+	holder_reaches(3, deadline + timer_hz());
+	planting_ends();
+	KT_EXPECT_EQ(holder_stage, 3);
+	KT_EXPECT_EQ(new_reports_total(), 0);
+	KT_EXPECT(!spin_is_locked(&outer_lock));
+	KT_EXPECT_EQ(lockdep_held_count(), 0);
 }
 
 /* Correct code - in order, irq-save, tries, out-of-turn releases, sleeps
