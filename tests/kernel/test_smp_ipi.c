@@ -99,16 +99,31 @@ KTEST(smp_wake_up_kicks_an_idle_cpu)
 
 #define STORM_IPIS	2000	/* each storm thread sends this many rounds */
 
-static volatile unsigned int storm_done;
+static volatile unsigned int storm_started, storm_done;
 static volatile u32 storm_cpus_seen;	/* a bit per CPU a storm thread ran on */
 
+static bool storm_seen_on_two_cpus(void)
+{
+	return storm_cpus_seen & (storm_cpus_seen - 1);
+}
+
 /* Reschedule IPIs to every other CPU, as fast as the APIC takes them;
- * each interrupts a storm thread there, which is sending its own. */
+ * each interrupts a storm thread there, which is sending its own.  On a
+ * loaded host a CPU's thread may not run for a while, and the others
+ * could finish their rounds on one CPU: so a thread sends on (up to
+ * WAIT_TICKS) until storm threads have run on two CPUs. */
 static void storm_thread(void)
 {
+	unsigned long end = timer_ticks() + WAIT_TICKS;
 	unsigned int i;
 
-	for (i = 0; i < STORM_IPIS; i++) {
+	/* All start together, or the first could be done before the last
+	 * began: the CPUs would take turns, not storm. */
+	__atomic_add_fetch(&storm_started, 1, __ATOMIC_RELAXED);
+	while (storm_started < num_online_cpus())
+		sched_yield();
+	for (i = 0; i < STORM_IPIS || (!storm_seen_on_two_cpus() &&
+				       (long)(timer_ticks() - end) < 0); i++) {
 		smp_send_reschedule_others();
 		__atomic_or_fetch(&storm_cpus_seen, 1u << smp_processor_id(),
 				  __ATOMIC_RELAXED);
@@ -152,7 +167,7 @@ KTEST(smp_ipi_storm_between_every_cpu)
 
 	if (n < 2)
 		KT_SKIP("one CPU");
-	storm_done = 0;
+	storm_started = storm_done = 0;
 	storm_cpus_seen = 0;
 	for (i = 0; i < CPU_TABLES_MAX_CPUS; i++)
 		before += ipi_reschedule_count(i);
@@ -162,7 +177,7 @@ KTEST(smp_ipi_storm_between_every_cpu)
 	while (storm_done < n && (long)(timer_ticks() - end) < 0)
 		sched_sleep_ticks(1);	/* this CPU takes a storm thread too */
 	KT_EXPECT_EQ(storm_done, n);
-	KT_EXPECT(storm_cpus_seen & (storm_cpus_seen - 1));	/* two CPUs or more */
+	KT_EXPECT(storm_seen_on_two_cpus());
 	for (i = 0; i < CPU_TABLES_MAX_CPUS; i++)
 		before -= ipi_reschedule_count(i);
 	KT_EXPECT((long)before < 0);	/* the total grew */
