@@ -3,7 +3,7 @@
 Where `make test` runs the suite on a few machines chosen to cover the
 code, tests/matrix runs it on every machine pv386 claims to run on: the
 CPU models of QEMU and Bochs, amounts of RAM from 4 MiB to 3.5 GiB, a
-second CPU (which stays parked), the loaders (GRUB from an ISO, GRUB
+second CPU (which takes tasks too), the loaders (GRUB from an ISO, GRUB
 from the same image as a hard disk, QEMU -kernel, pv386's own floppy
 and disk, also in DOSBox's 386, 486 and Pentium) and each older
 generation forced with cpu=.  Each row is a whole in-kernel suite that
