@@ -2,7 +2,8 @@
 #
 #   make [PARAVIRT=y|n]   build the kernel ELF (y: build/, n: build/nopv/)
 #   make iso              GRUB rescue ISO (normal boot + test-suite entry)
-#   make run              boot the ISO in QEMU, serial console on this terminal
+#   make run [CPUS=N]     boot the ISO in QEMU, serial console on this terminal
+#                         (CPUS: QEMU -smp, 1 by default; docs/smp.md)
 #   make run-bochs        boot the ISO in Bochs, serial console on this terminal
 #   make debug            QEMU paused with its gdb stub; gdb -x <build>/gdbinit
 #   make test             build both kernels and run the whole suite
@@ -26,6 +27,7 @@
 
 PARAVIRT ?= y
 HZ       ?= 100
+CPUS     ?= 1
 
 ifeq ($(PARAVIRT),y)
 BUILD    := build
@@ -343,7 +345,7 @@ $(BUILD)/pv386-disk-test.img: $(IMAGE_DEPS)
 
 run: $(ISO)
 	@tools/ensure-deps qemu
-	$(QEMU) $(QEMU_FLAGS) -cdrom $(ISO) -serial mon:stdio
+	$(QEMU) $(QEMU_FLAGS) -smp $(CPUS) -cdrom $(ISO) -serial mon:stdio
 
 # Bochs writes COM1 to a file; follow it on the terminal (Ctrl-C ends both).
 run-bochs: $(ISO)

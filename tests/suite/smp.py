@@ -72,7 +72,11 @@ def cpu_row(index, apic_id, state):
     """The line of `cpus` for one enabled CPU (its ACPI id is its index
     in QEMU's MADT; the boot CPU is index 0)."""
     boot = "yes" if index == 0 else "no "
-    return re.compile(rf"^  {index} +{apic_id} +{index} +{boot}   yes      {state}$")
+    # A running CPU's row goes on with the task it runs (the boot CPU:
+    # the shell, in the boot thread; an AP: its idle task, or a task it
+    # took) and the reschedule IPIs it received.
+    work = r" +\d+ \S+ +\d+" if state == "running" else ""
+    return re.compile(rf"^  {index} +{apic_id} +{index} +{boot}   yes      {state}{work}$")
 
 
 def found(n, source, to_use, running, cap=""):
