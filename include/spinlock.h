@@ -34,13 +34,16 @@ typedef struct spinlock {
 	arch_spinlock_t raw;
 	const char *name;	/* as reports name it */
 	u8 rank;		/* enum lock_rank: its place in the order */
-	/* Kept by the lock debugger only (stale when it is off): */
-	s8 owner_cpu;		/* the CPU that holds it, -1 if none */
+	/* Kept by the lock debugger only, from its last take it saw; true
+	 * only while the lock still serves owner_ticket (it may have been
+	 * released and taken again while the debugger was off): */
+	s8 owner_cpu;		/* the CPU that took it, -1 if none */
+	u16 owner_ticket;	/* the ticket that take was served */
 	u32 owner_ip;		/* where that CPU took it */
 } spinlock_t;
 
 #define __SPIN_LOCK_UNLOCKED(lname, lrank) \
-	{ ARCH_SPIN_LOCK_UNLOCKED, (lname), (lrank), -1, 0 }
+	{ ARCH_SPIN_LOCK_UNLOCKED, (lname), (lrank), -1, 0, 0 }
 /* A lock named after its variable, at its rank in lock_order.h. */
 #define DEFINE_SPINLOCK(var, lrank) \
 	spinlock_t var = __SPIN_LOCK_UNLOCKED(#var, lrank)

@@ -206,6 +206,27 @@ static bool held_still(const struct held_lock *h)
 	return arch_spin_is_locked(&h->lock->raw) && h->lock->raw.owner == h->ticket;
 }
 
+/* A take the debugger saw: the lock's owner fields, and the ticket. */
+static void record_owner(spinlock_t *lock, u32 ip)
+{
+	lock->owner_cpu = this_cpu();
+	lock->owner_ticket = lock->raw.owner;
+	lock->owner_ip = ip;
+}
+
+/*
+ * The CPU holding lock by the last take the debugger saw, or -1: none,
+ * or that take is over (released while the debugger was off, perhaps
+ * taken since, unseen, by any CPU).
+ */
+static int seen_owner(spinlock_t *lock)
+{
+	if (lock->owner_cpu >= 0 && arch_spin_is_locked(&lock->raw) &&
+	    lock->raw.owner == lock->owner_ticket)
+		return lock->owner_cpu;
+	return -1;
+}
+
 /*
  * Entries whose take is over: taken while the debugger was on, released
  * after a test turned it off (the fast path pops nothing).  On one CPU
@@ -215,19 +236,11 @@ static bool held_still(const struct held_lock *h)
  */
 static void drop_stale(struct lockdep_cpu *cpu)
 {
-	s8 me = this_cpu();
 	unsigned int i = cpu->depth;
 
 	while (i--) {
-		spinlock_t *lock = cpu->held[i].lock;
-
-		if (held_still(&cpu->held[i]))
-			continue;
-		/* No longer ours: whoever holds it now took it unseen, or
-		 * recorded itself (then owner_cpu is not me). */
-		if (lock->owner_cpu == me)
-			lock->owner_cpu = -1;
-		drop_held(cpu, &cpu->held[i]);
+		if (!held_still(&cpu->held[i]))
+			drop_held(cpu, &cpu->held[i]);
 	}
 }
 
@@ -315,8 +328,7 @@ void lockdep_spin_lock_at(spinlock_t *lock, u32 ip)
 	arch_spin_lock(&lock->raw);	/* interrupts as the caller had them */
 
 	flags = irqs_off();
-	lock->owner_cpu = this_cpu();
-	lock->owner_ip = ip;
+	record_owner(lock, ip);
 	push_held(cpu, lock, ip, false);
 	irqs_back(flags);
 }
@@ -338,8 +350,7 @@ bool lockdep_spin_trylock(spinlock_t *lock)
 	check_ages(cpu);
 	taken = arch_spin_trylock(&lock->raw);
 	if (taken) {
-		lock->owner_cpu = this_cpu();
-		lock->owner_ip = ip;
+		record_owner(lock, ip);
 		push_held(cpu, lock, ip, false);
 	}
 	irqs_back(flags);
@@ -356,7 +367,7 @@ void lockdep_spin_unlock_at(spinlock_t *lock, u32 ip)
 
 	check_ages(cpu);
 	mine = find_held(cpu, lock);
-	if (!mine && spin_is_locked(lock) && lock->owner_cpu < 0) {
+	if (!mine && spin_is_locked(lock) && seen_owner(lock) < 0) {
 		/* Taken while the debugger was off, by this CPU or (a bug
 		 * it cannot see) another: released as it would have been. */
 		arch_spin_unlock(&lock->raw);
@@ -367,7 +378,7 @@ void lockdep_spin_unlock_at(spinlock_t *lock, u32 ip)
 		report_start(LOCKDEP_UNHELD_UNLOCK, "unheld unlock");
 		printk("releases %s (rank %u) at ", lock->name, lock->rank);
 		print_where(ip);
-		if (spin_is_locked(lock) && lock->owner_cpu >= 0) {
+		if (seen_owner(lock) >= 0) {
 			printk(", held by cpu %d since ", lock->owner_cpu);
 			print_where(lock->owner_ip);
 		} else {

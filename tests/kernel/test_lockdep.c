@@ -241,12 +241,16 @@ static bool holder_reaches(int stage, unsigned long deadline)
 	return holder_stage == stage;
 }
 
-KTEST(lockdep_forgets_a_take_another_cpu_took_over)
+/*
+ * The planted sequence; yield_first: this CPU yields (its debugger code
+ * runs) while the other CPU holds the lock, else only after the other
+ * released it - the release must then not trust the owner the debugger
+ * last recorded, this CPU, whose take is long over.
+ */
+static void plant_take_over(struct ktest_ctx *kt_ctx, bool yield_first)
 {
 	unsigned long deadline = timer_ticks() + timer_hz() / 2;
 
-	if (num_online_cpus() < 2)
-		KT_SKIP("one CPU");
 	holder_stage = 0;
 	holder_cancelled = false;
 	planting_starts();
@@ -261,14 +265,30 @@ KTEST(lockdep_forgets_a_take_another_cpu_took_over)
 		return;
 	}
 	lockdep_set(true);
-	sched_yield();				/* the stale entry must go */
+	if (yield_first)
+		sched_yield();			/* the stale entry must go */
 	holder_stage = 2;
 	holder_reaches(3, deadline + timer_hz());
+	sched_yield();
 	planting_ends();
 	KT_EXPECT_EQ(holder_stage, 3);
 	KT_EXPECT_EQ(new_reports_total(), 0);
 	KT_EXPECT(!spin_is_locked(&outer_lock));
 	KT_EXPECT_EQ(lockdep_held_count(), 0);
+}
+
+KTEST(lockdep_forgets_a_take_another_cpu_took_over)
+{
+	if (num_online_cpus() < 2)
+		KT_SKIP("one CPU");
+	plant_take_over(kt_ctx, true);
+}
+
+KTEST(lockdep_lets_another_cpu_release_what_it_took_unseen)
+{
+	if (num_online_cpus() < 2)
+		KT_SKIP("one CPU");
+	plant_take_over(kt_ctx, false);
 }
 
 /* Correct code - in order, irq-save, tries, out-of-turn releases, sleeps
