@@ -118,6 +118,34 @@ static u32 apic_counts_in(unsigned long ticks)
 	return counted;
 }
 
+#define TIMER_TEST_TRIES	3
+
+/* Whether counted APIC timer counts are within 10 % of expected. */
+static bool within_tenth(u32 counted, u32 expected)
+{
+	return counted / 11 * 10 <= expected && counted / 9 * 10 >= expected;
+}
+
+/* The APIC timer's counts over TIMER_TEST_TICKS of the PIT, the best of
+ * up to TIMER_TEST_TRIES measurements: the PIT is seen through its
+ * interrupts, which a loaded host delivers late or merges (a vCPU not
+ * run for 10 ms misses a tick), so one measurement can be off by a few
+ * ticks either way; a calibration that is wrong is off in every one. */
+static u32 apic_counts_in_best_of(u32 expected)
+{
+	u32 counted = 0;
+	unsigned int i;
+
+	for (i = 0; i < TIMER_TEST_TRIES; i++) {
+		counted = apic_counts_in(TIMER_TEST_TICKS);
+		if (within_tenth(counted, expected))
+			break;
+		printk("ktest:   APIC timer: %u counts (%u expected) in %u of the PIT's "
+		       "ticks\n", counted, expected, TIMER_TEST_TICKS);
+	}
+	return counted;
+}
+
 /* The APIC timer and the PIT agree on a tick within 10 %: a calibration
  * off by 10x, or a timer left at the PIT's divisor, is far outside.  Its
  * interrupts come, once each period, and are ended (EOI): at least a
@@ -132,20 +160,18 @@ KTEST(apic_timer_ticks_at_hz)
 	if (!timer_sched_tick_local())
 		KT_SKIP("the APIC timer did not count: the tick is the PIT's");
 	KT_EXPECT_EQ(apic_timer_initial_count(), apic_timer_hz() / timer_hz());
+	expected = apic_timer_initial_count() * TIMER_TEST_TICKS;
 	flags = raw_local_irq_save();
 	raw_local_irq_enable();
-	counted = apic_counts_in(TIMER_TEST_TICKS);
+	counted = apic_counts_in_best_of(expected);
 	local0 = apic_timer_ticks_this_cpu();
 	wait_pit_ticks(TIMER_TEST_TICKS);
 	local = apic_timer_ticks_this_cpu() - local0;
 	raw_local_irq_restore(flags);
-	expected = apic_timer_initial_count() * TIMER_TEST_TICKS;
-	if (counted / 11 * 10 > expected || counted / 9 * 10 < expected ||
-	    local * 4 < TIMER_TEST_TICKS || local * 10 > TIMER_TEST_TICKS * 11)
-		printk("ktest:   APIC timer: %u counts (%u expected), %lu interrupts, "
-		       "in %u of the PIT's ticks\n", counted, expected, local, TIMER_TEST_TICKS);
-	KT_EXPECT(counted / 11 * 10 <= expected);
-	KT_EXPECT(counted / 9 * 10 >= expected);
+	if (local * 4 < TIMER_TEST_TICKS || local * 10 > TIMER_TEST_TICKS * 11)
+		printk("ktest:   APIC timer: %lu interrupts in %u of the PIT's ticks\n",
+		       local, TIMER_TEST_TICKS);
+	KT_EXPECT(within_tenth(counted, expected));
 	KT_EXPECT(local * 4 >= TIMER_TEST_TICKS);
 	KT_EXPECT(local * 10 <= TIMER_TEST_TICKS * 11);
 }
