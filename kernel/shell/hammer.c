@@ -39,8 +39,9 @@
 #define HAMMER_ROUNDS_PER_YIELD	64
 #define HAMMER_WRONG_SHOWN	8	/* the first few wrong results printed */
 
-/* A leaf lock, taken with interrupts off and nothing inside it: its rank
- * only has to be below the run queue's, which the tick takes on top. */
+/* A leaf lock: taken with interrupts off (no tick takes the run queue's
+ * on top) and no other lock taken inside, so it has no order to keep;
+ * the shell's rank, as the shell's own code. */
 static DEFINE_SPINLOCK(hammer_lock, LOCK_RANK_SHELL);
 static unsigned long hammer_shared;	/* under hammer_lock */
 
