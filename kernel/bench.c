@@ -27,6 +27,7 @@
  */
 #include <kernel.h>
 #include <bench.h>
+#include <bench_smp.h>
 #include <cmdline.h>
 #include <math64.h>
 #include <spinlock.h>
@@ -300,9 +301,12 @@ static void bench_ops(void)
  * paths too: every switch must be one a program asked for. */
 void bench_run(void)
 {
-	unsigned long flags = raw_local_irq_save();
+	unsigned long flags;
 	bool paths_ok;
 
+	if (bench_smp_requested())
+		bench_smp_run();	/* the SMP figures instead (bench_smp.c) */
+	flags = raw_local_irq_save();
 	disable_irq(IRQ_TIMER);
 	bench_ops();
 	paths_ok = bench_paths();

@@ -17,6 +17,10 @@ void stop_cpus_safe_point(void);
 struct stop_cpus_stats {
 	unsigned long stops;		/* times the other CPUs were stopped */
 	unsigned long timeouts;		/* stops refused: a CPU never came */
+	unsigned long cpus_stopped;	/* CPUs that stopped, summed over the
+					   stops: stops x (CPUs - 1) when each
+					   stop held every other CPU (the
+					   hammer test checks it) */
 };
 extern struct stop_cpus_stats stop_cpus_stats;
 

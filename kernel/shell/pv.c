@@ -1,7 +1,7 @@
 /*
  * pv.c - the shell's view of paravirt_ops: `pvops` (the
  * table), `sites` (the patch sites) and `pv` (which backend, and
- * switching it live).
+ * switching it live, once or N times in a row).
  *
  * Everything is read through the interfaces of asm/paravirt.h: the
  * table, the patcher's record of each site, and the trace backend's
@@ -15,8 +15,12 @@
 #include <shell.h>
 #include <string.h>
 #ifdef CONFIG_PARAVIRT
+#include <task.h>
 #include <asm/paravirt.h>
 #include <asm/rom.h>
+#include <asm/smp.h>
+#include <asm/stop_cpus.h>
+#include <asm/timer.h>
 
 static bool tracing(void)
 {
@@ -178,12 +182,97 @@ static int pv_use(const char *name)
 	return 0;
 }
 
+/* ---- pv cycle ---- */
+
+/*
+ * `pv cycle N`: N live switches in a row, native -> trace -> rom ->
+ * native ..., for the hammer test (hammer.c, tests/suite/hammer.py): the
+ * other CPUs run hot sites meanwhile, and the summary gives the counts
+ * that show each switch held them all: the stops, the CPUs that stopped
+ * (each counts itself, stop_cpus.c), and the stops that timed out.
+ * A refusal other than "busy" (no ROM module: rom refuses) ends it.
+ */
+static const char *const cycle_order[] = { "native", "trace", "rom" };
+#define CYCLE_SWITCHES_PER_YIELD	4	/* then this CPU's other tasks run */
+
+/* The fewest user tasks alive at any switch so far (the hammers must
+ * have lived through the whole storm). */
+static unsigned int cycle_users, cycle_fewest_users;
+
+static void count_user(struct task *t)
+{
+	if (t->user && t->state != TASK_ZOMBIE)
+		cycle_users++;
+}
+
+static void note_user_tasks(void)
+{
+	cycle_users = 0;
+	task_for_each(count_user);
+	cycle_fewest_users = min(cycle_fewest_users, cycle_users);
+}
+
+/* The next backend of the cycle after the one running, or NULL if that
+ * one is not in the cycle (a guest's). */
+static const char *cycle_next(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cycle_order); i++)
+		if (!strcmp(paravirt_ops.name, cycle_order[i]))
+			return cycle_order[(i + 1) % ARRAY_SIZE(cycle_order)];
+	return NULL;
+}
+
+static int pv_cycle(const char *count)
+{
+	struct stop_cpus_stats before = stop_cpus_stats;
+	unsigned long start = timer_ticks(), done = 0, busy = 0, i;
+	const char *next, *why;
+	u64 n;
+	int err = 0;
+
+	if (shell_parse_number("pv cycle", count, &n))
+		return -EINVAL;
+	cycle_fewest_users = ~0u;
+	for (i = 0; i < n && !err; i++) {
+		if (!(next = cycle_next())) {
+			printk("pv cycle: backend %s is not in the cycle\n", paravirt_ops.name);
+			return -EINVAL;
+		}
+		note_user_tasks();
+		err = paravirt_switch_backend(next, &why);
+		if (err == -EBUSY) {	/* a CPU did not stop in time: counted */
+			printk("pv cycle: switch %lu to %s: %s\n", i, next, why);
+			busy++;
+			err = 0;
+		} else if (err) {
+			printk("pv cycle: switch %lu: backend %s refused (%s)\n", i, next, why);
+		} else {
+			done++;
+		}
+		if (i % CYCLE_SWITCHES_PER_YIELD == CYCLE_SWITCHES_PER_YIELD - 1)
+			sched_yield();
+	}
+	printk("pv cycle: %lu switches of %llu in %lu ticks, %lu busy, now %s\n", done, n,
+	       timer_ticks() - start, busy, paravirt_ops.name);
+	printk("pv cycle: %lu stops, %lu CPUs stopped (%u other CPUs online), %lu timed out; "
+	       "at least %u user tasks alive at each switch\n",
+	       stop_cpus_stats.stops - before.stops,
+	       stop_cpus_stats.cpus_stopped - before.cpus_stopped, num_online_cpus() - 1,
+	       stop_cpus_stats.timeouts - before.timeouts,
+	       n ? cycle_fewest_users : 0);
+	return err;
+}
+
 static int cmd_pv(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "use"))
 		return pv_use(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "cycle"))
+		return pv_cycle(argv[2]);
 	if (argc != 1) {
-		printk("usage: pv [use NAME]\n");
+		printk("usage: pv [use NAME] | pv cycle N\n");
 		return -EINVAL;
 	}
 	printk("pv: backend %s (%lu live switches); backends:\n", paravirt_ops.name,
@@ -191,7 +280,7 @@ static int cmd_pv(int argc, char **argv)
 	list_backends();
 	return 0;
 }
-shell_command("pv", cmd_pv, "[use NAME]", "the backend; `pv use NAME` switches it live");
+shell_command("pv", cmd_pv, "[use NAME|cycle N]", "the backend; switch it live (N times)");
 
 #else /* !CONFIG_PARAVIRT */
 

@@ -4,6 +4,11 @@
                    reads (no figure is judged here).
   bench-runs-guest-y  The same in a guest (`guest=bench guestexit`), with
                    the exits and hypercalls of each path it has.
+  bench-runs-smp-* `bench benchsmp` (kernel/bench_smp.c) on QEMU -smp 4
+                   under -icount, as make bench boots it: every figure of
+                   more than one CPU is printed (the TSC check, the IPI's
+                   round trip, the parallel workload, the lock taken on
+                   every CPU, whose count the kernel checks is exact).
 """
 
 from .builds import N, Y
@@ -50,9 +55,34 @@ def bench_runs(log, build, append, guest=False):
                       log_details(log, lines, outcome.output))
 
 
+# kernel/bench_smp.c's "bench: smp NAME COUNT" lines on more than one CPU.
+BENCH_SMP = ("cpus", "tsc_own_loop", "tsc_while_another_loops", "ipi_round_trip",
+             "workload_copies", "workload_total", "workload_per_cpu", "lock_total",
+             "lock_takes", "lock_contended")
+
+
+def bench_smp_runs(log, build):
+    """`bench benchsmp` on four CPUs under -icount (tools/bench's
+    smp_figures): every figure printed, the kernel passing."""
+    need_tool(QEMU, "qemu")
+    need_file(build.elf, build.make("all"))
+    fresh_log(log)
+    cmd = qemu_command(log, "qemu32", ["-kernel", build.elf, "-append", "bench benchsmp",
+                                       "-icount", "shift=0", "-smp", "4"])
+    outcome = run_emulator(cmd, KTEST_QEMU_TIMEOUT)
+    lines = read_serial(log)
+    missing = missing_lines(lines, [f"bench: smp {name} " for name in BENCH_SMP] +
+                            ["bench: smp done"])
+    if outcome.status != QEMU_PASS or missing:
+        raise Failure(f"QEMU status {outcome.status}; missing: {missing}",
+                      log_details(log, lines, outcome.output))
+
+
 def tests():
     return [Test("bench-runs-y", bench_runs, (Y, "bench")),
             Test("bench-runs-y-nopatch", bench_runs, (Y, "bench nopatch")),
             Test("bench-runs-n", bench_runs, (N, "bench")),
             Test("bench-runs-guest-y", bench_runs, (Y, "guest=bench guestexit"),
-                 {"guest": True})]
+                 {"guest": True}),
+            Test("bench-runs-smp-y", bench_smp_runs, (Y,)),
+            Test("bench-runs-smp-n", bench_smp_runs, (N,))]

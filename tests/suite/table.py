@@ -5,9 +5,9 @@ order puts quick checks of the built files first, then the emulator
 runs, roughly from the simplest boot to the longest sessions.
 """
 
-from . import (bench, binaries, boot, cmdline, docs, dosbox, guest, host, ktest, loader,
-               matrix, names, programs, rom, session, shell, smp, sysfuzz, trace, v86,
-               v86bugs, web)
+from . import (bench, binaries, boot, cmdline, docs, dosbox, guest, hammer, host, ktest,
+               loader, matrix, names, programs, rom, session, shell, smp, sysfuzz, trace,
+               v86, v86bugs, web)
 
 
 def all_tests():
@@ -34,6 +34,7 @@ def all_tests():
             v86bugs.tests() +
             shell.tests() +
             smp.qemu_tests() +
+            hammer.tests() +
             trace.tests() +
             rom.tests() +
             guest.tests() +

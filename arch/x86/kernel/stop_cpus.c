@@ -88,6 +88,11 @@ void stop_cpus_safe_point(void)
 	if (!(phase & 1) || smp_processor_id() == stopper)
 		return;
 	flags = raw_local_irq_save();	/* a site, but before the stop */
+	/* Counted by the CPU that stops, not by the stopper: the sum shows
+	 * each stop really held every other CPU.  Before it says "stopped",
+	 * so that the count is whole once the stopper has seen them all;
+	 * atomic (one `lock add`), since they come together. */
+	__atomic_add_fetch(&stop_cpus_stats.cpus_stopped, 1, __ATOMIC_RELAXED);
 	stopped_loop(smp_processor_id(), phase);
 	flush_tlb();	/* the text pages were writable while it waited */
 	raw_local_irq_restore(flags);

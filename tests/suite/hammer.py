@@ -1,0 +1,166 @@
+"""tests/suite/hammer.py - the live backend switch while every CPU runs
+the sites it rewrites (issue 27; docs/smp.md, "Patching while other CPUs
+run").
+
+  hammer-smp-*-y   The PARAVIRT=y kernel on QEMU -smp 4 and -smp 2 with
+                   the ops ROM as a module, booted to its shell:
+                   `hammer start N` starts a kernel thread and a user
+                   program (user/hammer.c) per CPU, which run the irq
+                   ops, read_cr3, a spinlock and the system-call path
+                   (int $0x80 and sysenter) and check every result; then
+                   `pv cycle N` switches native -> trace -> rom -> native
+                   N times in a row, stopping the other CPUs for each;
+                   `hammer stop` ends the threads.  It must show: every
+                   switch done, none busy, back on native; one stop per
+                   switch, every other CPU stopped at each (the CPUs
+                   count themselves), no stop timed out; every user
+                   hammer alive at every switch; no wrong result from any
+                   hammer, the locked count exact, every CPU running
+                   kernel rounds, and the user hammers' rounds on every
+                   CPU; and a command after it all still answers.
+                   (PARAVIRT=n has no table and no switch: no row.)
+"""
+
+import re
+
+from .builds import Y
+from .harness import Failure, Test
+from .rom import ROM
+from .shell_session import ShellSession, expect_answer
+
+# Per row, by CPUs: the switches of `pv cycle` and each user hammer's
+# rounds.  The switches are chosen so that a row takes some 20 s on an
+# idle two-core host (16 s and 10 s of it the cycle: each switch rewrites
+# every site, and QEMU retranslates the code around them, with the other
+# CPUs stopped), at most twice that loaded; a multiple of 3, so that the
+# cycle ends on native, where it began.  The rounds are enough for the
+# user hammers to outlive the cycle by a few seconds (checked: each must
+# be alive at every switch); they are waited for after it.
+HAMMER_ROWS = {4: (2001, 200000), 2: (1200, 150000)}
+CYCLE_TIMEOUT = 120
+HAMMER_END_TIMEOUT = 120
+# One host thread for the CPUs, as the four-CPU suite rows (smp.py):
+# with a thread each, a CPU spinning for a stop waits on the host's
+# scheduler, not on the guest.
+ONE_THREAD = ["-accel", "tcg,thread=single"]
+
+
+def number(pattern, text, what):
+    """The integers of pattern's groups in text, or a Failure."""
+    m = re.search(pattern, text)
+    if not m:
+        raise Failure(f"hammer: no {what} in: {text!r}")
+    return [int(g) for g in m.groups()]
+
+
+def per_cpu(text):
+    """{cpu: count} from " 0:123 1:456 ..."."""
+    return {int(c): int(n) for c, n in re.findall(r" (\d+):(\d+)", text)}
+
+
+def check_cycle(answer, cpus, switches):
+    """`pv cycle`'s two summary lines: all switches done, each a stop of
+    every other CPU, none timed out, the user hammers alive throughout."""
+    text = "\n".join(answer)
+    done, n, _, busy = number(r"pv cycle: (\d+) switches of (\d+) in (\d+) ticks, "
+                              r"(\d+) busy, now native", text, "cycle summary")
+    stops, stopped, others, timeouts, users = number(
+        r"pv cycle: (\d+) stops, (\d+) CPUs stopped \((\d+) other CPUs online\), "
+        r"(\d+) timed out; at least (\d+) user tasks alive", text, "stop counts")
+    problems = []
+    if (done, n, busy) != (switches, switches, 0):
+        problems.append(f"{done} of {n} switches done, {busy} busy (want {switches}, 0)")
+    if others != cpus - 1 or stops != switches or stopped != switches * (cpus - 1):
+        problems.append(f"{stops} stops and {stopped} CPUs stopped for {switches} "
+                        f"switches of {cpus} CPUs (want {switches} and "
+                        f"{switches * (cpus - 1)})")
+    if timeouts:
+        problems.append(f"{timeouts} stops timed out")
+    if users < cpus:
+        problems.append(f"only {users} user tasks alive at some switch: the user "
+                        f"hammers ({cpus}) did not outlive the storm")
+    return problems
+
+
+def check_kernel_hammers(answer, cpus):
+    """`hammer stop`: rounds on every CPU, the locked count exact, no
+    wrong result."""
+    text = "\n".join(answer)
+    rounds = per_cpu(re.search(r"hammer: rounds per CPU:(.*)", text).group(1)
+                     if "rounds per CPU" in text else "")
+    shared, mine, _, wrong = number(r"hammer: locked count (\d+) of (\d+), (\d+) "
+                                    r"migrations, (\d+) wrong", text, "hammer totals")
+    problems = []
+    idle = [c for c in range(cpus) if not rounds.get(c)]
+    if idle:
+        problems.append(f"no kernel hammer rounds on CPU {idle}: {rounds}")
+    if shared != mine:
+        problems.append(f"locked count {shared}, but the threads made {mine}")
+    if wrong:
+        problems.append(f"{wrong} wrong results in the kernel hammers")
+    return problems
+
+
+def check_user_hammers(log_text, cpus, calls):
+    """Each user hammer's last line: its rounds, none wrong, on every CPU
+    between them."""
+    ends = re.findall(r"hammer: pid (\d+) done: (\d+) rounds \([^)]*\), (\d+) wrong; "
+                      r"rounds by CPU:(.*)", log_text)
+    problems = []
+    if len(ends) != cpus:
+        problems.append(f"{len(ends)} user hammers reported their end, not {cpus}")
+    seen = set()
+    for pid, rounds, wrong, by_cpu in ends:
+        counts = per_cpu(by_cpu)
+        seen |= {c for c, n in counts.items() if n}
+        if int(wrong) or int(rounds) != calls or sum(counts.values()) != calls:
+            problems.append(f"user hammer {pid}: {rounds} rounds, {wrong} wrong, by CPU "
+                            f"{counts}")
+    if set(range(cpus)) - seen:
+        problems.append(f"no user hammer round on CPUs {sorted(set(range(cpus)) - seen)}")
+    return problems
+
+
+def hammer_storm(log, build, cpus):
+    """Boot with the ROM, start the hammers, cycle, stop, judge."""
+    switches, calls = HAMMER_ROWS[cpus]
+    session = ShellSession(log, build, "", extra=["-smp", str(cpus), *ONE_THREAD,
+                                                  "-initrd", ROM])
+    try:
+        expect_answer(session, f"hammer start {calls}",
+                      [f"hammer: {cpus} kernel threads and {cpus} user programs"])
+        cycle = expect_answer(session, f"pv cycle {switches}", ["pv cycle: "],
+                              timeout=CYCLE_TIMEOUT)
+        stop = expect_answer(session, "hammer stop", ["hammer: locked count"])
+        wait_user_hammers(session, cpus)
+        expect_answer(session, "pv", ["pv: backend native ("])
+        log_text = session.received.decode("utf-8", "replace")
+        problems = (check_cycle(cycle, cpus, switches) +
+                    check_kernel_hammers(stop, cpus) +
+                    check_user_hammers(log_text, cpus, calls))
+        if "WRONG" in log_text:
+            problems.append("a hammer printed a WRONG line")
+        if problems:
+            raise Failure("; ".join(problems), session.details())
+    finally:
+        session.close()
+
+
+def wait_user_hammers(session, cpus):
+    """Until every user hammer has printed its end (Enter now and then:
+    the shell reports the ends of its programs before a prompt)."""
+    deadline_rounds = HAMMER_END_TIMEOUT * 2
+    for _ in range(deadline_rounds):
+        if session.received.count(b" done: ") >= cpus:
+            return
+        session.pause(0.5)
+        session.command("", raw=b"\r")
+    raise Failure(f"the user hammers did not all end within {HAMMER_END_TIMEOUT} s",
+                  session.details())
+
+
+def tests():
+    return [
+        Test("hammer-smp-4-y", hammer_storm, (Y, 4)),
+        Test("hammer-smp-2-y", hammer_storm, (Y, 2)),
+    ]
