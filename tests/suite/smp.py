@@ -37,7 +37,9 @@ firmware's tables parsed on the host, and the kernel on QEMU -smp N.
                    other CPUs by IPI, and (PARAVIRT=y) the live backend
                    switches stop the other CPUs at a safe point.
   smp-left-out-*   A CPU that never answers its start-up (the test aid
-                   smp_skip=N sends APIC id N no STARTUP) is named in the
+                   smp_skip=N sends APIC id N no STARTUP; smp-ktest-late
+                   has smp_slow=N: it answers once the boot CPU gave up,
+                   and must halt uncounted) is named in the
                    boot log and "left out" in `cpus`; the others run and
                    the kernel goes on to its shell.
   smp-ktest-*      The in-kernel test smpboot_each_ap_says_who_it_is
@@ -159,14 +161,16 @@ def smp_test(name, smp, n, append="", extra=(), said=(), build=Y, **kwargs):
                  "extra": ["-smp", str(smp), *extra]})
 
 
-def smp_ktest(name, smp, build=Y, skip=None):
+def smp_ktest(name, smp, build=Y, skip=None, aid="smp_skip"):
     """The start-up's in-kernel test on QEMU -smp smp, every CPU started
-    but APIC id skip (smp_skip=skip), which must be named left out."""
+    but APIC id skip, which must be named left out: aid smp_skip sends
+    it no STARTUP; smp_slow has it claim its place only once the boot
+    CPU gave up, when it must halt uncounted."""
     running = smp - (skip is not None)
     expect = ["ktest: PASS smpboot_each_ap_says_who_it_is", f"smp: {running} CPUs running"]
     append = "test=smpboot"
     if skip is not None:
-        append += f" smp_skip={skip}"
+        append += f" {aid}={skip}"
         expect.append(f"smp: CPU {skip} (APIC id {skip}) did not answer the start-up; "
                       "left out")
     return Test(name, qemu_ktest, (build, "qemu32"),
@@ -208,6 +212,7 @@ def qemu_tests():
         smp_test("smp-left-out-y", 4, 4, append="smp_skip=2", left_out=(2,)),
         smp_ktest("smp-ktest-4-y", 4),
         smp_ktest("smp-ktest-8-n", 8, build=N, skip=5),
+        smp_ktest("smp-ktest-late-4-y", 4, skip=2, aid="smp_slow"),
         Test("smp-486-y", shell_dialogue, (Y, [
             ("cpus", [f"cpus: 1 ({NO_APIC})$", "  cpu 0: boot, no APIC, running$"])]),
              {"cpu": "486",

@@ -8,11 +8,12 @@
  * The sequence is the "universal start-up algorithm" of Intel's MP
  * specification (appendix B.4) and SDM vol. 3, 8.4.4.1: INIT, wait
  * 10 ms, STARTUP, wait 200 us, a second STARTUP if the AP has not
- * answered.  The boot CPU then waits at most 100 ms for it to say it is
- * online; one that does not is named in the boot log, sent INIT again
+ * answered.  The boot CPU then waits at most 100 ms for it to claim its
+ * place; one that does not is named in the boot log, sent INIT again
  * (which stops it, should it only be late, before the next AP's block
- * is written where it would read its own) and left out.  The kernel
- * goes on with the others.
+ * is written where it would read its own) and left out - and if it
+ * comes after all, it finds the place given up and halts (ap_claim).
+ * The kernel goes on with the others.
  *
  * An AP then loads its per-CPU area, starts its local timer and runs its
  * idle task's loop on that task's stack: from there the scheduler gives
@@ -30,6 +31,7 @@
 #include <asm/percpu.h>
 #include <asm/privileged.h>
 #include <asm/smp.h>
+#include <asm/spinlock.h>
 #include <asm/timer.h>
 #include <asm/trampoline.h>
 
@@ -56,9 +58,22 @@ struct smp_ap_said smp_ap_said[CPU_TABLES_MAX_CPUS];
 /* Set by the AP, read by the boot CPU: word stores, read with
  * __atomic_load_n so that the wait loops read memory each time. */
 static u32 ap_called_in[CPU_TABLES_MAX_CPUS];	/* it reached C */
-static u32 ap_online[CPU_TABLES_MAX_CPUS];	/* it is up and parked */
+static u32 ap_published[CPU_TABLES_MAX_CPUS];	/* counted online, said who */
+
+/*
+ * Who decides whether an AP is in: the AP, claiming AP_CLAIMED when it
+ * is ready, or the boot CPU, giving up (AP_GIVEN_UP) when the wait is
+ * over - whichever moves ap_claim from AP_WAITING first (compare and
+ * swap).  Without it an AP slower than the wait (a loaded host) came
+ * online after it was named left out, and was then sent INIT while
+ * counted online.  An AP that loses halts for good, having published
+ * nothing.
+ */
+enum { AP_WAITING, AP_CLAIMED, AP_GIVEN_UP };
+static u32 ap_claim[CPU_TABLES_MAX_CPUS];
 
 static unsigned int skip_apic_id = SMP_NO_APIC_ID;
+static unsigned int slow_apic_id = SMP_NO_APIC_ID;
 
 /* A test aid: the CPU that never answers, on demand (tests/suite/smp.py). */
 static int parse_smp_skip(const char *value)
@@ -73,7 +88,51 @@ static int parse_smp_skip(const char *value)
 boot_option("smp_skip", parse_smp_skip,
 	    "test aid: send APIC id N no STARTUP, so it never answers and is left out");
 
+/* A test aid: the AP that answers too late, once the boot CPU gave up. */
+static int parse_smp_slow(const char *value)
+{
+	unsigned long v;
+
+	if (!value || parse_ulong(value, &v) || v > 0xfe)
+		return -EINVAL;
+	slow_apic_id = v;
+	return 0;
+}
+boot_option("smp_slow", parse_smp_slow,
+	    "test aid: APIC id N claims its place only after the boot CPU gave up on it");
+
 /* ---- the AP's side ---- */
+
+/* Move ap_claim[cpu] from AP_WAITING to to: whether this side won.
+ * `lock cmpxchg` by hand: the kernel is built for the 386, which lacks
+ * it (GCC would call a library), but only a machine with an APIC, a
+ * 486 or later, starts APs. */
+static bool ap_claim_move(unsigned int cpu, u32 to)
+{
+	u32 seen;
+
+	asm volatile("lock cmpxchgl %2, %1"
+		     : "=a" (seen), "+m" (ap_claim[cpu])
+		     : "r" (to), "0" (AP_WAITING) : "memory");
+	return seen == AP_WAITING;
+}
+
+/* The AP's claim to be in (smp_slow: only once the boot CPU gave up). */
+static bool ap_claim_place(unsigned int cpu, unsigned int apic_id)
+{
+	if (apic_id == slow_apic_id)
+		while (__atomic_load_n(&ap_claim[cpu], __ATOMIC_SEQ_CST) == AP_WAITING)
+			cpu_relax();
+	return ap_claim_move(cpu, AP_CLAIMED);
+}
+
+/* Too late: the boot CPU counts this CPU out and will send it INIT.
+ * Interrupts are still off: nothing wakes it. */
+static void __noreturn ap_halt_for_good(void)
+{
+	for (;;)
+		halt();
+}
 
 /*
  * The AP's C entry, from ap_start32 with paging on.  The block is
@@ -89,12 +148,14 @@ static void __noreturn ap_entry(const struct trampoline_block *block)
 	this_cpu_write(current_task, this_cpu_read(idle_task));
 	load_idt(&b.idtr);	/* one IDT for every CPU */
 	apic_init_this_cpu();
+	if (!ap_claim_place(b.cpu, b.apic_id))
+		ap_halt_for_good();
 	smp_ap_said[b.cpu].apic_id = apic_this_cpu_id();
 	smp_ap_said[b.cpu].cpu = b.cpu;
 	__atomic_add_fetch(&smp.running, 1, __ATOMIC_SEQ_CST);
 	__atomic_or_fetch(&smp_online_mask, 1u << b.cpu, __ATOMIC_SEQ_CST);
 	__atomic_add_fetch(&smp_nr_online, 1, __ATOMIC_SEQ_CST);
-	__atomic_store_n(&ap_online[b.cpu], 1, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&ap_published[b.cpu], 1, __ATOMIC_SEQ_CST);
 	apic_timer_start_this_cpu();
 	sched_run_idle();	/* interrupts on: it is a CPU like the boot one */
 }
@@ -234,8 +295,15 @@ static bool start_ap(unsigned int cpu)
 	}
 	fill_block(cpu, stack);
 	delivered = send_startup(cpu, apic_id);
-	if (delivered && pit_wait(&ap_online[cpu], ONLINE_WAIT_US))
+	if (delivered)
+		pit_wait(&ap_claim[cpu], ONLINE_WAIT_US);
+	if (!ap_claim_move(cpu, AP_GIVEN_UP)) {
+		/* It claimed its place, perhaps just now: it is in, and
+		 * counts itself online in a moment. */
+		while (!__atomic_load_n(&ap_published[cpu], __ATOMIC_SEQ_CST))
+			cpu_relax();
 		return true;
+	}
 	/*
 	 * Stop it, should it only be slow: an AP still on its way would
 	 * read the next AP's block.  After INIT it waits for a STARTUP
