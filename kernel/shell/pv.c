@@ -16,6 +16,8 @@
 #include <string.h>
 #ifdef CONFIG_PARAVIRT
 #include <asm/paravirt.h>
+#include <asm/percpu.h>
+#include <asm/smp.h>
 #include <asm/rom.h>
 
 static bool tracing(void)
@@ -58,6 +60,21 @@ static void print_bytes(const u8 *p, unsigned int len)
 
 /* ---- pvops ---- */
 
+/* With more than one CPU, each CPU's share of an op's calls. */
+static void print_cpu_calls(unsigned int slot)
+{
+	unsigned int cpu;
+
+	if (num_online_cpus() < 2)
+		return;
+	printk(" (");
+	for (cpu = 0; cpu < NR_CPUS; cpu++)
+		if (cpu_online(cpu))
+			printk("%scpu%u %u", cpu ? " " : "", cpu,
+			       paravirt_trace_cpu_calls(cpu, slot));
+	printk(")");
+}
+
 static int cmd_pvops(int argc, char **argv)
 {
 	unsigned int slot;
@@ -78,6 +95,7 @@ static int cmd_pvops(int argc, char **argv)
 			printk(" ->");
 			print_symbol((u32)paravirt_trace_wrapped(slot), 30);
 			printk(" %u", paravirt_trace_calls(slot));
+			print_cpu_calls(slot);
 		}
 		printk("\n");
 	}

@@ -82,6 +82,11 @@ PROLOGUE(load_tls,		movl %ebx, %eax)
 /* load_esp0(tss in EAX, t in EDX): tss->esp0 = t->esp0. */
 SIZED_TEMPLATE(load_esp0,	movl THREAD_esp0(%edx), %ecx; movl %ecx, TSS_esp0(%eax))
 
+/* spin_unlock(lock in EAX): the ticket lock's release, `addw $1` on
+ * the owner half (asm/spinlock.h): 4 bytes in a 6-byte callee-save
+ * site, so patched it is this and one 2-byte NOP. */
+TEMPLATE(spin_unlock,		addw $1, (%eax))
+
 /*
  * NOPs of each length that are one instruction and change nothing.  They
  * are spelled in hex on purpose: for "lea 0(%esi),%esi" the assembler
