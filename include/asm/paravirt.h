@@ -399,14 +399,15 @@ static inline void pv_load_tls(const struct thread_struct *t, unsigned int cpu)
 /*
  * spin_unlock's site is callee-save, as Linux's PV_CALLEE_SAVE ops are:
  * every function in its slot keeps EAX, ECX and EDX (natively an asm
- * add, asm/spinlock.h), so the site is the bare call, and patched
- * natively it is the release alone and one NOP (CLBR_CALLEE_SAVE tells
- * the engine the call form saves nothing).
+ * add, asm/spinlock.h), so the site is the bare 6-byte call
+ * (CLBR_CALLEE_SAVE tells the engine its call form saves nothing), and
+ * patched natively it is the release alone, one instruction stretched
+ * to those 6 bytes (templates.S): no padding runs.
  */
 static inline void pv_spin_unlock(struct arch_spinlock *lock)
 {
-	asm volatile(PARAVIRT_SITE("call *%c[pv_op]")
-		     : : "a" (lock), PV_SITE_ARGS(spin_unlock, CLBR_CALLEE_SAVE)
+	asm volatile(PARAVIRT_SIZED_SITE("call *%c[pv_op]")
+		     : : "a" (lock), PV_SIZED_SITE_ARGS(spin_unlock, CLBR_CALLEE_SAVE)
 		     : "memory", "cc");
 }
 

@@ -58,6 +58,7 @@
  */
 #define PATCH_SITE_LEN_load_tls		59	/* six movs of 2 to 7 bytes */
 #define PATCH_SITE_LEN_load_esp0	6	/* two 3-byte movs: the call's length */
+#define PATCH_SITE_LEN_spin_unlock	6	/* one add, stretched: the bare call's */
 
 #ifndef __ASSEMBLER__
 

@@ -39,7 +39,7 @@
  *       vcpu_is_preempted below on the way.
  *   spin_unlock(lock)  the release, a callee-save patch site (Linux:
  *       queued_spin_unlock, patched to `movb $0`).  Native: `addw $1`,
- *       patched inline: one instruction and one NOP.  Its called form
+ *       patched inline: that one instruction, filling the site.  Its called form
  *       (nopatch, trace) also kicks a waiter of the ticket it served,
  *       natively a no-op, so the template is the native op exactly.
  *   spin_wait(lock, ticket)  a waiter that spun long gives its CPU back

@@ -104,14 +104,15 @@ KTEST(patch_native_boot_inlines_every_site)
 
 /*
  * The uncontended unlock "patches to one store" (issue 27): natively each
- * spin_unlock site is the ticket lock's release, `addw $1, (%eax)` (its
- * bytes spelled here, not taken from the template), and one 2-byte NOP;
- * with nopatch, the bare callee-save call, with no register saved around
- * it.  The rom's glue and the guest hold the same native unlock.
+ * spin_unlock site is the ticket lock's release, `ds addw $1, 0x0(%eax)`
+ * (its bytes spelled here, not taken from the template: the add stretched
+ * to the site's 6 bytes, so no padding is left); with nopatch, the bare
+ * callee-save call, with no register saved around it.  The rom's glue
+ * and the guest hold the same native unlock.
  */
 KTEST(patch_unlock_site_is_the_release_and_one_nop)
 {
-	static const u8 release[] = { 0x66, 0x83, 0x00, 0x01 };
+	static const u8 release[] = { 0x3e, 0x66, 0x83, 0x40, 0x00, 0x01 };
 	const struct paravirt_patch_site *s;
 	unsigned int sites = 0, wrong = 0;
 

@@ -83,9 +83,11 @@ PROLOGUE(load_tls,		movl %ebx, %eax)
 SIZED_TEMPLATE(load_esp0,	movl THREAD_esp0(%edx), %ecx; movl %ecx, TSS_esp0(%eax))
 
 /* spin_unlock(lock in EAX): the ticket lock's release, `addw $1` on
- * the owner half (asm/spinlock.h): 4 bytes in a 6-byte callee-save
- * site, so patched it is this and one 2-byte NOP. */
-TEMPLATE(spin_unlock,		addw $1, (%eax))
+ * the owner half (asm/spinlock.h), stretched to its callee-save site's
+ * 6 bytes as the NOPs below are stretched: a %ds prefix (the segment it
+ * uses anyway) and an 8-bit zero displacement.  So patched the site is
+ * this one instruction, with no padding to run. */
+SIZED_TEMPLATE(spin_unlock,	ds; {disp8} addw $1, 0(%eax))
 
 /*
  * NOPs of each length that are one instruction and change nothing.  They
