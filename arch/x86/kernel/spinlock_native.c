@@ -32,11 +32,10 @@
 #define SPIN_CHECK_EVERY	64	/* spins between looks at the CPU ahead */
 #define SPIN_THRESHOLD		1024	/* spins before a waiter calls wait */
 
-/* What CPU n waits for (waiting) or last took in the slow path. */
+/* What CPU n waits for, or last took, in the slow path. */
 struct lock_waiter {
 	arch_spinlock_t *volatile lock;
 	volatile u16 ticket;
-	volatile bool waiting;
 };
 
 static struct lock_waiter waiters[NR_CPUS];
@@ -52,31 +51,31 @@ u32 spin_long_wait_count(unsigned int cpu)
 	return cpu < NR_CPUS ? long_waits[cpu] : 0;
 }
 
-/* The CPU whose slot says it holds or waits for ticket on lock (only a
- * waiter, if waiting_only), or -1. */
-static int cpu_with_ticket(arch_spinlock_t *lock, u16 ticket, bool waiting_only)
+/* The CPU whose slot says it waits for (or holds, or held) ticket on
+ * lock, or -1. */
+static int cpu_with_ticket(arch_spinlock_t *lock, u16 ticket)
 {
 	unsigned int cpu;
 
 	for (cpu = 0; cpu < NR_CPUS; cpu++) {
 		struct lock_waiter *w = &waiters[cpu];
 
-		if (w->lock == lock && w->ticket == ticket &&
-		    (w->waiting || !waiting_only))
+		if (w->lock == lock && w->ticket == ticket)
 			return cpu;
 	}
 	return -1;
 }
 
 /* Say, before looking at the lock again, that this CPU waits for ticket:
- * an unlock that serves it and then reads the slots must find it (the
- * exchange is a full barrier: x86 may otherwise let this CPU's later
- * loads of owner pass the store). */
+ * an unlock that serves it and then reads the slots must find it (a full
+ * barrier: x86 may otherwise let this CPU's later loads of owner pass
+ * the stores).  Locks are taken with interrupts off (docs/smp.md), so a
+ * CPU waits for one lock at a time and one slot is enough. */
 static void publish_waiting(struct lock_waiter *w, arch_spinlock_t *lock, u16 ticket)
 {
 	w->lock = lock;
 	w->ticket = ticket;
-	(void)__atomic_exchange_n(&w->waiting, true, __ATOMIC_SEQ_CST);	/* xchg */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 
 /* Whether a waiter that has spun `spins` times should give its CPU back
@@ -87,7 +86,7 @@ static bool should_wait(arch_spinlock_t *lock, u16 ticket, unsigned int spins)
 
 	if (spins >= SPIN_THRESHOLD)
 		return true;
-	ahead = cpu_with_ticket(lock, ticket - 1, false);
+	ahead = cpu_with_ticket(lock, ticket - 1);
 	return ahead >= 0 && vcpu_is_preempted(ahead);
 }
 
@@ -112,16 +111,19 @@ void native_spin_lock_slowpath(arch_spinlock_t *lock, u32 ticket)
 			spins = 0;
 		}
 	}
-	w->waiting = false;	/* served: it now holds ticket */
-	barrier();
+	barrier();	/* served: the slot now says it holds ticket */
 }
 
 #ifdef CONFIG_PARAVIRT
-/* After a release that left waiters (spinlock_unlock.S): the CPU that
- * waits for the ticket now served is kicked, in case its wait sleeps. */
+/*
+ * After a release that left waiters (spinlock_unlock.S): the CPU that
+ * waits for the ticket now served is kicked, in case its wait sleeps.
+ * It may have seen the release and gone on already: a kick too many
+ * costs a wake-up at most (wait may return early anyway).
+ */
 void spin_unlock_kick_waiter(arch_spinlock_t *lock)
 {
-	int cpu = cpu_with_ticket(lock, lock->owner, true);
+	int cpu = cpu_with_ticket(lock, lock->owner);
 
 	if (cpu >= 0)
 		ticket_kick(cpu);
