@@ -60,19 +60,18 @@ static void print_bytes(const u8 *p, unsigned int len)
 
 /* ---- pvops ---- */
 
-/* With more than one CPU, each CPU's share of an op's calls. */
+/* With more than one CPU, each CPU's share of an op's calls, on a line
+ * of its own under the op's (whose last number stays the total). */
 static void print_cpu_calls(unsigned int slot)
 {
 	unsigned int cpu;
 
 	if (num_online_cpus() < 2)
 		return;
-	printk(" (");
+	printk("\n     per CPU:");
 	for (cpu = 0; cpu < NR_CPUS; cpu++)
 		if (cpu_online(cpu))
-			printk("%scpu%u %u", cpu ? " " : "", cpu,
-			       paravirt_trace_cpu_calls(cpu, slot));
-	printk(")");
+			printk(" cpu%u %u", cpu, paravirt_trace_cpu_calls(cpu, slot));
 }
 
 static int cmd_pvops(int argc, char **argv)
