@@ -126,10 +126,9 @@ static inline bool arch_spin_is_locked(arch_spinlock_t *lock)
 
 /* ---- the native lock ops (the top of this file says what each does) ---- */
 
-/* The slow path, both builds (arch/x86/kernel/spinlock_slow.c). */
-void native_spin_lock_slowpath(arch_spinlock_t *lock, u32 ticket);
-
 #ifdef CONFIG_PARAVIRT
+/* The slow path (arch/x86/kernel/spinlock_native.c). */
+void native_spin_lock_slowpath(arch_spinlock_t *lock, u32 ticket);
 /* Out of line for the tables of native, rom and guest, which all hold
  * them (none is privileged): spinlock_native.S and spinlock_slow.c. */
 void native_spin_unlock(arch_spinlock_t *lock);	/* keeps every register */
@@ -140,7 +139,16 @@ bool native_vcpu_is_preempted(unsigned int cpu);
  * for the ticket now served, if one does (spinlock_slow.c). */
 void spin_unlock_kick_waiter(arch_spinlock_t *lock);
 #else
-/* PARAVIRT=n: inline, as asm/privileged.h's natives are. */
+/* PARAVIRT=n: the same slow path out of line, under a name of its own
+ * (native_* functions are the paravirt backend's: tools/audit-natives),
+ * and the rest inline, as asm/privileged.h's natives are. */
+void spin_lock_slowpath(arch_spinlock_t *lock, u32 ticket);
+
+static inline void native_spin_lock_slowpath(arch_spinlock_t *lock, u32 ticket)
+{
+	spin_lock_slowpath(lock, ticket);
+}
+
 static inline void native_spin_unlock(arch_spinlock_t *lock)
 {
 	asm volatile("addw $1, %0" : "+m" (lock->owner) : : "memory", "cc");

@@ -95,7 +95,7 @@ static bool should_wait(arch_spinlock_t *lock, u16 ticket, unsigned int spins)
  * held; spin until owner shows it.  Interrupts stay as the caller had
  * them.  Returns holding the lock.
  */
-void native_spin_lock_slowpath(arch_spinlock_t *lock, u32 ticket)
+static void spin_until_served(arch_spinlock_t *lock, u32 ticket)
 {
 	unsigned int me = smp_processor_id();
 	struct lock_waiter *w = &waiters[me];
@@ -113,6 +113,20 @@ void native_spin_lock_slowpath(arch_spinlock_t *lock, u32 ticket)
 	}
 	barrier();	/* served: the slot now says it holds ticket */
 }
+
+#ifdef CONFIG_PARAVIRT
+/* The op in the native table (and rom's and the guest's). */
+void native_spin_lock_slowpath(arch_spinlock_t *lock, u32 ticket)
+{
+	spin_until_served(lock, ticket);
+}
+#else
+/* PARAVIRT=n: what native_spin_lock_slowpath calls (asm/spinlock.h). */
+void spin_lock_slowpath(arch_spinlock_t *lock, u32 ticket)
+{
+	spin_until_served(lock, ticket);
+}
+#endif
 
 #ifdef CONFIG_PARAVIRT
 /*
