@@ -35,7 +35,7 @@
  *   spin_lock_slowpath(lock, ticket)  the wait of a take whose xadd found
  *       the lock held (Linux: queued_spin_lock_slowpath; the 2013 ticket
  *       locks' lock_spinning).  Native: spin with pause until served
- *       (arch/x86/kernel/spinlock_slow.c), asking wait and
+ *       (arch/x86/kernel/spinlock_native.c), asking wait and
  *       vcpu_is_preempted below on the way.
  *   spin_unlock(lock)  the release, a callee-save patch site (Linux:
  *       queued_spin_unlock, patched to `movb $0`).  Native: `addw $1`,
@@ -52,7 +52,7 @@
  * No "slow path" flag in the word, as Linux's 2013 ticket locks had: their
  * unlock was inline for everyone and needed a flag to know it must kick;
  * here the unlock is itself an op, so a hypervisor's unlock kicks from
- * its own record of sleepers (the waiters' slots, spinlock_slow.c), and
+ * its own record of sleepers (the waiters' slots, spinlock_native.c), and
  * the native uncontended path stays the xadd and the add.
  */
 #ifndef ASM_SPINLOCK_H
@@ -130,13 +130,13 @@ static inline bool arch_spin_is_locked(arch_spinlock_t *lock)
 /* The slow path (arch/x86/kernel/spinlock_native.c). */
 void native_spin_lock_slowpath(arch_spinlock_t *lock, u32 ticket);
 /* Out of line for the tables of native, rom and guest, which all hold
- * them (none is privileged): spinlock_native.S and spinlock_slow.c. */
+ * them (none is privileged): spinlock_unlock.S and spinlock_native.c. */
 void native_spin_unlock(arch_spinlock_t *lock);	/* keeps every register */
 void native_spin_wait(arch_spinlock_t *lock, u32 ticket);
 void native_spin_kick(unsigned int cpu);
 bool native_vcpu_is_preempted(unsigned int cpu);
 /* The unlock's called form, after its release: kick the CPU that waits
- * for the ticket now served, if one does (spinlock_slow.c). */
+ * for the ticket now served, if one does (spinlock_native.c). */
 void spin_unlock_kick_waiter(arch_spinlock_t *lock);
 #else
 /* PARAVIRT=n: the same slow path out of line, under a name of its own
