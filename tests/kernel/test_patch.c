@@ -110,7 +110,7 @@ KTEST(patch_native_boot_inlines_every_site)
  * callee-save call, with no register saved around it.  The rom's glue
  * and the guest hold the same native unlock.
  */
-KTEST(patch_unlock_site_is_the_release_and_one_nop)
+KTEST(patch_unlock_site_is_the_one_release)
 {
 	static const u8 release[] = { 0x3e, 0x66, 0x83, 0x40, 0x00, 0x01 };
 	const struct paravirt_patch_site *s;
