@@ -97,6 +97,11 @@ BENCH_LOOP(read_tsc, , consume(read_tsc()))
  * (yet), but the pair every locked section pays (include/spinlock.h). */
 static DEFINE_SPINLOCK(bench_lock, LOCK_RANK_PAGES);
 BENCH_LOOP(spin_lock_unlock, , spin_lock(&bench_lock); spin_unlock(&bench_lock))
+/* The release alone (the spin_unlock op's site): a ticket drawn by a
+ * plain add (nobody else takes this lock), released, less the draw. */
+static DEFINE_SPINLOCK(bench_unlock_lock, LOCK_RANK_PAGES);
+BENCH_LOOP(ticket_draw, , bench_unlock_lock.raw.next++)
+BENCH_LOOP(spin_unlock, , bench_unlock_lock.raw.next++; spin_unlock(&bench_unlock_lock))
 
 static u64 bench_iret(void)
 {
@@ -210,6 +215,7 @@ static const struct op_bench op_benches[] = {
 	{ "clts", bench_clts, bench_empty },
 	{ "read_tsc", bench_read_tsc, bench_empty },
 	{ "spin_lock_unlock", bench_spin_lock_unlock, bench_empty },
+	{ "spin_unlock", bench_spin_unlock, bench_ticket_draw },
 };
 
 /* ---- the paths: user programs that time themselves ---- */

@@ -35,6 +35,8 @@
 #include <types.h>
 #include <asm/desc_defs.h>
 
+struct arch_spinlock;	/* asm/spinlock.h */
+
 /*
  * PARAVIRT_OPS(X) lists every op of the table, in table order, as
  * X(op, return type, (parameters)).  The struct's members and the names
@@ -108,7 +110,17 @@
 	 * Linux's 2006-2008 apic_read and apic_write.  Natively a load or \
 	 * store at APIC_VIRT_BASE + reg; a hypervisor would emulate them. */ \
 	X(apic_read, u32, (u32 reg))					\
-	X(apic_write, void, (u32 reg, u32 value))
+	X(apic_write, void, (u32 reg, u32 value))			\
+									\
+	/* The ticket lock's ops (asm/spinlock.h), Linux's pv_lock_ops: \
+	 * the wait of a lock found held, the release (a callee-save \
+	 * site: natively one add), a long waiter giving its CPU back, \
+	 * a waiter's CPU woken, and whether a CPU's host runs it. */	\
+	X(spin_lock_slowpath, void, (struct arch_spinlock *lock, u32 ticket)) \
+	X(spin_unlock, void, (struct arch_spinlock *lock))		\
+	X(spin_wait, void, (struct arch_spinlock *lock, u32 ticket))	\
+	X(spin_kick, void, (unsigned int cpu))				\
+	X(vcpu_is_preempted, bool, (unsigned int cpu))
 
 #define PARAVIRT_OP_MEMBER(op, ret, params)	ret (*op) params;
 
@@ -217,7 +229,9 @@ extern const struct paravirt_patch_site __stop_parainstructions[];
 
 /* The trace backend's counts (paravirt/backends/trace.c): calls per op, and per
  * site for the sites of called ops.  They only grow while trace runs. */
-u32 paravirt_trace_calls(unsigned int slot);
+u32 paravirt_trace_calls(unsigned int slot);	/* on every CPU */
+/* ... on one CPU (iret and sysexit, whose CPU is unknown, never count here). */
+u32 paravirt_trace_cpu_calls(unsigned int cpu, unsigned int slot);
 u32 paravirt_trace_site_calls(const struct paravirt_patch_site *site);
 void *paravirt_trace_wrapped(unsigned int slot);	/* the native function */
 
@@ -379,6 +393,21 @@ static inline void pv_load_tls(const struct thread_struct *t, unsigned int cpu)
 	asm volatile(PARAVIRT_SIZED_SITE("movl %%ebx, %%eax\n\tcall *%c[pv_op]")
 		     : "=a" (eax), "=c" (ecx), "+d" (edx)
 		     : "b" (t), PV_SIZED_SITE_ARGS(load_tls, CLBR_ANY)
+		     : "memory", "cc");
+}
+
+/*
+ * spin_unlock's site is callee-save, as Linux's PV_CALLEE_SAVE ops are:
+ * every function in its slot keeps EAX, ECX and EDX (natively an asm
+ * add, asm/spinlock.h), so the site is the bare 6-byte call
+ * (CLBR_CALLEE_SAVE tells the engine its call form saves nothing), and
+ * patched natively it is the release alone, one instruction stretched
+ * to those 6 bytes (templates.S): no padding runs.
+ */
+static inline void pv_spin_unlock(struct arch_spinlock *lock)
+{
+	asm volatile(PARAVIRT_SIZED_SITE("call *%c[pv_op]")
+		     : : "a" (lock), PV_SIZED_SITE_ARGS(spin_unlock, CLBR_CALLEE_SAVE)
 		     : "memory", "cc");
 }
 

@@ -9,7 +9,8 @@
  *
  *   call site:  push each of EAX, ECX, EDX the site must preserve,
  *               the op's prologue if it has one (PATCH_PROLOGUES),
- *               call *paravirt_ops+4*slot, then pop them again;
+ *               call *paravirt_ops+4*slot, then pop them again
+ *               (none for a callee-save site: CLBR_CALLEE_SAVE);
  *   jump site:  jmp *%cs:paravirt_ops+4*slot     (iret, sysexit)
  *
  * A prologue moves an argument the site takes in a register the C
@@ -40,6 +41,10 @@
 #define CLBR_ECX	2
 #define CLBR_EDX	4
 #define CLBR_ANY	7
+/* Not a register: the op's functions keep all three (spin_unlock), so
+ * its call form saves none, and neither pvdebug nor the engine assume
+ * it may change one. */
+#define CLBR_CALLEE_SAVE	8
 
 #define PATCH_MAX_SITE_LEN	64	/* longer sites are left alone; a
 					   jmp rel8 can skip the rest of any */
@@ -53,6 +58,7 @@
  */
 #define PATCH_SITE_LEN_load_tls		59	/* six movs of 2 to 7 bytes */
 #define PATCH_SITE_LEN_load_esp0	6	/* two 3-byte movs: the call's length */
+#define PATCH_SITE_LEN_spin_unlock	6	/* one add, stretched: the bare call's */
 
 #ifndef __ASSEMBLER__
 
@@ -139,7 +145,8 @@ struct patch_env {
 	X(clts,			0,			false)	\
 	X(read_tsc,		CLBR_EAX | CLBR_EDX,	false)	\
 	X(load_tls,		CLBR_EDX,		false)	\
-	X(load_esp0,		CLBR_ECX,		false)
+	X(load_esp0,		CLBR_ECX,		false)	\
+	X(spin_unlock,		0,			false)
 
 /* tpl_<op> .. tpl_<op>_end: the template's bytes. */
 #define DECLARE_PATCH_TEMPLATE(op, writes, jump) \

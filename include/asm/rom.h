@@ -59,7 +59,11 @@
  * load_tls has no entry: the glue builds it from write_gdt_entry.
  * Nor have the page-table ops (set_pte_at, set_pde, release_pgd), added
  * to the table for the guest: the glue does them as a native machine
- * would (rom.c).
+ * would (rom.c).  Nor the lock ops (spin_lock_slowpath, spin_unlock,
+ * spin_wait, spin_kick, vcpu_is_preempted), and none is to come: they
+ * hold no privileged instruction, so the glue puts the kernel's native
+ * ones in the table (asm/spinlock.h), and the unlock sites are patched
+ * inline as under native.
  */
 #define ROM_TABLE_OPS(X)						\
 	X(0, irq_disable)	X(1, irq_enable)	X(2, save_fl)		\

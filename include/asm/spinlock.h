@@ -29,16 +29,44 @@
  * no gain: with one CPU there is nobody to be fair to.)  Interrupts are
  * switched with the paravirt irq ops like everywhere else, never cli/sti
  * here.
+ *
+ * The lock ops (Linux's pv_lock_ops; docs/smp.md, "Locks"): what a
+ * hypervisor would change is in paravirt_ops, the rest is inline here.
+ *   spin_lock_slowpath(lock, ticket)  the wait of a take whose xadd found
+ *       the lock held (Linux: queued_spin_lock_slowpath; the 2013 ticket
+ *       locks' lock_spinning).  Native: spin with pause until served
+ *       (arch/x86/kernel/spinlock_native.c), asking wait and
+ *       vcpu_is_preempted below on the way.
+ *   spin_unlock(lock)  the release, a callee-save patch site (Linux:
+ *       queued_spin_unlock, patched to `movb $0`).  Native: `addw $1`,
+ *       patched inline: that one instruction, filling the site.  Its called form
+ *       (nopatch, trace) also kicks a waiter of the ticket it served,
+ *       natively a no-op, so the template is the native op exactly.
+ *   spin_wait(lock, ticket)  a waiter that spun long gives its CPU back
+ *       until owner may show ticket (Linux: wait(ptr, val)).  Native: a
+ *       pause; a hypervisor would halt the vCPU until kicked.
+ *   spin_kick(cpu)  wake the CPU waiting for a ticket just served
+ *       (Linux: kick; unlock_kick in 2013).  Native: nothing.
+ *   vcpu_is_preempted(cpu)  whether cpu's host has put it aside (Linux's
+ *       too).  Native: false; the slow path asks it of the CPU ahead.
+ * No "slow path" flag in the word, as Linux's 2013 ticket locks had: their
+ * unlock was inline for everyone and needed a flag to know it must kick;
+ * here the unlock is itself an op, so a hypervisor's unlock kicks from
+ * its own record of sleepers (the waiters' slots, spinlock_native.c), and
+ * the native uncontended path stays the xadd and the add.
  */
 #ifndef ASM_SPINLOCK_H
 #define ASM_SPINLOCK_H
 
 #include <types.h>
 #include <asm/cpu.h>
+#include <asm/privileged.h>
 
 /* Low half owner, high half next: one 32-bit word, so a single `lock
- * xadd` of 1 << 16 draws a ticket and reads the owner in the same step. */
-typedef struct {
+ * xadd` of 1 << 16 draws a ticket and reads the owner in the same step.
+ * owner first: the release adds to the word's first 16 bits, wherever
+ * the lock is (the unlock template's `addw $1, (%eax)`). */
+typedef struct arch_spinlock {
 	union {
 		volatile u32 word;
 		struct {
@@ -47,6 +75,8 @@ typedef struct {
 		};
 	};
 } arch_spinlock_t;
+
+_Static_assert(offsetof(arch_spinlock_t, owner) == 0, "owner is the first half");
 
 #define ARCH_SPIN_LOCK_UNLOCKED	{ { 0 } }
 #define TICKET_NEXT_ONE		(1u << 16)
@@ -94,17 +124,89 @@ static inline bool arch_spin_is_locked(arch_spinlock_t *lock)
 	return (u16)w != (u16)(w >> 16);
 }
 
-/* Draw a ticket and wait for it to be served. */
+/* ---- the native lock ops (the top of this file says what each does) ---- */
+
+#ifdef CONFIG_PARAVIRT
+/* The slow path (arch/x86/kernel/spinlock_native.c). */
+void native_spin_lock_slowpath(arch_spinlock_t *lock, u32 ticket);
+/* Out of line for the tables of native, rom and guest, which all hold
+ * them (none is privileged): spinlock_unlock.S and spinlock_native.c. */
+void native_spin_unlock(arch_spinlock_t *lock);	/* keeps every register */
+void native_spin_wait(arch_spinlock_t *lock, u32 ticket);
+void native_spin_kick(unsigned int cpu);
+bool native_vcpu_is_preempted(unsigned int cpu);
+/* The unlock's called form, after its release: kick the CPU that waits
+ * for the ticket now served, if one does (spinlock_native.c). */
+void spin_unlock_kick_waiter(arch_spinlock_t *lock);
+#else
+/* PARAVIRT=n: the same slow path out of line, under a name of its own
+ * (native_* functions are the paravirt backend's: tools/audit-natives),
+ * and the rest inline, as asm/privileged.h's natives are. */
+void spin_lock_slowpath(arch_spinlock_t *lock, u32 ticket);
+
+static inline void native_spin_lock_slowpath(arch_spinlock_t *lock, u32 ticket)
+{
+	spin_lock_slowpath(lock, ticket);
+}
+
+static inline void native_spin_unlock(arch_spinlock_t *lock)
+{
+	asm volatile("addw $1, %0" : "+m" (lock->owner) : : "memory", "cc");
+}
+
+static inline void native_spin_wait(arch_spinlock_t *lock, u32 ticket)
+{
+	(void)lock;
+	(void)ticket;
+	cpu_relax();
+}
+
+static inline void native_spin_kick(unsigned int cpu)
+{
+	(void)cpu;
+}
+
+static inline bool native_vcpu_is_preempted(unsigned int cpu)
+{
+	(void)cpu;
+	return false;
+}
+#endif
+
+/* The wrappers the lock calls: through the table (PARAVIRT=y; the unlock
+ * in a patch site), or the natives above inline (PARAVIRT=n). */
+static inline void ticket_lock_slowpath(arch_spinlock_t *lock, u32 ticket)
+{
+	PVOP(spin_lock_slowpath)(lock, ticket);
+}
+
+static inline void ticket_unlock(arch_spinlock_t *lock)	{ PVHOT(spin_unlock)(lock); }
+
+static inline void ticket_wait(arch_spinlock_t *lock, u32 ticket)
+{
+	PVOP(spin_wait)(lock, ticket);
+}
+
+static inline void ticket_kick(unsigned int cpu)	{ PVOP(spin_kick)(cpu); }
+static inline bool vcpu_is_preempted(unsigned int cpu)	{ return PVOP(vcpu_is_preempted)(cpu); }
+
+/* How often the slow path met a held lock on cpu, and how often it then
+ * waited long enough to call spin_wait (for tests and figures). */
+u32 spin_contended_count(unsigned int cpu);
+u32 spin_long_wait_count(unsigned int cpu);
+
+/* ---- the lock ---- */
+
+/* Draw a ticket; if it is not served at once, the slow path waits for
+ * it.  The uncontended take is the xadd and one compare, inline. */
 static inline void arch_spin_lock(arch_spinlock_t *lock)
 {
 	u32 old = smp_possible() ? ticket_xadd(lock, TICKET_NEXT_ONE)
 				 : ticket_add_one_cpu(lock, TICKET_NEXT_ONE);
 	u16 ticket = old >> 16;
 
-	while ((u16)old != ticket) {
-		cpu_relax();
-		old = lock->owner;
-	}
+	if (__builtin_expect((u16)old != ticket, 0))
+		ticket_lock_slowpath(lock, ticket);
 	barrier();	/* the critical section starts after the take */
 }
 
@@ -124,8 +226,9 @@ static inline bool arch_spin_trylock(arch_spinlock_t *lock)
 }
 
 /*
- * Serve the next ticket: one instruction, `addw $1, owner` (66 83 00 01
- * with the lock's address in EAX), on every CPU generation.  Only the
+ * Serve the next ticket: the spin_unlock op, natively one instruction,
+ * `addw $1, owner` (66 83 00 01 with the lock's address in EAX), on
+ * every CPU generation.  Only the
  * holder writes owner, so the add needs no lock prefix; a taker's `lock
  * xadd` rewrites owner with the value it read, atomically, so it cannot
  * fall between the add's read and write.  x86 keeps stores in program
@@ -136,7 +239,7 @@ static inline bool arch_spin_trylock(arch_spinlock_t *lock)
  */
 static inline void arch_spin_unlock(arch_spinlock_t *lock)
 {
-	asm volatile("addw $1, %0" : "+m" (lock->owner) : : "memory");
+	ticket_unlock(lock);
 }
 
 #endif

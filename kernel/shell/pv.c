@@ -17,6 +17,8 @@
 #ifdef CONFIG_PARAVIRT
 #include <task.h>
 #include <asm/paravirt.h>
+#include <asm/percpu.h>
+#include <asm/smp.h>
 #include <asm/rom.h>
 #include <asm/smp.h>
 #include <asm/stop_cpus.h>
@@ -62,6 +64,20 @@ static void print_bytes(const u8 *p, unsigned int len)
 
 /* ---- pvops ---- */
 
+/* With more than one CPU, each CPU's share of an op's calls, on a line
+ * of its own under the op's (whose last number stays the total). */
+static void print_cpu_calls(unsigned int slot)
+{
+	unsigned int cpu;
+
+	if (num_online_cpus() < 2)
+		return;
+	printk("\n     per CPU:");
+	for (cpu = 0; cpu < NR_CPUS; cpu++)
+		if (cpu_online(cpu))
+			printk(" cpu%u %u", cpu, paravirt_trace_cpu_calls(cpu, slot));
+}
+
 static int cmd_pvops(int argc, char **argv)
 {
 	unsigned int slot;
@@ -82,6 +98,7 @@ static int cmd_pvops(int argc, char **argv)
 			printk(" ->");
 			print_symbol((u32)paravirt_trace_wrapped(slot), 30);
 			printk(" %u", paravirt_trace_calls(slot));
+			print_cpu_calls(slot);
 		}
 		printk("\n");
 	}

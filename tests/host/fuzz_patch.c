@@ -299,11 +299,14 @@ static void check_result(const struct fuzz_case *c, enum patch_result r,
 		check_second_run(c, b->out);
 }
 
-/* The registers a call site saves: those it may not clobber. */
+/* The registers a call site saves: those it may not clobber (none at a
+ * callee-save site). */
 static unsigned int saved_count(u16 clobbers)
 {
 	unsigned int r, n = 0;
 
+	if (clobbers & CLBR_CALLEE_SAVE)
+		return 0;
 	for (r = 0; r < 3; r++)
 		n += !(clobbers & (1 << r));
 	return n;

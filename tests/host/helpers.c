@@ -80,13 +80,13 @@ bool is_padding(const struct patch_env *env, const u8 *p, unsigned int len)
 /* ---- sites ---- */
 
 /* A call site pushes and pops each of EAX, ECX, EDX it must preserve
- * around the 6-byte `call *abs32`. */
+ * around the 6-byte `call *abs32`; a callee-save site none. */
 struct paravirt_patch_site call_site(u32 instr, u8 slot, u16 clobbers)
 {
 	unsigned int saved = 0, r;
 
 	for (r = 0; r < 3; r++)
-		if (!(clobbers & (1 << r)))
+		if (!(clobbers & (1 << r)) && !(clobbers & CLBR_CALLEE_SAVE))
 			saved++;
 	return (struct paravirt_patch_site){
 		.instr = instr, .slot = slot, .len = 6 + 2 * saved,

@@ -71,6 +71,9 @@ const struct native_op native_ops[] = {
 	{ OP(load_esp0, CLBR_ECX, false, 36, CLBR_ANY,
 	     0x8b, 0x4a, THREAD_esp0, 0x89, 0x48, TSS_esp0),
 	  .site_len = PATCH_SITE_LEN_load_esp0 },
+	/* The ticket lock's release, ds addw $1,0x0(%eax) (disp8): a callee-save
+	 * site, the bare call (no saves), which every function of the op keeps. */
+	{ OP(spin_unlock, 0, false, 45, CLBR_CALLEE_SAVE, 0x3e, 0x66, 0x83, 0x40, 0x00, 0x01) },
 };
 
 const unsigned int nr_native_ops = sizeof(native_ops) / sizeof(native_ops[0]);

@@ -16,7 +16,9 @@
  * no page is handed out twice, every line comes out whole, and the
  * debugger (if booted with `lockdebug`) says nothing: on one CPU a test
  * of the accounting and of the lock order, on several CPUs of the
- * locks themselves.
+ * locks themselves.  Last, a lock contended on purpose between two CPUs
+ * must call the lock ops of asm/spinlock.h on the CPUs that wait and
+ * release (counted per CPU by the slow path, and by trace).
  */
 #include <ktest.h>
 #include <console.h>
@@ -25,8 +27,14 @@
 #include <string.h>
 #include <task.h>
 #include <asm/paging.h>
+#include <asm/smp.h>
+#include <asm/spinlock.h>
 #include <asm/timer.h>
 #include "console_capture.h"
+#ifdef CONFIG_PARAVIRT
+#include <asm/paravirt.h>
+#include "pv_switch_check.h"
+#endif
 
 #define STORM_TASKS	4
 
@@ -412,4 +420,142 @@ KTEST(locks_printk_lines_whole_between_tasks)
 	KT_EXPECT_EQ(kept, STORM_TASKS * PRINT_LINES);
 	KT_EXPECT_EQ(whole, STORM_TASKS * PRINT_LINES);
 	KT_EXPECT_EQ(lockdep_reports_total(), lockdep_total_before);
+}
+
+/* ---- the lock ops (asm/spinlock.h): a contended lock on two CPUs ---- */
+
+/*
+ * The test (CPU 0, the boot thread's) holds slow_lock; a kernel thread on
+ * another CPU asks for it and waits in the slow path; the test lets go,
+ * the thread is served and holds the lock a while; the test asks again,
+ * waits behind it long enough to call spin_wait, and asks about the CPU
+ * ahead of it (the thread's: vcpu_is_preempted); the thread's release
+ * serves the test's ticket and kicks its CPU.  Held with interrupts on,
+ * so ranked below the run queue's lock (the ticks go on meanwhile), and
+ * for much less than the debugger's "held too long".  Under trace (the
+ * test switches to it where it can) each of those ops is counted on the
+ * CPU that made the call.
+ */
+#define SLOW_HOLD_TICKS	3	/* how long the thread holds it (30 ms at HZ 100) */
+/* A step's bound: long, since a loaded host may hold a CPU's thread
+ * still for seconds, and the thread must not let go early. */
+#define SLOW_WAIT_SECONDS	20
+
+static DEFINE_SPINLOCK(slow_lock, LOCK_RANK_TASKS);
+static volatile int slow_helper_cpu;
+static volatile bool slow_helper_holds, slow_helper_done;
+
+/* Tickets drawn and not yet served, the holder's included. */
+static unsigned int slow_lock_queue(void)
+{
+	return (u16)(slow_lock.raw.next - slow_lock.raw.owner);
+}
+
+/* Busy (never idle, so the thread must run on another CPU) until cond
+ * holds or the wait ends; whether it held. */
+#define SLOW_UNTIL(cond) ({						\
+	unsigned long end__ = timer_ticks() + SLOW_WAIT_SECONDS * timer_hz(); \
+	while (!(cond) && (long)(timer_ticks() - end__) < 0)		\
+		cpu_relax();						\
+	(bool)(cond); })
+
+static void slow_helper_thread(void)
+{
+	unsigned long until;
+
+	spin_lock(&slow_lock);		/* held by the test: the slow path */
+	slow_helper_cpu = smp_processor_id();
+	slow_helper_holds = true;
+	SLOW_UNTIL(slow_lock_queue() == 2);	/* the test waits behind it */
+	until = timer_ticks() + SLOW_HOLD_TICKS;
+	while ((long)(timer_ticks() - until) < 0)
+		cpu_relax();
+	spin_unlock(&slow_lock);	/* serves the test, kicks its CPU */
+	slow_helper_done = true;
+}
+
+/* The counts the test compares, for one CPU. */
+struct slow_counts {
+	u32 contended, long_waits;
+	u32 slowpath, unlock, wait, kick, preempted;	/* trace's */
+};
+
+static void slow_read(unsigned int cpu, struct slow_counts *c)
+{
+	c->contended = spin_contended_count(cpu);
+	c->long_waits = spin_long_wait_count(cpu);
+#ifdef CONFIG_PARAVIRT
+	c->slowpath = paravirt_trace_cpu_calls(cpu, PARAVIRT_SLOT(spin_lock_slowpath));
+	c->unlock = paravirt_trace_cpu_calls(cpu, PARAVIRT_SLOT(spin_unlock));
+	c->wait = paravirt_trace_cpu_calls(cpu, PARAVIRT_SLOT(spin_wait));
+	c->kick = paravirt_trace_cpu_calls(cpu, PARAVIRT_SLOT(spin_kick));
+	c->preempted = paravirt_trace_cpu_calls(cpu, PARAVIRT_SLOT(vcpu_is_preempted));
+#endif
+}
+
+/* Under trace where a test may switch (not in a guest: one CPU anyway),
+ * so that the ops are counted; the backend it was, to switch back to. */
+static const char *slow_trace_on(bool *traced)
+{
+#ifdef CONFIG_PARAVIRT
+	const char *boot = paravirt_ops.name;
+
+	*traced = !strcmp(boot, "trace") || switch_to("trace");
+	return boot;
+#else
+	*traced = false;
+	return NULL;
+#endif
+}
+
+KTEST(locks_contended_lock_calls_the_lock_ops_on_each_cpu)
+{
+	struct slow_counts me0, me1, other0, other1;
+	unsigned int me = smp_processor_id();
+	const char *boot;
+	bool traced;
+	int other;
+
+	if (num_online_cpus() < 2)
+		KT_SKIP("one CPU: no lock is ever found held");
+	boot = slow_trace_on(&traced);
+	(void)boot;	/* PARAVIRT=n: no backend to go back to */
+	slow_helper_holds = slow_helper_done = false;
+	slow_helper_cpu = -1;
+	slow_read(me, &me0);
+
+	spin_lock(&slow_lock);
+	task_create_kernel("lockslow", slow_helper_thread);
+	KT_EXPECT(SLOW_UNTIL(slow_lock_queue() == 2));	/* it drew its ticket */
+	spin_unlock(&slow_lock);
+	KT_EXPECT(SLOW_UNTIL(slow_helper_holds));
+	other = slow_helper_cpu;
+	KT_EXPECT(other >= 0 && other != (int)me);
+	if (other < 0 || other == (int)me)
+		return;
+	slow_read(other, &other0);	/* after its slow path: see below */
+	spin_lock(&slow_lock);		/* behind the thread, which holds it */
+	spin_unlock(&slow_lock);
+	KT_EXPECT(SLOW_UNTIL(slow_helper_done));
+	slow_read(me, &me1);
+	slow_read(other, &other1);
+
+	/* This CPU: found it held, waited long, asked about the thread's. */
+	KT_EXPECT(me1.contended - me0.contended >= 1);
+	KT_EXPECT(me1.long_waits - me0.long_waits >= 1);
+	/* The thread's CPU took the slow path before it held the lock. */
+	KT_EXPECT(spin_contended_count(other) >= 1);
+	if (traced) {
+		KT_EXPECT(me1.slowpath - me0.slowpath >= 1);
+		KT_EXPECT(me1.wait - me0.wait >= 1);
+		KT_EXPECT(me1.preempted - me0.preempted >= 1);
+		KT_EXPECT(me1.unlock - me0.unlock >= 2);
+		/* Its release served this CPU's ticket: it kicked, there. */
+		KT_EXPECT(other1.kick - other0.kick >= 1);
+		KT_EXPECT(other1.unlock - other0.unlock >= 1);
+	}
+#ifdef CONFIG_PARAVIRT
+	if (traced && strcmp(boot, "trace"))
+		KT_EXPECT(switch_to(boot));
+#endif
 }

@@ -25,8 +25,10 @@
 #define SLOT_SET_PTE_AT		43
 #define SLOT_RELEASE_PGD	45
 #define SLOT_APIC_READ		46
-#define SLOT_APIC_WRITE		47	/* the last op */
-#define NR_OPS			46	/* "paravirt: backend native, 46 ops" */
+#define SLOT_APIC_WRITE		47
+#define SLOT_SPIN_UNLOCK	49	/* the lock ops, after the APIC's */
+#define SLOT_VCPU_IS_PREEMPTED	52	/* the last op */
+#define NR_OPS			51	/* "paravirt: backend native, 51 ops" */
 
 static bool named(unsigned int slot, const char *want)
 {
@@ -50,9 +52,11 @@ KTEST(paravirt_slots_are_known)
 	KT_EXPECT_EQ(PARAVIRT_SLOT(release_pgd), SLOT_RELEASE_PGD);
 	KT_EXPECT_EQ(PARAVIRT_SLOT(apic_read), SLOT_APIC_READ);
 	KT_EXPECT_EQ(PARAVIRT_SLOT(apic_write), SLOT_APIC_WRITE);
+	KT_EXPECT_EQ(PARAVIRT_SLOT(spin_unlock), SLOT_SPIN_UNLOCK);
+	KT_EXPECT_EQ(PARAVIRT_SLOT(vcpu_is_preempted), SLOT_VCPU_IS_PREEMPTED);
 	KT_EXPECT_EQ(PARAVIRT_NR_OPS, NR_OPS);
 	KT_EXPECT_EQ(PARAVIRT_FIRST_OP_SLOT, SLOT_CPUID);
-	KT_EXPECT_EQ(PARAVIRT_NR_SLOTS, SLOT_APIC_WRITE + 1);
+	KT_EXPECT_EQ(PARAVIRT_NR_SLOTS, SLOT_VCPU_IS_PREEMPTED + 1);
 }
 
 KTEST(paravirt_op_names_match_slots)
@@ -67,10 +71,12 @@ KTEST(paravirt_op_names_match_slots)
 	KT_EXPECT(named(SLOT_RELEASE_PGD, "release_pgd"));
 	KT_EXPECT(named(SLOT_APIC_READ, "apic_read"));
 	KT_EXPECT(named(SLOT_APIC_WRITE, "apic_write"));
+	KT_EXPECT(named(SLOT_SPIN_UNLOCK, "spin_unlock"));
+	KT_EXPECT(named(SLOT_VCPU_IS_PREEMPTED, "vcpu_is_preempted"));
 	/* Not ops: the backend's name, kernel_rpl, and past the end. */
 	KT_EXPECT(named(0, "?"));
 	KT_EXPECT(named(1, "?"));
-	KT_EXPECT(named(SLOT_APIC_WRITE + 1, "?"));
+	KT_EXPECT(named(SLOT_VCPU_IS_PREEMPTED + 1, "?"));
 	KT_EXPECT(named(255, "?"));
 }
 

@@ -102,6 +102,42 @@ KTEST(patch_native_boot_inlines_every_site)
 	KT_EXPECT_EQ(st->refused, 0);
 }
 
+/*
+ * The uncontended unlock "patches to one store" (issue 27): natively each
+ * spin_unlock site is the ticket lock's release, `ds addw $1, 0x0(%eax)`
+ * (its bytes spelled here, not taken from the template: the add stretched
+ * to the site's 6 bytes, so no padding is left); with nopatch, the bare
+ * callee-save call, with no register saved around it.  The rom's glue
+ * and the guest hold the same native unlock.
+ */
+KTEST(patch_unlock_site_is_the_one_release)
+{
+	static const u8 release[] = { 0x3e, 0x66, 0x83, 0x40, 0x00, 0x01 };
+	const struct paravirt_patch_site *s;
+	unsigned int sites = 0, wrong = 0;
+
+	if (strcmp(paravirt_ops.name, "native") && strcmp(paravirt_ops.name, "rom") &&
+	    strcmp(paravirt_ops.name, "guest"))
+		KT_SKIP("the unlock is not the native one");
+	for_each_patch_site(s) {
+		const u8 *p = site_bytes(s);
+
+		if (s->slot != PARAVIRT_SLOT(spin_unlock) || paravirt_site_fenced(s))
+			continue;
+		sites++;
+		if (s->len != 6 || s->clobbers != CLBR_CALLEE_SAVE)
+			wrong++;
+		else if (paravirt_patching_disabled())
+			wrong += p[0] != 0xff || p[1] != 0x15 ||
+				 *(const u32 *)(p + 2) != (u32)&paravirt_ops.spin_unlock;
+		else
+			wrong += memcmp(p, release, sizeof(release)) ||
+				 !is_one_padding(p + sizeof(release), s->len - sizeof(release));
+	}
+	KT_EXPECT(sites > 0);
+	KT_EXPECT_EQ(wrong, 0);
+}
+
 /* In a guest, every irq_disable site is the guest backend's one store
  * (paravirt_inline in backends/guest.c), padded: cli's counterpart. */
 KTEST(patch_guest_irq_disable_is_one_store)

@@ -14,6 +14,7 @@
 #include <asm/apic.h>
 #include <asm/cpu.h>
 #include <asm/paravirt.h>
+#include <asm/smp.h>
 #include <asm/syscall.h>
 
 /* Why the running CPU cannot do op s, or NULL if it can. */
@@ -35,6 +36,12 @@ static const char *op_unavailable(unsigned int s)
 	if ((s == PARAVIRT_SLOT(apic_read) || s == PARAVIRT_SLOT(apic_write)) &&
 	    !apic_present())
 		return smp_possible() ? "one CPU: APIC not used" : "no APIC";
+	/* Called only when a lock is found held, which takes a second CPU
+	 * (every lock is taken with interrupts off); the unlock is not. */
+	if ((s == PARAVIRT_SLOT(spin_lock_slowpath) || s == PARAVIRT_SLOT(spin_wait) ||
+	     s == PARAVIRT_SLOT(spin_kick) || s == PARAVIRT_SLOT(vcpu_is_preempted)) &&
+	    num_online_cpus() < 2)
+		return "one CPU: no lock contended";
 	return NULL;
 }
 

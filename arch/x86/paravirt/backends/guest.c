@@ -31,6 +31,7 @@
 #include <asm/cpu.h>
 #include <asm/paging.h>
 #include <asm/segment.h>
+#include <asm/spinlock.h>
 
 extern const struct paravirt_ops native_paravirt_ops;
 void guest_iret(void);
@@ -542,6 +543,14 @@ static const struct paravirt_ops guest_paravirt_ops = {
 
 	.apic_read		= guest_apic_read,
 	.apic_write		= guest_apic_write,
+
+	/* One CPU, and nothing privileged in them: the native lock ops
+	 * (asm/spinlock.h), the unlock sites patched inline as natively. */
+	.spin_lock_slowpath	= native_spin_lock_slowpath,
+	.spin_unlock		= native_spin_unlock,
+	.spin_wait		= native_spin_wait,
+	.spin_kick		= native_spin_kick,
+	.vcpu_is_preempted	= native_vcpu_is_preempted,
 };
 
 /* sysexit needs ring 0, and sysenter is hidden from cpuid: nothing can

@@ -13,6 +13,7 @@
 #define PV386_NATIVE_BACKEND
 #include <asm/native.h>
 #include <asm/paravirt.h>
+#include <asm/spinlock.h>
 
 void native_iret(void);
 void native_irq_enable_sysexit(void);
@@ -75,6 +76,14 @@ const struct paravirt_ops native_paravirt_ops = {
 
 	.apic_read		= native_apic_read,
 	.apic_write		= native_apic_write,
+
+	/* Not privileged: the kernel's own (asm/spinlock.h), which the
+	 * other backends' tables hold too. */
+	.spin_lock_slowpath	= native_spin_lock_slowpath,
+	.spin_unlock		= native_spin_unlock,
+	.spin_wait		= native_spin_wait,
+	.spin_kick		= native_spin_kick,
+	.vcpu_is_preempted	= native_vcpu_is_preempted,
 };
 
 /* Not native_*: that prefix is for the instructions (tools/audit-natives). */

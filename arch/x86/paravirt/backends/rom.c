@@ -33,6 +33,7 @@
 #include <asm/processor.h>
 #include <asm/rom.h>
 #include <asm/segment.h>
+#include <asm/spinlock.h>
 
 void iret_fault(void);		/* entry.S: a return to user mode that faults */
 
@@ -145,6 +146,12 @@ static void fill_ops(void)
 	rom_ops.apic_write = rom_gives_op(rom_image, ROM_OP_apic_write) ?
 			     (__typeof__(rom_ops.apic_write))rom_code(ROM_OP_apic_write) :
 			     rom_apic_write;
+	/* No ROM numbers (asm/rom.h): the kernel's own, unprivileged. */
+	rom_ops.spin_lock_slowpath = native_spin_lock_slowpath;
+	rom_ops.spin_unlock = native_spin_unlock;
+	rom_ops.spin_wait = native_spin_wait;
+	rom_ops.spin_kick = native_spin_kick;
+	rom_ops.vcpu_is_preempted = native_vcpu_is_preempted;
 }
 
 /* The ROM's fixups, as addresses where it now lies. */

@@ -17,10 +17,16 @@
  * the kernel calls through the table directly, such as cpuid) count per
  * op only, and so do iret and sysexit, which are jumped to.
  *
- * The counters are 32-bit, shared by every CPU, and each is bumped by one
- * `lock incl`: an interrupt cannot split it, nor can another CPU's bump
- * of the same counter, so counting is exact with interrupts on or off
- * and on any number of CPUs.  No spinlock (LOCK_RANK_TRACE stays free):
+ * The counters are 32-bit, and each is bumped by one `lock incl`: an
+ * interrupt cannot split it, nor can another CPU's bump of the same
+ * counter, so counting is exact with interrupts on or off and on any
+ * number of CPUs.  The op counts are kept per CPU (issue 27: which CPU
+ * met the contended locks, whose IPIs): a stub finds its CPU through
+ * %fs, if %fs holds the per-CPU selector - not before a CPU has loaded
+ * its area (the boot CPU's first ops, an AP's start-up), nor in the
+ * stretches with the user's %fs, where only iret's and sysexit's stubs
+ * run.  Those calls count in a row of their own, "no CPU known"; an
+ * op's total is every row.  A site's count is the machine's.  No spinlock (LOCK_RANK_TRACE stays free):
  * the stubs count the irq ops that spin_lock_irqsave itself calls, and
  * the atomic add costs the same one instruction as the plain one (the
  * op's instruction count is measured); only its bus cycle is dearer.
@@ -30,11 +36,15 @@
 #include <kernel.h>
 #include <asm/paravirt.h>
 #include <asm/patch.h>
+#include <asm/percpu.h>
+#include <asm/segment.h>
 
 #define TRACE_MAX_SITES	1024
 
 struct paravirt_ops paravirt_trace_inner;	/* the stubs jump through it */
+/* Calls whose CPU is unknown (iret and sysexit always: trace_entry.S). */
 u32 paravirt_trace_op_calls[PARAVIRT_NR_SLOTS];
+static u32 cpu_op_calls[NR_CPUS][PARAVIRT_NR_SLOTS];	/* the rest, by CPU */
 extern void *const paravirt_trace_stubs[PARAVIRT_NR_SLOTS];
 
 static struct paravirt_ops trace_ops;
@@ -92,19 +102,48 @@ static int site_of_return(u32 ret)
 	return ret <= site_at(lo)->instr + site_at(lo)->len ? (int)lo : -1;
 }
 
+/* The counts of the CPU running this: its row, if %fs is the kernel's
+ * per-CPU selector (a user cannot load it: its DPL is the kernel's),
+ * else the row of calls with no CPU known. */
+static u32 *this_cpu_counts(void)
+{
+	u16 fs;
+	u32 cpu;
+
+	asm volatile("movw %%fs, %0" : "=r" (fs));
+	if ((fs & ~3) != __PERCPU_SEL)
+		return paravirt_trace_op_calls;
+	cpu = smp_processor_id();
+	return cpu < NR_CPUS ? cpu_op_calls[cpu] : paravirt_trace_op_calls;
+}
+
 /* From every called op's stub, before it jumps to the real function. */
 void paravirt_trace_count(unsigned int slot, u32 ret)
 {
 	int site = site_of_return(ret);
 
-	count_one(&paravirt_trace_op_calls[slot]);
+	count_one(&this_cpu_counts()[slot]);
 	if (site >= 0)
 		count_one(&site_calls[site]);
 }
 
+/* The op's calls on every CPU, and those whose CPU is unknown. */
 u32 paravirt_trace_calls(unsigned int slot)
 {
-	return slot < PARAVIRT_NR_SLOTS ? paravirt_trace_op_calls[slot] : 0;
+	u32 n;
+	unsigned int cpu;
+
+	if (slot >= PARAVIRT_NR_SLOTS)
+		return 0;
+	n = paravirt_trace_op_calls[slot];
+	for (cpu = 0; cpu < NR_CPUS; cpu++)
+		n += cpu_op_calls[cpu][slot];
+	return n;
+}
+
+u32 paravirt_trace_cpu_calls(unsigned int cpu, unsigned int slot)
+{
+	return cpu < NR_CPUS && slot < PARAVIRT_NR_SLOTS ? cpu_op_calls[cpu][slot] : 0;
 }
 
 /* The function slot's stub jumps to, for `pvops`. */

@@ -59,9 +59,12 @@ static bool same_bytes(const u8 *a, const u8 *b, unsigned int n)
 	return true;
 }
 
-/* A call site saves, around its call, each register it must not clobber. */
+/* A call site saves, around its call, each register it must not clobber;
+ * a callee-save site none, since every function of its op keeps them. */
 static u8 saved_regs(const struct paravirt_patch_site *site)
 {
+	if (site->clobbers & CLBR_CALLEE_SAVE)
+		return 0;
 	return ~site->clobbers & CLBR_ANY;
 }
 

@@ -82,6 +82,13 @@ PROLOGUE(load_tls,		movl %ebx, %eax)
 /* load_esp0(tss in EAX, t in EDX): tss->esp0 = t->esp0. */
 SIZED_TEMPLATE(load_esp0,	movl THREAD_esp0(%edx), %ecx; movl %ecx, TSS_esp0(%eax))
 
+/* spin_unlock(lock in EAX): the ticket lock's release, `addw $1` on
+ * the owner half (asm/spinlock.h), stretched to its callee-save site's
+ * 6 bytes as the NOPs below are stretched: a %ds prefix (the segment it
+ * uses anyway) and an 8-bit zero displacement.  So patched the site is
+ * this one instruction, with no padding to run. */
+SIZED_TEMPLATE(spin_unlock,	ds; {disp8} addw $1, 0(%eax))
+
 /*
  * NOPs of each length that are one instruction and change nothing.  They
  * are spelled in hex on purpose: for "lea 0(%esi),%esi" the assembler
