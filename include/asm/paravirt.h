@@ -108,7 +108,12 @@
 	 * Linux's 2006-2008 apic_read and apic_write.  Natively a load or \
 	 * store at APIC_VIRT_BASE + reg; a hypervisor would emulate them. */ \
 	X(apic_read, u32, (u32 reg))					\
-	X(apic_write, void, (u32 reg, u32 value))
+	X(apic_write, void, (u32 reg, u32 value))				\
+	/* TLB shootdown (asm/tlbflush.h): each CPU in cpumask (never the \
+	 * caller's) flushes va, or all of user space for TLB_FLUSH_ALL, \
+	 * before it returns; interrupts on.  Linux 2.6.2x's		\
+	 * flush_tlb_others(cpumask, mm, va).  Natively IPIs and a wait. */ \
+	X(flush_tlb_others, void, (u32 cpumask, u32 va))
 
 #define PARAVIRT_OP_MEMBER(op, ret, params)	ret (*op) params;
 

@@ -75,6 +75,8 @@ const struct paravirt_ops native_paravirt_ops = {
 
 	.apic_read		= native_apic_read,
 	.apic_write		= native_apic_write,
+
+	.flush_tlb_others	= native_flush_tlb_others,
 };
 
 /* Not native_*: that prefix is for the instructions (tools/audit-natives). */
