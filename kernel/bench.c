@@ -300,9 +300,11 @@ static void bench_ops(void)
  * paths too: every switch must be one a program asked for. */
 void bench_run(void)
 {
-	unsigned long flags = raw_local_irq_save();
+	unsigned long flags;
 	bool paths_ok;
 
+	bench_tlb();	/* more than one CPU: the shootdown's figures */
+	flags = raw_local_irq_save();
 	disable_irq(IRQ_TIMER);
 	bench_ops();
 	paths_ok = bench_paths();

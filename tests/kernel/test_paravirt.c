@@ -5,8 +5,9 @@
  *
  * The slot numbers below are written out from the member order of the
  * 2006 table (name 0, kernel_rpl 1, cpuid 2, ... iret 42) and the
- * page-table ops after it (... release_pgd 45) and the APIC's (apic_read
- * 46, apic_write 47), not computed
+ * page-table ops after it (... release_pgd 45), the APIC's (apic_read
+ * 46, apic_write 47) and the TLB shootdown (flush_tlb_others 48), not
+ * computed
  * with the macros under test: a member moved, added or dropped changes
  * them, and then these tests and every patch record must agree anew.
  */
@@ -25,8 +26,9 @@
 #define SLOT_SET_PTE_AT		43
 #define SLOT_RELEASE_PGD	45
 #define SLOT_APIC_READ		46
-#define SLOT_APIC_WRITE		47	/* the last op */
-#define NR_OPS			46	/* "paravirt: backend native, 46 ops" */
+#define SLOT_APIC_WRITE		47
+#define SLOT_FLUSH_TLB_OTHERS	48	/* the last op */
+#define NR_OPS			47	/* "paravirt: backend native, 47 ops" */
 
 static bool named(unsigned int slot, const char *want)
 {
@@ -50,9 +52,10 @@ KTEST(paravirt_slots_are_known)
 	KT_EXPECT_EQ(PARAVIRT_SLOT(release_pgd), SLOT_RELEASE_PGD);
 	KT_EXPECT_EQ(PARAVIRT_SLOT(apic_read), SLOT_APIC_READ);
 	KT_EXPECT_EQ(PARAVIRT_SLOT(apic_write), SLOT_APIC_WRITE);
+	KT_EXPECT_EQ(PARAVIRT_SLOT(flush_tlb_others), SLOT_FLUSH_TLB_OTHERS);
 	KT_EXPECT_EQ(PARAVIRT_NR_OPS, NR_OPS);
 	KT_EXPECT_EQ(PARAVIRT_FIRST_OP_SLOT, SLOT_CPUID);
-	KT_EXPECT_EQ(PARAVIRT_NR_SLOTS, SLOT_APIC_WRITE + 1);
+	KT_EXPECT_EQ(PARAVIRT_NR_SLOTS, SLOT_FLUSH_TLB_OTHERS + 1);
 }
 
 KTEST(paravirt_op_names_match_slots)
@@ -67,10 +70,11 @@ KTEST(paravirt_op_names_match_slots)
 	KT_EXPECT(named(SLOT_RELEASE_PGD, "release_pgd"));
 	KT_EXPECT(named(SLOT_APIC_READ, "apic_read"));
 	KT_EXPECT(named(SLOT_APIC_WRITE, "apic_write"));
+	KT_EXPECT(named(SLOT_FLUSH_TLB_OTHERS, "flush_tlb_others"));
 	/* Not ops: the backend's name, kernel_rpl, and past the end. */
 	KT_EXPECT(named(0, "?"));
 	KT_EXPECT(named(1, "?"));
-	KT_EXPECT(named(SLOT_APIC_WRITE + 1, "?"));
+	KT_EXPECT(named(SLOT_FLUSH_TLB_OTHERS + 1, "?"));
 	KT_EXPECT(named(255, "?"));
 }
 

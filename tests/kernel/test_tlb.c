@@ -50,6 +50,8 @@ KTEST(tlb_page_given_back_faults_on_every_cpu)
 	KT_EXPECT(captured_line("tlbshoot: reads after brk: ", line, sizeof(line)));
 	KT_EXPECT(captured_anywhere(", reader status -1014"));
 	KT_EXPECT_EQ(pages_free_count(), pages);
+	printk("ktest:   %s; %lu shootdowns asked, %lu flushes done on request\n", line,
+	       tlb_shootdowns() - shots, flushes_received() - flushes);
 	if (num_online_cpus() > 1) {
 		KT_EXPECT(tlb_shootdowns() > shots);
 		KT_EXPECT(flushes_received() > flushes);

@@ -41,25 +41,26 @@ PROGRAM_RUNS = [
 ]
 # Op coverage from the kernel's features alone: no test code runs, only
 # programs that use tasks, system calls, paging, the FPU, TLS, an LDT,
-# I/O privilege, a watchpoint, a killed task, a bad segment on return
-# and an idle CPU.  With nopatch every call reaches the table.
+# I/O privilege, a watchpoint, a killed task, a bad segment on return,
+# an idle CPU, and threads (a heap page given back while another CPU
+# reads it: flush_tlb_others, where there is another CPU).  With nopatch every call reaches the table.
 FEATURE_PROGRAMS = ("run=hello,heap,fpu:3,fpu:4,tls,ldt,ioport:yield,watch:arm,"
-                    "crash:unmapped_read,flags,iretfault:fs,sleep:20")
+                    "crash:unmapped_read,flags,iretfault:fs,sleep:20,tlbshoot")
 PROGRAM_RUNS += [
     ("op-coverage-features-y-qemu32", "y", 64, "qemu32",
      f"opcount nopatch {FEATURE_PROGRAMS}",
-     ["op coverage: 44/46, not on this CPU: apic_read (one CPU: APIC not used) "
-      "apic_write (one CPU: APIC not used)$"]),
+     ["op coverage: 44/47, not on this CPU: apic_read (one CPU: APIC not used) "
+      "apic_write (one CPU: APIC not used) flush_tlb_others (one CPU: no other TLB)$"]),
     ("op-coverage-features-y-486", "y", 64, "486",
      f"opcount nopatch {FEATURE_PROGRAMS}",
-     ["op coverage: 40/46, not on this CPU: read_msr (no MSRs) write_msr "
+     ["op coverage: 40/47, not on this CPU: read_msr (no MSRs) write_msr "
       "(no MSRs) read_tsc (no TSC) irq_enable_sysexit (no sysenter) "
-      "apic_read (no APIC) apic_write (no APIC)$"]),
+      "apic_read (no APIC) apic_write (no APIC) flush_tlb_others (no APIC)$"]),
 ]
 # With more than one CPU the local APIC is set up and its timer ticks:
 # the APIC ops have their user, and the same programs reach every op.
 SMP_COVERAGE_RUN = ("op-coverage-features-y-qemu32-smp2", "y", 64, "qemu32",
-                    f"opcount nopatch {FEATURE_PROGRAMS}", ["op coverage: 46/46$"])
+                    f"opcount nopatch {FEATURE_PROGRAMS}", ["op coverage: 47/47$"])
 PROGRAM_RUN_TIMEOUT = 60
 
 

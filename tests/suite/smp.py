@@ -30,7 +30,7 @@ firmware's tables parsed on the host, and the kernel on QEMU -smp N.
                    ticking beside the PIT, test_apic's tests run (id,
                    self-IPIs and their EOI, the timer at HZ, trace
                    counting the APIC ops) and every op is reached
-                   ("op coverage: 46/46"); and the whole suite on -smp 4
+                   ("op coverage: 47/47"); and the whole suite on -smp 4
                    in both builds, the APs taking user tasks and kernel
                    threads from the one run queue: tasks move between
                    CPUs with their FPU state, kills and wake-ups reach
@@ -40,6 +40,12 @@ firmware's tables parsed on the host, and the kernel on QEMU -smp N.
                    smp_skip=N sends APIC id N no STARTUP) is named in the
                    boot log and "left out" in `cpus`; the others run and
                    the kernel goes on to its shell.
+  tlb-smp-*        The TLB shootdown's in-kernel tests (tests/kernel/
+                   test_tlb.c) on -smp 2 and 4 in both builds: a heap page
+                   given back by one thread faults at once for a reader
+                   thread on another CPU (a shootdown asked for and
+                   answered), threads outlive their creator, and every
+                   page comes back.  A few seconds each.
   smp-ktest-*      The in-kernel test smpboot_each_ap_says_who_it_is
                    (tests/kernel/test_smpboot.c) on -smp 4 and 8, with
                    and without a CPU left out: each AP online wrote its
@@ -142,6 +148,7 @@ SMP_SUITE_SAYS = ["smp: 4 CPUs running",
                   "ktest: PASS user_fpu_state_survives_migration",
                   "ktest: PASS smp_kill_reaches_a_task_on_another_cpu",
                   "ktest: PASS smp_wake_up_kicks_an_idle_cpu",
+                  "ktest: PASS tlb_page_given_back_faults_on_every_cpu",
                   "ktest: PASS pv_switch_round_trip_restores_every_site",
                   "ktest: PASS pv_switch_stops_the_other_cpus"]
 
@@ -152,6 +159,19 @@ def smp_test(name, smp, n, append="", extra=(), said=(), build=Y, **kwargs):
     return Test(name, shell_dialogue, (build, dialogue),
                 {"append": append, "in_log": in_log + list(said),
                  "extra": ["-smp", str(smp), *extra]})
+
+
+TLB_SAYS = ["ktest: PASS tlb_page_given_back_faults_on_every_cpu",
+            "ktest: PASS tlb_thread_outlives_its_creator"]
+
+
+def tlb_ktest(name, smp, build):
+    """test_tlb's tests on -smp smp: four CPUs in one host thread, as the
+    four-CPU suites run (SMP_SUITE_MACHINE)."""
+    extra = SMP_SUITE_MACHINE if smp == 4 else ["-smp", str(smp)]
+    return Test(name, qemu_ktest, (build, "qemu32"),
+                {"append": "test=tlb", "extra": extra,
+                 "expect": [f"smp: {smp} CPUs running"] + TLB_SAYS})
 
 
 def smp_ktest(name, smp, build=Y, skip=None):
@@ -202,6 +222,10 @@ def qemu_tests():
         smp_test("smp-mp-table-y", 2, 1, extra=["-no-acpi"], source="MP table"),
         smp_test("smp-left-out-y", 4, 4, append="smp_skip=2", left_out=(2,)),
         smp_ktest("smp-ktest-4-y", 4),
+        tlb_ktest("tlb-smp-2-y", 2, Y),
+        tlb_ktest("tlb-smp-2-n", 2, N),
+        tlb_ktest("tlb-smp-4-y", 4, Y),
+        tlb_ktest("tlb-smp-4-n", 4, N),
         smp_ktest("smp-ktest-8-n", 8, build=N, skip=5),
         Test("smp-486-y", shell_dialogue, (Y, [
             ("cpus", [f"cpus: 1 ({NO_APIC})$", "  cpu 0: boot, no APIC, running$"])]),
@@ -210,7 +234,7 @@ def qemu_tests():
                          f"{Y.ready} cpu=GenuineIntel family 4 model 8 (i486 class) cpus=1$"]}),
         Test("ktest-smp-2-y", qemu_ktest, (Y, "qemu32"),
              {"append": "test pv=trace nopatch", "extra": ["-smp", "2"],
-              "expect": ["pv386 ready: backend=trace ", "op coverage: 46/46",
+              "expect": ["pv386 ready: backend=trace ", "op coverage: 47/47",
                          "ktest: PASS apic_id_matches_cpuid", "ktest: PASS apic_self_ipi",
                          "ktest: PASS apic_timer_ticks_at_hz", "ktest: PASS apic_ops_counted"]}),
         Test("ktest-smp-4-y", qemu_ktest, (Y, "qemu32"),

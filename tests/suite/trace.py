@@ -40,8 +40,9 @@ def tests():
         Test("trace-ktest-qemu-y-qemu32-nopatch", qemu_ktest, (Y, "qemu32"),
              {"append": "test pv=trace nopatch",
               "expect": [ready, "paravirt: nopatch:",
-                         "op coverage: 44/46, not on this CPU: apic_read (one CPU: APIC "
-                         "not used) apic_write (one CPU: APIC not used)"]}),
+                         "op coverage: 44/47, not on this CPU: apic_read (one CPU: APIC "
+                         "not used) apic_write (one CPU: APIC not used) flush_tlb_others "
+                         "(one CPU: no other TLB)"]}),
         Test("trace-boot-qemu-y", qemu_boot_backend, (Y, "pv=trace", ready)),
         Test("trace-switch-stress-qemu-y", qemu_stress,
              (Y, "test=pv_switch_stress",
