@@ -42,6 +42,8 @@ enum lock_rank {
 	/* An address space's page entries and heap bounds (struct mm): a
 	 * page fault takes it with interrupts off and allocates a page. */
 	LOCK_RANK_MM_TABLES = 45,
+	/* The address spaces' slots and users counts (kernel/mm.c): a leaf. */
+	LOCK_RANK_MM_SLOTS = 47,
 	/* The page allocator: a leaf but for printing. */
 	LOCK_RANK_PAGES = 50,
 	/* The trace backend's counters - kept with atomic adds instead, since

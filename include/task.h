@@ -27,7 +27,7 @@
 
 /*
  * An address space: what threads share (Linux's mm_struct, cut down).
- * It lives as long as a task uses it (users, under task_lock): the last
+ * It lives as long as a task uses it (users, kernel/mm.c): the last
  * task to leave frees its pages and its page directory.  Its two locks:
  *
  *   brk_lock    one change of the heap's end at a time.  Held across the
@@ -49,7 +49,7 @@
 struct mm {
 	u32 *pgd;		/* page directory */
 	u32 brk_start, brk;	/* the heap: [brk_start, brk), paged in on use */
-	unsigned int users;	/* tasks using it (task_lock); 0: slot free */
+	unsigned int users;	/* tasks using it (kernel/mm.c); 0: slot free */
 	volatile u32 cpu_mask;	/* CPUs that have it loaded (atomic bit ops) */
 	spinlock_t brk_lock;	/* LOCK_RANK_MM_BRK, interrupts on */
 	spinlock_t table_lock;	/* LOCK_RANK_MM_TABLES, interrupts off */
@@ -114,9 +114,11 @@ int task_spawn(const char *program, const char *arg);	/* pid or -errno */
 /* A thread of the current user task: same address space, starting at
  * entry with stack pointer esp.  Its pid, or -EAGAIN. */
 int task_create_thread(u32 entry, u32 esp);
-/* A new address space (users 1), or NULL if none is free (exec.c). */
+/* kernel/mm.c: a new address space (users 1) or NULL if none is free;
+ * one user more; one user fewer, the last freeing it. */
 struct mm *mm_alloc(void);
-void mm_free_unused(struct mm *mm);	/* one mm_alloc gave that no task took */
+void mm_get(struct mm *mm);
+void mm_put(struct mm *mm);
 int task_wait(int pid, int *status);	/* pid collected, or -ECHILD */
 void task_exit(int status) __noreturn;
 void task_reap_orphans(void);

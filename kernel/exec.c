@@ -138,7 +138,7 @@ int exec_load(struct task *t, const struct program *prog, const char *arg)
 	if (!err)
 		err = map_user_page(t->pgd, USER_STACK_TOP - PAGE_SIZE, true);
 	if (err) {
-		mm_free_unused(t->mm);
+		mm_put(t->mm);
 		t->mm = NULL;
 		t->pgd = kernel_page_dir;
 		return err;

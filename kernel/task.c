@@ -15,11 +15,11 @@
  * child of the task that made it and is collected by wait() like any
  * child.  No task's end ends another: a program's first task may exit
  * while its threads run on, and the space, its pages and its page
- * directory go when the last of them leaves (mm_put).  That is the
- * behaviour of Linux's plain _exit of one thread (not exit_group), kept
- * because it needs no "thread group" and a killed thread then cannot take
- * its siblings' work with it; a program that wants all of them gone
- * waits for them (user/tlbshoot.c does).
+ * directory go when the last of them leaves (mm_put, kernel/mm.c).
+ * That is Linux's plain _exit of one thread (not exit_group), kept
+ * because it needs no "thread group" and a killed thread then cannot
+ * take its siblings' work with it; a program that wants all of them
+ * gone waits for them (user/tlbshoot.c does).
  *
  * task_lock (rank LOCK_RANK_TASKS) guards the table's slots (claiming and
  * freeing one), the pids, the parent links, the exit statuses and the
@@ -47,7 +47,6 @@
 #include <asm/tlbflush.h>
 
 static struct task tasks[NR_TASKS];
-static struct mm mms[NR_TASKS];		/* each used by one task at least */
 static int next_pid = 2;		/* 0 idle, 1 the boot thread */
 DEFINE_SPINLOCK(task_lock, LOCK_RANK_TASKS);	/* task.h */
 
@@ -99,52 +98,6 @@ unsigned int task_slots_free(void)
 	for (t = tasks; t < tasks + NR_TASKS; t++)
 		n += t->state == TASK_UNUSED;
 	return n;
-}
-
-/* A new address space with a fresh page directory, its one user the
- * caller's task; NULL if there is no memory for the directory.  A slot
- * is always free: every space in use has a task, and there are as many
- * slots as tasks. */
-struct mm *mm_alloc(void)
-{
-	unsigned long flags;
-	struct mm *mm;
-	u32 *pgd = pgd_alloc();
-
-	if (!pgd)
-		return NULL;
-	spin_lock_irqsave_call(&task_lock, &flags);
-	for (mm = mms; mm->users; mm++)
-		;
-	memset(mm, 0, sizeof(*mm));
-	mm->users = 1;
-	spin_unlock_irqrestore_call(&task_lock, flags);
-	mm->pgd = pgd;
-	spin_lock_init(&mm->brk_lock, "mm.brk_lock", LOCK_RANK_MM_BRK);
-	spin_lock_init(&mm->table_lock, "mm.table_lock", LOCK_RANK_MM_TABLES);
-	return mm;
-}
-
-/* One user fewer; the last frees the pages, the page tables and the
- * directory.  No CPU has the space loaded then: each task switched
- * away from it (task_release) before it let go, so no TLB can hold an
- * entry of it and nothing needs shooting down. */
-static void mm_put(struct mm *mm)
-{
-	unsigned long flags;
-	u32 *pgd = mm->pgd;
-	bool last;
-
-	spin_lock_irqsave_call(&task_lock, &flags);
-	last = --mm->users == 0;
-	spin_unlock_irqrestore_call(&task_lock, flags);
-	if (last)
-		pgd_free(pgd);
-}
-
-void mm_free_unused(struct mm *mm)
-{
-	mm_put(mm);
 }
 
 /* A free slot with a kernel stack, or NULL (and *err) if none.  The
@@ -308,7 +261,6 @@ int task_spawn(const char *program, const char *arg)
 int task_create_thread(u32 entry, u32 esp)
 {
 	struct task *me = current, *t;
-	unsigned long flags;
 	int err;
 
 	if (!me->mm)
@@ -316,9 +268,7 @@ int task_create_thread(u32 entry, u32 esp)
 	t = task_alloc(me->name, &err);
 	if (!t)
 		return err;
-	spin_lock_irqsave_call(&task_lock, &flags);
-	me->mm->users++;
-	spin_unlock_irqrestore_call(&task_lock, flags);
+	mm_get(me->mm);
 	t->user = true;
 	t->parent = me;
 	t->mm = me->mm;

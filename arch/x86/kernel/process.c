@@ -126,8 +126,11 @@ void arch_task_release(struct task *t)
  * then sees it: asm/tlbflush.h), and cleared in prev's only AFTER %cr3
  * has left it (until then the TLB may hold prev's entries).  Kernel
  * threads have no space (mm NULL) and use the kernel's directory.
+ * Always inlined: write_cr3's patch site stays in arch_switch_to, where
+ * `sites` and the suite name it.
  */
-static void switch_address_space(struct task *prev, struct task *next)
+static inline __attribute__((always_inline))
+void switch_address_space(struct task *prev, struct task *next)
 {
 	unsigned int cpu = smp_processor_id();
 
