@@ -141,6 +141,8 @@ static long sys_brk(u32 end)
 	unsigned long flags;
 	long ret = new_end;
 
+	if (!mm)			/* not a program's task */
+		return -EINVAL;
 	if (!end)
 		return mm->brk;
 	if (end < mm->brk_start || end >= t->stack_bottom - PAGE_SIZE)
