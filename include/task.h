@@ -35,8 +35,9 @@
  *               with interrupts ON (a CPU spinning for it must still
  *               answer a shootdown): rank below the run queue's.
  *   table_lock  the heap's bounds and the user pages' entries: a page
- *               fault maps a page under it (interrupts off), sys_brk
- *               clears entries under it.  Never held while waiting for
+ *               fault in a shared space maps a page under it (interrupts
+ *               off; user_fault.c says why an unshared one needs none),
+ *               sys_brk clears entries under it.  Never held while waiting for
  *               another CPU: a CPU that faults spins for it with
  *               interrupts off, and could not answer.
  *
