@@ -15,10 +15,18 @@
  * tlb_thread_outlives_its_creator: a program's first task exits while
  * its thread runs on; the space stays until the thread ends, then its
  * pages, tables and directory come back.
+ *
+ * tlb_flush_others_returns_after_every_answer: the op's contract itself,
+ * which the first test cannot see broken (a reader flushed a moment
+ * late still faults): when flush_tlb_others returns, every CPU asked has
+ * flushed - its count of flushes done on request is already one more -
+ * asked one at a time and all at once.
  */
 #include <ktest.h>
 #include <page_alloc.h>
 #include <task.h>
+#include <asm/percpu.h>
+#include <asm/privileged.h>
 #include <asm/smp.h>
 #include <asm/timer.h>
 #include <asm/tlbflush.h>
@@ -71,4 +79,28 @@ KTEST(tlb_thread_outlives_its_creator)
 		sched_sleep_ticks(1);
 	KT_EXPECT_EQ(task_slots_free(), slots);
 	KT_EXPECT_EQ(pages_free_count(), pages);
+}
+
+/* Each other online CPU once, then all of them in one request. */
+KTEST(tlb_flush_others_returns_after_every_answer)
+{
+	unsigned long before[CPU_TABLES_MAX_CPUS];
+	unsigned int cpu, self = smp_processor_id();
+	u32 others = 0;
+
+	if (num_online_cpus() < 2)
+		KT_SKIP("one CPU: there is no other to ask");
+	for (cpu = 0; cpu < CPU_TABLES_MAX_CPUS; cpu++) {
+		if (!cpu_online(cpu) || cpu == self)
+			continue;
+		others |= 1u << cpu;
+		before[cpu] = tlb_flushes_received(cpu);
+		flush_tlb_others(1u << cpu, TLB_FLUSH_ALL);
+		KT_EXPECT_EQ(tlb_flushes_received(cpu), before[cpu] + 1);
+	}
+	for (cpu = 0; cpu < CPU_TABLES_MAX_CPUS; cpu++)
+		before[cpu] = tlb_flushes_received(cpu);
+	flush_tlb_others(others, TLB_FLUSH_ALL);
+	for (cpu = 0; cpu < CPU_TABLES_MAX_CPUS; cpu++)
+		KT_EXPECT_EQ(tlb_flushes_received(cpu), before[cpu] + !!(others & (1u << cpu)));
 }

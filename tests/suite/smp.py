@@ -44,8 +44,9 @@ firmware's tables parsed on the host, and the kernel on QEMU -smp N.
                    test_tlb.c) on -smp 2 and 4 in both builds: a heap page
                    given back by one thread faults at once for a reader
                    thread on another CPU (a shootdown asked for and
-                   answered), threads outlive their creator, and every
-                   page comes back.  A few seconds each.
+                   answered), threads outlive their creator, every page
+                   comes back, and flush_tlb_others returns only once
+                   each CPU asked has flushed.  A few seconds each.
   smp-ktest-*      The in-kernel test smpboot_each_ap_says_who_it_is
                    (tests/kernel/test_smpboot.c) on -smp 4 and 8, with
                    and without a CPU left out: each AP online wrote its
@@ -162,7 +163,8 @@ def smp_test(name, smp, n, append="", extra=(), said=(), build=Y, **kwargs):
 
 
 TLB_SAYS = ["ktest: PASS tlb_page_given_back_faults_on_every_cpu",
-            "ktest: PASS tlb_thread_outlives_its_creator"]
+            "ktest: PASS tlb_thread_outlives_its_creator",
+            "ktest: PASS tlb_flush_others_returns_after_every_answer"]
 
 
 def tlb_ktest(name, smp, build):
