@@ -11,6 +11,7 @@
 
 bool bench_requested(void);
 void bench_run(void);
+void bench_tlb(void);		/* bench_tlb.c: the shootdown's figures, if >1 CPU */
 void bench_ops_in_place(void);		/* the shell's bench: ops only, no exit */
 bool bench_counts_instructions(void);	/* QEMU -icount: TSC = instructions */
 

@@ -29,12 +29,24 @@ enum lock_rank {
 	 * the run queue says it is off it; an exit wakes the parent (run
 	 * queue). */
 	LOCK_RANK_TASKS = 30,
+	/* An address space's heap changes (struct mm, task.h): held, with
+	 * interrupts on, across the TLB shootdown below and the page
+	 * allocator's lock. */
+	LOCK_RANK_MM_BRK = 34,
 	/* The console's input queue: its reader hands it to the run queue
 	 * as it sleeps, and an input interrupt wakes the reader under it. */
 	LOCK_RANK_CONSOLE_INPUT = 35,
+	/* The one TLB shootdown in flight (arch/x86/kernel/tlb.c): held with
+	 * interrupts on while the other CPUs flush. */
+	LOCK_RANK_TLB_SHOOTDOWN = 36,
 	/* The scheduler's run queue: wake-ups come from inside the task
 	 * table's lock and from interrupts. */
 	LOCK_RANK_RUNQUEUE = 40,
+	/* An address space's page entries and heap bounds (struct mm): a
+	 * page fault takes it with interrupts off and allocates a page. */
+	LOCK_RANK_MM_TABLES = 45,
+	/* The address spaces' slots and users counts (kernel/mm.c): a leaf. */
+	LOCK_RANK_MM_SLOTS = 47,
 	/* The page allocator: a leaf but for printing. */
 	LOCK_RANK_PAGES = 50,
 	/* The trace backend's counters - kept with atomic adds instead, since

@@ -1,9 +1,11 @@
 /*
  * task.h - tasks: what the scheduler switches between.
  *
- * A task is a kernel stack, an address space (a page directory; kernel
- * threads use the kernel's own) and the CPU state it owns (struct
- * thread_struct).  User tasks run a program loaded from an ELF image
+ * A task is a kernel stack, an address space (struct mm: a page
+ * directory and a heap; kernel threads have none and use the kernel's
+ * page directory) and the CPU state it owns (struct thread_struct).
+ * Tasks that share one address space are the threads of one program
+ * (sys_thread); each has its own stack, registers and pid.  User tasks run a program loaded from an ELF image
  * (kernel/exec.c) and enter the kernel through interrupts, exceptions
  * and system calls; kernel threads (the idle task, the boot thread) never
  * leave ring 0.  kernel/task.c creates and ends tasks, kernel/sched.c
@@ -22,6 +24,37 @@
 #define NR_TASKS	32
 #define TASK_NAME_LEN	16
 #define KSTACK_PAGES	2	/* 8 KiB of kernel stack per task */
+
+/*
+ * An address space: what threads share (Linux's mm_struct, cut down).
+ * It lives as long as a task uses it (users, kernel/mm.c): the last
+ * task to leave frees its pages and its page directory.  Its two locks:
+ *
+ *   brk_lock    one change of the heap's end at a time.  Held across the
+ *               TLB shootdown, which waits for other CPUs, so it is taken
+ *               with interrupts ON (a CPU spinning for it must still
+ *               answer a shootdown): rank below the run queue's.
+ *   table_lock  the heap's bounds and the user pages' entries: a page
+ *               fault in a shared space maps a page under it (interrupts
+ *               off; user_fault.c says why an unshared one needs none),
+ *               sys_brk clears entries under it.  Never held while waiting for
+ *               another CPU: a CPU that faults spins for it with
+ *               interrupts off, and could not answer.
+ *
+ * cpu_mask: bit n set while CPU n has this page directory in %cr3, so
+ * may hold TLB entries of it.  Set (atomically) before the context
+ * switch loads %cr3, cleared after it loads another: a CPU that is not
+ * in the mask loads the tables afresh when it next switches in, and
+ * so sees every change made before it did.  docs/smp.md, "TLB shootdown".
+ */
+struct mm {
+	u32 *pgd;		/* page directory */
+	u32 brk_start, brk;	/* the heap: [brk_start, brk), paged in on use */
+	unsigned int users;	/* tasks using it (kernel/mm.c); 0: slot free */
+	volatile u32 cpu_mask;	/* CPUs that have it loaded (atomic bit ops) */
+	spinlock_t brk_lock;	/* LOCK_RANK_MM_BRK, interrupts on */
+	spinlock_t table_lock;	/* LOCK_RANK_MM_TABLES, interrupts off */
+};
 
 enum task_state {
 	TASK_UNUSED,
@@ -46,13 +79,14 @@ struct task {
 	u32 kstack;		/* lowest address of its kernel stack */
 	u32 kstack_size;
 	u32 kernel_esp;		/* saved by the context switch */
-	u32 *pgd;		/* page directory (kernel_page_dir for threads) */
+	struct mm *mm;		/* its address space; NULL for kernel threads */
+	u32 *pgd;		/* mm's page directory, or kernel_page_dir:
+				   what the context switch loads */
 	struct task *parent;
 	int exit_status;
 	unsigned long wake_tick;	/* if timed_sleep: sleeping until this tick */
 	bool timed_sleep;
 	void *wait_channel;	/* what it sleeps on, if not a tick */
-	u32 brk_start, brk;	/* its heap: [brk_start, brk), paged in on use */
 	u32 stack_bottom;	/* the lowest address its stack may grow to */
 	char arg[64];		/* the argument string spawn gave it */
 	bool io_allowed;	/* may ask for I/O privilege */
@@ -78,6 +112,14 @@ struct task *task_create_kernel(const char *name, void (*fn)(void));	/* or panic
  * (-EAGAIN: no task slot; -ENOMEM: no stack) if it cannot be made. */
 struct task *task_try_create_kernel(const char *name, void (*fn)(void), int *err);
 int task_spawn(const char *program, const char *arg);	/* pid or -errno */
+/* A thread of the current user task: same address space, starting at
+ * entry with stack pointer esp.  Its pid, or -EAGAIN. */
+int task_create_thread(u32 entry, u32 esp);
+/* kernel/mm.c: a new address space (users 1) or NULL if none is free;
+ * one user more; one user fewer, the last freeing it. */
+struct mm *mm_alloc(void);
+void mm_get(struct mm *mm);
+void mm_put(struct mm *mm);
 int task_wait(int pid, int *status);	/* pid collected, or -ECHILD */
 void task_exit(int status) __noreturn;
 void task_reap_orphans(void);

@@ -312,6 +312,7 @@ void bench_run(void)
 
 	if (bench_smp_requested())
 		bench_smp_run();	/* the SMP figures instead (bench_smp.c) */
+	bench_tlb();	/* more than one CPU: the shootdown's figures */
 	flags = raw_local_irq_save();
 	disable_irq(IRQ_TIMER);
 	bench_ops();

@@ -99,7 +99,8 @@ static int load_segment(struct task *t, const struct program *prog,
 			return err;
 	}
 	copy_to_task(t, ph->vaddr, prog->image + ph->offset, ph->filesz);
-	t->brk_start = max(t->brk_start, (ph->vaddr + ph->memsz + PAGE_SIZE - 1) & PAGE_MASK);
+	t->mm->brk_start = max(t->mm->brk_start,
+			       (ph->vaddr + ph->memsz + PAGE_SIZE - 1) & PAGE_MASK);
 	return 0;
 }
 
@@ -117,7 +118,7 @@ static int load_segments(struct task *t, const struct program *prog,
 		if (err)
 			return err;
 	}
-	return t->brk_start ? 0 : -EINVAL;	/* nothing loaded */
+	return t->mm->brk_start ? 0 : -EINVAL;	/* nothing loaded */
 }
 
 int exec_load(struct task *t, const struct program *prog, const char *arg)
@@ -129,21 +130,24 @@ int exec_load(struct task *t, const struct program *prog, const char *arg)
 		return err;
 	if (!in_user_space(h->entry, 1))
 		return -EINVAL;
-	t->pgd = pgd_alloc();
-	if (!t->pgd)
+	t->mm = mm_alloc();
+	if (!t->mm)
 		return -ENOMEM;
+	t->pgd = t->mm->pgd;
 	err = load_segments(t, prog, h);
 	if (!err)
 		err = map_user_page(t->pgd, USER_STACK_TOP - PAGE_SIZE, true);
 	if (err) {
-		pgd_free(t->pgd);
+		mm_put(t->mm);
+		t->mm = NULL;
+		t->pgd = kernel_page_dir;
 		return err;
 	}
 	/* The program's code was written through the kernel's mapping and
 	 * will run through the task's: serialize, so no CPU can run bytes
 	 * it fetched before they were written. */
 	sync_core();
-	t->brk = t->brk_start;
+	t->mm->brk = t->mm->brk_start;
 	t->stack_bottom = USER_STACK_TOP - USER_STACK_MAX;
 	strlcpy(t->arg, arg ? arg : "", sizeof(t->arg));
 	arch_task_setup_user(t, h->entry, USER_STACK_TOP);

@@ -19,10 +19,12 @@
 #include <asm/privileged.h>
 #include <asm/process.h>
 #include <asm/timer.h>
+#include <asm/tlbflush.h>
 #include <asm/uaccess.h>
 
 #define WRITE_CHUNK	128
 #define WRITE_MAX	4096
+#define BRK_FREE_BATCH	32	/* frames freed per TLB shootdown */
 
 /* ---- I/O privilege: which programs may ask for it ---- */
 
@@ -96,24 +98,90 @@ static long sys_wait(int pid, u32 status_ptr)
 	return err;
 }
 
-/* The heap grows or shrinks; pages come on first touch (user_fault.c),
+/*
+ * The pages of [start, end) go back, a batch at a time: entries cleared
+ * under the table lock (a fault on another CPU maps pages under it), then
+ * this CPU's TLB flushed and every other CPU that has the space loaded
+ * (a thread runs there), and only then the frames freed.  Freed before
+ * the shootdown, a frame could be handed to another program while a
+ * thread still reads and writes it through a stale TLB entry.
+ */
+static void heap_release(struct mm *mm, u32 start, u32 end)
+{
+	u32 frames[BRK_FREE_BATCH], first_va = 0;
+	unsigned long flags;
+	unsigned int n, i;
+
+	while (start < end) {
+		spin_lock_irqsave_call(&mm->table_lock, &flags);
+		n = unmap_user_pages(mm->pgd, &start, end, frames, BRK_FREE_BATCH, &first_va);
+		spin_unlock_irqrestore_call(&mm->table_lock, flags);
+		if (!n)
+			continue;
+		flush_tlb();
+		tlb_flush_space_others(&mm->cpu_mask, n == 1 ? first_va : TLB_FLUSH_ALL);
+		for (i = 0; i < n; i++)
+			page_free(frames[i]);
+	}
+}
+
+/*
+ * The heap grows or shrinks; pages come on first touch (user_fault.c),
  * but a request that RAM could never back fails now, and pages above a
- * shrunk end are freed at once. */
+ * shrunk end are freed at once.  One change at a time per address space
+ * (brk_lock, interrupts on: the shootdown waits for other CPUs); the new
+ * end is set before the pages go, so no thread's fault maps one of them
+ * again meanwhile.
+ */
 static long sys_brk(u32 end)
 {
 	struct task *t = current;
-	u32 new_end = (end + PAGE_SIZE - 1) & PAGE_MASK;
+	struct mm *mm = t->mm;
+	u32 new_end = (end + PAGE_SIZE - 1) & PAGE_MASK, old_end;
+	unsigned long flags;
+	long ret = new_end;
 
-	if (!end)
-		return t->brk;
-	if (end < t->brk_start || end >= t->stack_bottom - PAGE_SIZE)
+	if (!mm)			/* not a program's task */
 		return -EINVAL;
-	if (new_end > t->brk && (new_end - t->brk) / PAGE_SIZE > pages_free_count())
-		return -ENOMEM;
-	if (new_end < t->brk)		/* shrinking: the memory goes back */
-		unmap_user_range(t->pgd, new_end, t->brk);
-	t->brk = new_end;
-	return t->brk;
+	if (!end)
+		return mm->brk;
+	if (end < mm->brk_start || end >= t->stack_bottom - PAGE_SIZE)
+		return -EINVAL;
+	spin_lock(&mm->brk_lock);
+	old_end = mm->brk;
+	if (new_end > old_end && (new_end - old_end) / PAGE_SIZE > pages_free_count()) {
+		ret = -ENOMEM;
+	} else {
+		spin_lock_irqsave_call(&mm->table_lock, &flags);
+		mm->brk = new_end;
+		spin_unlock_irqrestore_call(&mm->table_lock, flags);
+		if (new_end < old_end)		/* shrinking: the memory goes back */
+			heap_release(mm, new_end, old_end);
+	}
+	spin_unlock(&mm->brk_lock);
+	return ret;
+}
+
+/*
+ * A thread: a new task in this address space, starting at entry (a user
+ * address) with its stack at stack, given arg as a C function's one
+ * argument: the kernel pushes arg and a return address of 0 (a thread
+ * that returns faults; user/lib's thread_create ends it with exit).  Both
+ * are the program's word and checked as such: -EINVAL for an entry or a
+ * stack outside user space or a misaligned stack, -EFAULT if the stack
+ * cannot be written.  Its pid, or -EAGAIN when the task table is full.
+ */
+static long sys_thread(u32 entry, u32 stack, u32 arg)
+{
+	u32 frame[2] = { 0, arg };	/* the return address, then arg */
+
+	if (entry < USER_BASE || entry >= USER_END)
+		return -EINVAL;
+	if (stack % sizeof(u32) || stack < USER_BASE + sizeof(frame) || stack > USER_END)
+		return -EINVAL;
+	if (copy_to_user(stack - sizeof(frame), frame, sizeof(frame)))
+		return -EFAULT;
+	return task_create_thread(entry, stack - sizeof(frame));
 }
 
 static long sys_getarg(u32 buf, u32 size)
@@ -197,6 +265,7 @@ long do_syscall(struct pt_regs *regs, u32 nr, u32 a, u32 b, u32 c)
 	case SYS_nop:		return 0;
 	case SYS_cpuinfo:	return sys_cpuinfo(a);
 	case SYS_hostcounts:	return sys_hostcounts(a);
+	case SYS_thread:	return sys_thread(a, b, c);
 	}
 	return -ENOSYS;
 }

@@ -9,6 +9,18 @@
  * status with task_wait().  A task whose parent is gone is collected by
  * the idle task.
  *
+ * Threads (task_create_thread, the thread system call) share their
+ * creator's address space, a struct mm counted by its users.  Each thread
+ * is a task of its own: it ends on its own (exit, a fault, kill), is a
+ * child of the task that made it and is collected by wait() like any
+ * child.  No task's end ends another: a program's first task may exit
+ * while its threads run on, and the space, its pages and its page
+ * directory go when the last of them leaves (mm_put, kernel/mm.c).
+ * That is Linux's plain _exit of one thread (not exit_group), kept
+ * because it needs no "thread group" and a killed thread then cannot
+ * take its siblings' work with it; a program that wants all of them
+ * gone waits for them (user/tlbshoot.c does).
+ *
  * task_lock (rank LOCK_RANK_TASKS) guards the table's slots (claiming and
  * freeing one), the pids, the parent links, the exit statuses and the
  * zombies' collection, and kill's marks.  A task's state is the run
@@ -29,8 +41,10 @@
 #include <task.h>
 #include <asm/desc.h>
 #include <asm/paging.h>
+#include <asm/percpu.h>
 #include <asm/privileged.h>
 #include <asm/process.h>
+#include <asm/tlbflush.h>
 
 static struct task tasks[NR_TASKS];
 static int next_pid = 2;		/* 0 idle, 1 the boot thread */
@@ -238,16 +252,49 @@ int task_spawn(const char *program, const char *arg)
 	return t->pid;
 }
 
-/* Everything but the kernel stack we are running on. */
+/*
+ * A thread of the current task: the same address space (one user more),
+ * started at entry with stack pointer esp in ring 3, its registers,
+ * TLS and LDT its own and empty.  Its pid, or -EAGAIN/-ENOMEM.  The
+ * caller has checked entry and esp (sys_thread).
+ */
+int task_create_thread(u32 entry, u32 esp)
+{
+	struct task *me = current, *t;
+	int err;
+
+	if (!me->mm)
+		return -EINVAL;
+	t = task_alloc(me->name, &err);
+	if (!t)
+		return err;
+	mm_get(me->mm);
+	t->user = true;
+	t->parent = me;
+	t->mm = me->mm;
+	t->pgd = me->mm->pgd;
+	t->stack_bottom = me->stack_bottom;
+	t->io_allowed = me->io_allowed;
+	strlcpy(t->arg, me->arg, sizeof(t->arg));
+	arch_task_setup_user(t, entry, esp);
+	sched_start_task(t);
+	return t->pid;
+}
+
+/* Everything but the kernel stack we are running on.  The address
+ * space is left first (%cr3 and this CPU's bit in its mask), then let
+ * go: its last user frees it, and must find it loaded nowhere. */
 static void task_release(struct task *t)
 {
-	arch_task_release(t);
-	if (t->pgd != kernel_page_dir) {
-		u32 *pgd = t->pgd;
+	struct mm *mm = t->mm;
 
+	arch_task_release(t);
+	if (mm) {
 		t->pgd = kernel_page_dir;
+		t->mm = NULL;
 		write_cr3((u32)kernel_page_dir);
-		pgd_free(pgd);
+		cpumask_clear_atomic(&mm->cpu_mask, smp_processor_id());
+		mm_put(mm);
 	}
 }
 

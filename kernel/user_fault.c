@@ -11,16 +11,35 @@
 #include <task.h>
 #include <asm/paging.h>
 
+/*
+ * Under the space's table lock when threads share it: two of them may
+ * fault on the same page on two CPUs at once (one frame, not two), and a
+ * shrinking brk on a third must find the page either mapped or not (its
+ * new end is set under the same lock).  A space this task alone uses
+ * needs no lock, and a page fault is a hot path: only this task could
+ * add a user (sys_thread) or change the heap (sys_brk), and it is here.
+ * A count that falls to 1 meanwhile only costs a lock not needed.
+ */
 enum user_fault user_fault_resolve(u32 addr)
 {
 	struct task *t = current;
-	bool heap = addr >= t->brk_start && addr < t->brk;
-	bool stack = addr >= t->stack_bottom && addr < USER_END;
+	struct mm *mm = t->mm;
+	enum user_fault r = USER_FAULT_RESOLVED;
+	bool heap, stack = addr >= t->stack_bottom && addr < USER_END, shared;
+	unsigned long flags = 0;
 
-	if (!t->user || (!heap && !stack))
-		return addr >= t->stack_bottom - PAGE_SIZE && addr < t->stack_bottom ?
-		       USER_FAULT_STACK_OVERFLOW : USER_FAULT_BAD_ADDRESS;
-	if (map_user_page(t->pgd, addr & PAGE_MASK, true))
-		return USER_FAULT_NO_MEMORY;
-	return USER_FAULT_RESOLVED;
+	if (!t->user || !mm)
+		return USER_FAULT_BAD_ADDRESS;
+	shared = *(volatile unsigned int *)&mm->users > 1;
+	if (shared)
+		spin_lock_irqsave_call(&mm->table_lock, &flags);
+	heap = addr >= mm->brk_start && addr < mm->brk;
+	if (!heap && !stack)
+		r = addr >= t->stack_bottom - PAGE_SIZE && addr < t->stack_bottom ?
+		    USER_FAULT_STACK_OVERFLOW : USER_FAULT_BAD_ADDRESS;
+	else if (map_user_page(t->pgd, addr & PAGE_MASK, true))
+		r = USER_FAULT_NO_MEMORY;
+	if (shared)
+		spin_unlock_irqrestore_call(&mm->table_lock, flags);
+	return r;
 }

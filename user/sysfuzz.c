@@ -30,7 +30,10 @@
  * uptime, pmc, cpuinfo, hostcounts) or prints it (write) no pointer into its own
  * data, bss or stack: a pointer that would land there is moved into
  * the heap, which it keeps as scratch.  brk is fuzzed too, so the model
- * of the heap follows it.  Watchpoints go only where nothing of this
+ * of the heap follows it.  thread is given hostile entry points and
+ * stacks; the one it may accept starts a thread that exits at once, on
+ * a stack of its own, one such thread alive at a time (a child like a
+ * spawned one, reaped by wait).  Watchpoints go only where nothing of this
  * program writes.
  *
  * Argument, comma-separated words:
@@ -900,6 +903,76 @@ static void fuzz_hostcounts(void)
 	host_count[1] = v[1];
 }
 
+/* ---- thread ---- */
+
+#define THREAD_STACK_WORDS	256
+#define UNMAPPED_USER		0x90000000u	/* page-aligned, far above the heap */
+
+/* The one thread this fuzzer may start at a time: it only exits, on its
+ * own stack, so it touches nothing of the run. */
+static uint32_t thread_stack[THREAD_STACK_WORDS] __attribute__((aligned(16)));
+static int thread_pid;
+
+static void __attribute__((noreturn)) thread_exits(void)
+{
+	exit(0);
+}
+
+/* An entry point: mostly outside user space (kernel text, the edges,
+ * high addresses), else the function above; *valid says which. */
+static uint32_t pick_thread_entry(int *valid)
+{
+	static const uint32_t bad[] = {
+		0, 0x100000, USER_BASE - 1, USER_END, USER_END + 0x1000, 0xffffffff,
+	};
+
+	*valid = below(2);
+	return *valid ? (uint32_t)thread_exits : PICK(bad);
+}
+
+/* A stack top and the answer it alone would get: misaligned, below or
+ * past user space (-EINVAL), unmapped and not the heap's or read-only
+ * (-EFAULT: the kernel writes the argument there), or
+ * the thread's own stack (0: the call may succeed). */
+static uint32_t pick_thread_stack(int *err)
+{
+	static const uint32_t bad[] = {
+		0, 4, USER_BASE, USER_BASE + 4, USER_END + 4, 0xfffffffc,
+	};
+	uint32_t own = (uint32_t)(thread_stack + THREAD_STACK_WORDS);
+
+	switch (below(5)) {
+	case 0: *err = -EINVAL; return PICK(bad);
+	case 1: *err = -EINVAL; return own - 1 - below(3);	/* misaligned */
+	case 2: *err = -EFAULT; return UNMAPPED_USER;
+	case 3: *err = -EFAULT; return USER_BASE + 8;	/* the code: read-only */
+	default: *err = 0; return own;
+	}
+}
+
+static void fuzz_thread(void)
+{
+	int valid_entry, stack_err;
+	uint32_t entry = pick_thread_entry(&valid_entry);
+	uint32_t stack = pick_thread_stack(&stack_err);
+	int alive = thread_pid && child_index(thread_pid) >= 0;
+
+	/* One thread at a time on the one stack, and task slots kept. */
+	if (valid_entry && !stack_err && (alive || nr_children == MAX_CHILDREN))
+		entry = USER_END;
+	enter("thread", SYS_thread, entry, stack, random32());
+	if (entry < USER_BASE || entry >= USER_END)
+		expect(-EINVAL);
+	else if (stack_err)
+		expect(stack_err);
+	else if (cur.result == -EAGAIN || cur.result == -ENOMEM)
+		;	/* the machine is full: a right answer */
+	else if (cur.result <= my_pid || child_index(cur.result) >= 0)
+		report("expected a new pid");
+	else
+		children[nr_children++] = thread_pid = cur.result;
+}
+
 /* ---- numbers outside the table ---- */
 
 static const uint32_t unknown_edges[] = {
@@ -943,7 +1016,7 @@ static void (*const fuzzers[NR_SYSCALLS])(void) = {
 	[SYS_set_ldt] = fuzz_set_ldt,	[SYS_getarg] = fuzz_getarg,
 	[SYS_uptime] = fuzz_uptime,	[SYS_pmc] = fuzz_pmc,
 	[SYS_nop] = fuzz_nop,		[SYS_cpuinfo] = fuzz_cpuinfo,
-	[SYS_hostcounts] = fuzz_hostcounts,
+	[SYS_hostcounts] = fuzz_hostcounts,	[SYS_thread] = fuzz_thread,
 };
 
 /* A heap grown past HEAP_KEEP goes back to its first size, so the pages

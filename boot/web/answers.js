@@ -3,7 +3,7 @@
 // panel.  Lines that are not part of the answer (a user program's output,
 // a guest's `guest: ` lines) match none of the patterns and are skipped.
 
-// "pvops: backend trace, 46 ops; calls counted by trace"
+// "pvops: backend trace, 52 ops; calls counted by trace"
 const PVOPS_HEAD = /^pvops: backend (\S+), (\d+) ops(; calls counted by trace)?$/;
 // "  12 write_cr3           native_write_cr3+0x0", and under trace
 // "  12 write_cr3   paravirt_trace_stub_table+0x144 -> native_write_cr3+0x0   2"

@@ -35,6 +35,7 @@
  * are devices' vectors: a host keeps them as it keeps the PIC's. */
 #define APIC_FIRST_VECTOR	0xe0
 #define IPI_RESCHEDULE_VECTOR	0xe1	/* ipi.c */
+#define IPI_TLB_FLUSH_VECTOR	0xe2	/* tlb.c: a TLB shootdown's request */
 #define APIC_TIMER_VECTOR	0xef
 #define APIC_SPURIOUS_VECTOR	0xff
 

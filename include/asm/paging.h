@@ -70,7 +70,10 @@ void pgd_free(u32 *pgd);
 int map_user_page(u32 *pgd, u32 va, bool writable);	/* 0 or -ENOMEM */
 u32 user_page_frame(const u32 *pgd, u32 va);	/* its frame, or 0 */
 bool user_page_writable(const u32 *pgd, u32 va);
-void unmap_user_range(u32 *pgd, u32 start, u32 end);	/* and free the pages */
+/* Clear up to max entries of [*start, end), frames to the caller, who
+ * frees them once no TLB holds them (address_space.c says why). */
+unsigned int unmap_user_pages(u32 *pgd, u32 *start, u32 end, u32 *frames,
+			      unsigned int max, u32 *first_va);
 
 /* Print the mappings of a page directory as ranges (page_dump.c). */
 void page_table_dump(const u32 *pgd);

@@ -112,6 +112,12 @@ struct arch_spinlock;	/* asm/spinlock.h */
 	X(apic_read, u32, (u32 reg))					\
 	X(apic_write, void, (u32 reg, u32 value))			\
 									\
+	/* TLB shootdown (asm/tlbflush.h): each CPU in cpumask (never the \
+	 * caller's) flushes va, or all of user space for TLB_FLUSH_ALL, \
+	 * before it returns; interrupts on.  Linux 2.6.2x's		\
+	 * flush_tlb_others(cpumask, mm, va).  Natively IPIs and a wait. */ \
+	X(flush_tlb_others, void, (u32 cpumask, u32 va))		\
+									\
 	/* The ticket lock's ops (asm/spinlock.h), Linux's pv_lock_ops: \
 	 * the wait of a lock found held, the release (a callee-save \
 	 * site: natively one add), a long waiter giving its CPU back, \

@@ -124,6 +124,9 @@ static inline void release_pgd(u32 *pgd)		{ PVOP(release_pgd)(pgd); }
 static inline u32 apic_read(u32 reg)			{ return PVOP(apic_read)(reg); }
 static inline void apic_write(u32 reg, u32 value)	{ PVOP(apic_write)(reg, value); }
 
+/* ---- TLB shootdown (asm/tlbflush.h: only tlb.c calls this) ---- */
+static inline void flush_tlb_others(u32 cpumask, u32 va) { PVOP(flush_tlb_others)(cpumask, va); }
+
 /* ---- which backend is running ---- */
 #ifdef CONFIG_PARAVIRT
 static inline const char *paravirt_backend_name(void)	{ return paravirt_ops.name; }

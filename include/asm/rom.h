@@ -95,6 +95,11 @@
 #define ROM_MINOR1_OPS(X)						\
 	X(40, apic_read)	X(41, apic_write)
 
+/* flush_tlb_others has no number in any minor: the kernel's glue
+ * (backends/rom.c) does it as the native backend does, IPIs through the
+ * table's APIC ops and a wait, as it does set_pte_at.  A ROM is a
+ * native machine's table, and a shootdown is kernel code, not an
+ * instruction a ROM could hold. */
 #define ROM_ALL_OPS(X)	ROM_OPS(X) ROM_MINOR1_OPS(X)
 #define ROM_NR_KNOWN_OPS	42	/* every op of every minor this kernel knows */
 

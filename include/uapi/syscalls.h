@@ -42,7 +42,9 @@
 #define SYS_hostcounts	17	/* (u32 out[2]): in a guest, its exits to its
 				   host and the hypercalls among them so far;
 				   -ENODEV on bare hardware */
-#define NR_SYSCALLS	18
+#define SYS_thread	18	/* (entry, stack top, arg): a thread sharing the
+				   caller's memory, started as entry(arg); pid */
+#define NR_SYSCALLS	19
 
 /* The longest sleep: wake-up times are compared with the tick counter
  * as a signed difference, which orders two times only when they are

@@ -236,7 +236,7 @@ static int load_program(struct task *t, const struct program_image *img)
 	t->pgd = kernel_page_dir;
 	err = exec_load(t, &prog, "");
 	if (!err)
-		pgd_free(t->pgd);
+		mm_put(t->mm);	/* its page directory and pages */
 	return err;
 }
 

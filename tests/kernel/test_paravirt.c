@@ -5,8 +5,9 @@
  *
  * The slot numbers below are written out from the member order of the
  * 2006 table (name 0, kernel_rpl 1, cpuid 2, ... iret 42) and the
- * page-table ops after it (... release_pgd 45) and the APIC's (apic_read
- * 46, apic_write 47), not computed
+ * page-table ops after it (... release_pgd 45), the APIC's (apic_read
+ * 46, apic_write 47) and the TLB shootdown (flush_tlb_others 48), not
+ * computed
  * with the macros under test: a member moved, added or dropped changes
  * them, and then these tests and every patch record must agree anew.
  */
@@ -26,9 +27,10 @@
 #define SLOT_RELEASE_PGD	45
 #define SLOT_APIC_READ		46
 #define SLOT_APIC_WRITE		47
-#define SLOT_SPIN_UNLOCK	49	/* the lock ops, after the APIC's */
-#define SLOT_VCPU_IS_PREEMPTED	52	/* the last op */
-#define NR_OPS			51	/* "paravirt: backend native, 51 ops" */
+#define SLOT_FLUSH_TLB_OTHERS	48
+#define SLOT_SPIN_UNLOCK	50	/* the lock ops, after the shootdown */
+#define SLOT_VCPU_IS_PREEMPTED	53	/* the last op */
+#define NR_OPS			52	/* "paravirt: backend native, 52 ops" */
 
 static bool named(unsigned int slot, const char *want)
 {
@@ -52,6 +54,7 @@ KTEST(paravirt_slots_are_known)
 	KT_EXPECT_EQ(PARAVIRT_SLOT(release_pgd), SLOT_RELEASE_PGD);
 	KT_EXPECT_EQ(PARAVIRT_SLOT(apic_read), SLOT_APIC_READ);
 	KT_EXPECT_EQ(PARAVIRT_SLOT(apic_write), SLOT_APIC_WRITE);
+	KT_EXPECT_EQ(PARAVIRT_SLOT(flush_tlb_others), SLOT_FLUSH_TLB_OTHERS);
 	KT_EXPECT_EQ(PARAVIRT_SLOT(spin_unlock), SLOT_SPIN_UNLOCK);
 	KT_EXPECT_EQ(PARAVIRT_SLOT(vcpu_is_preempted), SLOT_VCPU_IS_PREEMPTED);
 	KT_EXPECT_EQ(PARAVIRT_NR_OPS, NR_OPS);
@@ -71,6 +74,7 @@ KTEST(paravirt_op_names_match_slots)
 	KT_EXPECT(named(SLOT_RELEASE_PGD, "release_pgd"));
 	KT_EXPECT(named(SLOT_APIC_READ, "apic_read"));
 	KT_EXPECT(named(SLOT_APIC_WRITE, "apic_write"));
+	KT_EXPECT(named(SLOT_FLUSH_TLB_OTHERS, "flush_tlb_others"));
 	KT_EXPECT(named(SLOT_SPIN_UNLOCK, "spin_unlock"));
 	KT_EXPECT(named(SLOT_VCPU_IS_PREEMPTED, "vcpu_is_preempted"));
 	/* Not ops: the backend's name, kernel_rpl, and past the end. */

@@ -34,9 +34,9 @@ static bool lock_op(unsigned int slot)
 }
 
 /* Every op is the ROM's own code but the four the glue adapts, the
- * three page-table ops the ABI has not (the glue's stores), the APIC
- * ops where the ROM does not give them (a 1.0 ROM: the glue's), and the
- * lock ops. */
+ * three page-table ops the ABI has not (the glue's stores), the TLB
+ * shootdown (the ABI has none: the glue's IPIs), the APIC ops where the
+ * ROM does not give them (a 1.0 ROM: the glue's), and the lock ops. */
 static bool adapted(unsigned int slot)
 {
 	const struct rom_header *h = paravirt_rom_header();
@@ -50,7 +50,7 @@ static bool adapted(unsigned int slot)
 	return slot == PARAVIRT_SLOT(load_tr_desc) || slot == PARAVIRT_SLOT(load_ldt_desc) ||
 	       slot == PARAVIRT_SLOT(load_tls) || slot == PARAVIRT_SLOT(load_esp0) ||
 	       slot == PARAVIRT_SLOT(set_pte_at) || slot == PARAVIRT_SLOT(set_pde) ||
-	       slot == PARAVIRT_SLOT(release_pgd);
+	       slot == PARAVIRT_SLOT(release_pgd) || slot == PARAVIRT_SLOT(flush_tlb_others);
 }
 
 KTEST(rom_table_points_into_rom)

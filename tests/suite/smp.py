@@ -30,12 +30,18 @@ firmware's tables parsed on the host, and the kernel on QEMU -smp N.
                    ticking beside the PIT, test_apic's tests run (id,
                    self-IPIs and their EOI, the timer at HZ, trace
                    counting the APIC ops) and every op is reached
-                   ("op coverage: 51/51"); and the whole suite on -smp 4
-                   and -smp 2 in both builds, the APs taking user tasks and kernel
-                   threads from the one run queue: tasks move between
-                   CPUs with their FPU state, kills and wake-ups reach
-                   other CPUs by IPI, and (PARAVIRT=y) the live backend
-                   switches stop the other CPUs at a safe point.
+                   ("op coverage: 52/52"); and the whole suite on -smp 4
+                   and -smp 2 in both builds, the APs taking user tasks
+                   and kernel threads from the one run queue: tasks move
+                   between CPUs with their FPU state, kills and wake-ups
+                   reach other CPUs by IPI (and a storm of IPIs between
+                   all of them), the TLB shootdown's tests pass (a heap
+                   page given back by one thread faults at once for a
+                   reader thread on another CPU, threads outlive their
+                   creator, every page comes back, flush_tlb_others
+                   returns only once each CPU asked has flushed), and
+                   (PARAVIRT=y) the live backend switches stop the other
+                   CPUs at a safe point.
   smp-left-out-*   A CPU that never answers its start-up (the test aid
                    smp_skip=N sends APIC id N no STARTUP; smp-ktest-late
                    has smp_slow=N: it answers once the boot CPU gave up,
@@ -149,6 +155,9 @@ SMP_SUITE_SAYS = ["smp: 4 CPUs running",
                   "ktest: PASS smp_kill_reaches_a_task_on_another_cpu",
                   "ktest: PASS smp_wake_up_kicks_an_idle_cpu",
                   "ktest: PASS smp_ipi_storm_between_every_cpu",
+                  "ktest: PASS tlb_page_given_back_faults_on_every_cpu",
+                  "ktest: PASS tlb_thread_outlives_its_creator",
+                  "ktest: PASS tlb_flush_others_returns_after_every_answer",
                   "ktest: PASS pv_switch_round_trip_restores_every_site",
                   "ktest: PASS pv_switch_stops_the_other_cpus"]
 
@@ -220,7 +229,7 @@ def qemu_tests():
                          f"{Y.ready} cpu=GenuineIntel family 4 model 8 (i486 class) cpus=1$"]}),
         Test("ktest-smp-2-y", qemu_ktest, (Y, "qemu32"),
              {"append": "test pv=trace nopatch", "extra": ["-smp", "2"],
-              "expect": ["pv386 ready: backend=trace ", "op coverage: 51/51",
+              "expect": ["pv386 ready: backend=trace ", "op coverage: 52/52",
                          "ktest: PASS apic_id_matches_cpuid", "ktest: PASS apic_self_ipi",
                          "ktest: PASS apic_timer_ticks_at_hz", "ktest: PASS apic_ops_counted"]}),
         # Two CPUs in the PARAVIRT=n kernel, a QEMU thread each: the

@@ -38,6 +38,10 @@ int set_ldt(int slot, const void *base, unsigned long limit);	/* a selector */
 int iopl(int level);
 void *brk(void *end);
 void *sbrk(long increment);		/* (void *)-1 when refused */
+/* A thread sharing this program's memory: fn(arg) on the stack that ends
+ * (grows down from) stack_top, then exit(0).  Its pid (wait() collects
+ * it), or a negative error. */
+int thread_create(void (*fn)(void *), void *arg, void *stack_top);
 int watch(void *addr, int len);
 int getarg(char *buf, size_t size);
 int uptime(uint32_t out[4]);

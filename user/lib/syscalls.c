@@ -72,6 +72,30 @@ void *brk(void *end)
 	return (void *)syscall3(SYS_brk, (long)end, 0, 0);
 }
 
+/* What a new thread finds at the top of its stack: the function and its
+ * argument, put there by thread_create. */
+struct thread_start {
+	void (*fn)(void *);
+	void *arg;
+};
+
+/* Where every thread begins, start (the kernel passes it as the C
+ * argument): the function, then the end of the thread. */
+static void __attribute__((noreturn)) thread_entry(struct thread_start *start)
+{
+	start->fn(start->arg);
+	exit(0);
+}
+
+int thread_create(void (*fn)(void *), void *arg, void *stack_top)
+{
+	struct thread_start *start = (struct thread_start *)stack_top - 1;
+
+	start->fn = fn;
+	start->arg = arg;
+	return syscall3(SYS_thread, (long)thread_entry, (long)start, (long)start);
+}
+
 void *sbrk(long increment)
 {
 	char *old = brk(0);

@@ -1,5 +1,6 @@
 /*
- * ipi.c - interrupts between CPUs.  One kind so far: the reschedule
+ * ipi.c - interrupts between CPUs.  Two kinds: the TLB shootdown's
+ * request (its handler and protocol in tlb.c), and the reschedule
  * IPI, which only makes its CPU look at the run queue.  The scheduler
  * sends it when it makes a task runnable while another CPU idles in
  * hlt (a wake-up, a new task), or when it asks a task that runs on
@@ -17,6 +18,7 @@
 #include <asm/traps.h>
 #include <asm/percpu.h>
 #include <asm/smp.h>
+#include <asm/tlbflush.h>
 
 volatile u32 smp_online_mask = 1;	/* the boot CPU */
 volatile unsigned int smp_nr_online = 1;
@@ -36,6 +38,7 @@ static void reschedule_interrupt(struct pt_regs *regs)
 void ipi_init(void)
 {
 	set_intr_handler(IPI_RESCHEDULE_VECTOR, reschedule_interrupt);
+	set_intr_handler(IPI_TLB_FLUSH_VECTOR, tlb_flush_interrupt);
 }
 
 void smp_send_reschedule(unsigned int cpu)

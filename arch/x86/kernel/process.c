@@ -26,6 +26,7 @@
 #include <asm/process.h>
 #include <asm/processor-flags.h>
 #include <asm/syscall.h>
+#include <asm/tlbflush.h>
 
 void kernel_thread_start(void);		/* entry.S */
 
@@ -118,6 +119,28 @@ void arch_task_release(struct task *t)
 	fpu_release(t);
 }
 
+/*
+ * A new page directory, and each space's cpu_mask (task.h) told: this
+ * CPU's bit set in next's BEFORE %cr3 holds it (a shootdown that reads
+ * the mask without the bit made its change before this load, which
+ * then sees it: asm/tlbflush.h), and cleared in prev's only AFTER %cr3
+ * has left it (until then the TLB may hold prev's entries).  Kernel
+ * threads have no space (mm NULL) and use the kernel's directory.
+ * Always inlined: write_cr3's patch site stays in arch_switch_to, where
+ * `sites` and the suite name it.
+ */
+static inline __attribute__((always_inline))
+void switch_address_space(struct task *prev, struct task *next)
+{
+	unsigned int cpu = smp_processor_id();
+
+	if (next->mm)
+		cpumask_set_atomic(&next->mm->cpu_mask, cpu);
+	write_cr3((u32)next->pgd);
+	if (prev->mm)
+		cpumask_clear_atomic(&prev->mm->cpu_mask, cpu);
+}
+
 /* Interrupts are off: nothing may see half of one task's state and half
  * of the other's. */
 void arch_switch_to(struct task *prev, struct task *next)
@@ -131,7 +154,7 @@ void arch_switch_to(struct task *prev, struct task *next)
 
 	load_esp0(&this_cpu_ptr()->tss, n);
 	if (prev->pgd != next->pgd)
-		write_cr3((u32)next->pgd);
+		switch_address_space(prev, next);
 	load_TLS(n, smp_processor_id());
 	if (p->has_ldt || n->has_ldt)
 		load_task_ldt(n->has_ldt ? n->ldt : NULL);

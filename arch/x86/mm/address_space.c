@@ -92,22 +92,34 @@ int map_user_page(u32 *pgd, u32 va, bool writable)
 	return 0;
 }
 
-/* Take the pages of [start, end) away and free them.  Only the TLB
- * still knows them then: flush it, or the task could go on using frames
- * that belong to someone else. */
-void unmap_user_range(u32 *pgd, u32 start, u32 end)
+/*
+ * Take up to max pages of [*start, end) away: their entries cleared,
+ * their frames handed to the caller in frames[] (the count returned),
+ * *start moved past what was looked at, *first_va the first page taken.
+ * The frames are NOT freed here: every TLB that may still hold an entry
+ * for them - this CPU's and, in a space threads share, other CPUs' - must
+ * be flushed first (asm/tlbflush.h), or a thread could go on using a
+ * frame that already belongs to someone else.  The caller flushes, then
+ * frees (sys_brk).
+ */
+unsigned int unmap_user_pages(u32 *pgd, u32 *start, u32 end, u32 *frames,
+			      unsigned int max, u32 *first_va)
 {
+	unsigned int n = 0;
 	u32 va;
 
-	for (va = start & PAGE_MASK; va < end && va < USER_END; va += PAGE_SIZE) {
+	for (va = *start & PAGE_MASK; va < end && va < USER_END && n < max; va += PAGE_SIZE) {
 		u32 *pte = va >= USER_BASE ? user_pte(pgd, va, false) : NULL;
 
 		if (!pte || !(*pte & PTE_PRESENT))
 			continue;
-		page_free(*pte & PAGE_MASK);
+		if (!n)
+			*first_va = va;
+		frames[n++] = *pte & PAGE_MASK;
 		set_pte_at(pte, 0, va);
 	}
-	flush_tlb();
+	*start = va < end && va < USER_END ? va : end;
+	return n;
 }
 
 /* May user code write the page at va (mapped, with the write bit)? */

@@ -36,6 +36,10 @@ static const char *op_unavailable(unsigned int s)
 	if ((s == PARAVIRT_SLOT(apic_read) || s == PARAVIRT_SLOT(apic_write)) &&
 	    !apic_present())
 		return smp_possible() ? "one CPU: APIC not used" : "no APIC";
+	/* Asked only of other CPUs that have a space loaded: there are
+	 * none unless the APIC is used (the IPI needs it). */
+	if (s == PARAVIRT_SLOT(flush_tlb_others) && !apic_present())
+		return smp_possible() ? "one CPU: no other TLB" : "no APIC";
 	/* Called only when a lock is found held, which takes a second CPU
 	 * (every lock is taken with interrupts off); the unlock is not. */
 	if ((s == PARAVIRT_SLOT(spin_lock_slowpath) || s == PARAVIRT_SLOT(spin_wait) ||

@@ -485,6 +485,22 @@ static void guest_apic_write(u32 reg, u32 value)
 	      value, reg);
 }
 
+/* ---- TLB shootdown: a guest has no other CPU ---- */
+
+/*
+ * Every address space of a guest is loaded on its one CPU at most, so
+ * tlb_flush_space_others (arch/x86/kernel/tlb.c) finds no other CPU in
+ * a mask and never calls the op.  A call names CPUs the guest does not
+ * have: refused rather than done as nothing, since "nothing" would be a
+ * silent success for a flush nobody made.  (A multi-CPU guest would ask
+ * its host here, as Xen's MMUEXT_TLB_FLUSH_MULTI does.)
+ */
+static void guest_flush_tlb_others(u32 cpumask, u32 va)
+{
+	panic("guest: flush_tlb_others to CPUs %08x (va %08x), but a guest is one CPU",
+	      cpumask, va);
+}
+
 /* ---- the table ---- */
 
 static const struct paravirt_ops guest_paravirt_ops = {
@@ -543,6 +559,7 @@ static const struct paravirt_ops guest_paravirt_ops = {
 
 	.apic_read		= guest_apic_read,
 	.apic_write		= guest_apic_write,
+	.flush_tlb_others	= guest_flush_tlb_others,
 
 	/* One CPU, and nothing privileged in them: the native lock ops
 	 * (asm/spinlock.h), the unlock sites patched inline as natively. */

@@ -77,6 +77,7 @@ const struct paravirt_ops native_paravirt_ops = {
 	.apic_read		= native_apic_read,
 	.apic_write		= native_apic_write,
 
+	.flush_tlb_others	= native_flush_tlb_others,
 	/* Not privileged: the kernel's own (asm/spinlock.h), which the
 	 * other backends' tables hold too. */
 	.spin_lock_slowpath	= native_spin_lock_slowpath,

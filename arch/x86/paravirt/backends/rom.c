@@ -34,6 +34,7 @@
 #include <asm/rom.h>
 #include <asm/segment.h>
 #include <asm/spinlock.h>
+#include <asm/tlbflush.h>
 
 void iret_fault(void);		/* entry.S: a return to user mode that faults */
 
@@ -146,6 +147,9 @@ static void fill_ops(void)
 	rom_ops.apic_write = rom_gives_op(rom_image, ROM_OP_apic_write) ?
 			     (__typeof__(rom_ops.apic_write))rom_code(ROM_OP_apic_write) :
 			     rom_apic_write;
+	/* No ROM op: the glue shoots down as the native backend does, with
+	 * the APIC ops of this same table (asm/rom.h). */
+	rom_ops.flush_tlb_others = smp_flush_tlb_others;
 	/* No ROM numbers (asm/rom.h): the kernel's own, unprivileged. */
 	rom_ops.spin_lock_slowpath = native_spin_lock_slowpath;
 	rom_ops.spin_unlock = native_spin_unlock;

@@ -1,0 +1,124 @@
+/*
+ * tlb.c - TLB shootdown by IPI: the native flush_tlb_others op, its
+ * interrupt handler, and the helper the kernel calls after it cleared
+ * entries of an address space (asm/tlbflush.h has the why).
+ *
+ * The protocol (Linux i386 2.6's, with one request in flight):
+ *
+ *   sender (interrupts on)                 each CPU in the mask
+ *   take tlb_shootdown_lock
+ *   request.va = va; request.pending = mask
+ *   IPI_TLB_FLUSH_VECTOR to each ------->  handler (interrupts off):
+ *                                            EOI; reload %cr3;
+ *   spin until pending == 0  <-----------    clear own bit in pending
+ *   release the lock
+ *
+ * The answer is the bit cleared after the flush: once pending is 0,
+ * every CPU asked has dropped its entries, and the caller may free the
+ * pages.  The lock is taken and the wait done with interrupts on: a
+ * second sender spinning for the lock, or a CPU the first is waiting
+ * for that is itself waiting for something, still takes the IPI.  No
+ * CPU is asked twice at once, and a sender never asks itself.
+ */
+#include <kernel.h>
+#include <spinlock.h>
+#include <asm/apic.h>
+#include <asm/paging.h>
+#include <asm/percpu.h>
+#include <asm/privileged.h>
+#include <asm/processor-flags.h>
+#include <asm/smp.h>
+#include <asm/timer.h>
+#include <asm/tlbflush.h>
+
+/* Seconds a sender waits for its answers before it calls the machine
+ * broken: far longer than a stopped CPU keeps interrupts off (half a
+ * second at most, stop_cpus.c), so it fires only on a real hang. */
+#define TLB_ACK_TIMEOUT_S	10
+
+static DEFINE_SPINLOCK(tlb_shootdown_lock, LOCK_RANK_TLB_SHOOTDOWN);
+
+static struct {
+	volatile u32 pending;	/* CPUs still to flush: each clears its bit */
+	volatile u32 va;	/* the page, or TLB_FLUSH_ALL */
+} request;
+
+static unsigned long shootdowns;	/* under tlb_shootdown_lock */
+static unsigned long received[CPU_TABLES_MAX_CPUS];	/* each CPU its own */
+
+/* Wait, with interrupts on, until every CPU asked has answered. */
+static void wait_for_answers(u32 asked)
+{
+	unsigned long start = timer_ticks();
+
+	while (request.pending) {
+		if (timer_ticks() - start > TLB_ACK_TIMEOUT_S * timer_hz())
+			panic("tlb: CPUs %08x of %08x never answered the shootdown",
+			      request.pending, asked);
+		asm volatile("pause" ::: "memory");
+	}
+}
+
+/* The native flush_tlb_others: every CPU in cpumask (never this one)
+ * has flushed va, or everything, when it returns. */
+void smp_flush_tlb_others(u32 cpumask, u32 va)
+{
+	unsigned int cpu;
+
+	if (!(raw_local_save_flags() & X86_EFLAGS_IF))
+		panic("tlb: flush_tlb_others with interrupts off (CPUs %08x): "
+		      "two CPUs shooting each other could wait for ever", cpumask);
+	if (cpumask & (1u << smp_processor_id()))
+		panic("tlb: flush_tlb_others asked this CPU too (%08x)", cpumask);
+	spin_lock(&tlb_shootdown_lock);
+	shootdowns++;
+	request.va = va;
+	request.pending = cpumask;
+	for (cpu = 0; cpu < CPU_TABLES_MAX_CPUS; cpu++)
+		if (cpumask & (1u << cpu))
+			apic_send_ipi(smp.cpu[cpu].apic_id, IPI_TLB_FLUSH_VECTOR);
+	wait_for_answers(cpumask);
+	spin_unlock(&tlb_shootdown_lock);
+}
+
+/* On a CPU asked to flush (interrupts off): flush, then answer.  The
+ * flush is whole whatever request.va says: the table has no one-page
+ * flush (asm/tlbflush.h). */
+void tlb_flush_interrupt(struct pt_regs *regs)
+{
+	unsigned int cpu = smp_processor_id();
+
+	(void)regs;
+	apic_eoi();
+	flush_tlb();
+	received[cpu]++;
+	cpumask_clear_atomic(&request.pending, cpu);
+}
+
+/*
+ * The kernel's way in.  The caller changed the entries (plain stores,
+ * or through set_pte_at) and then calls this: the locked `or` below
+ * orders those stores before the read of the mask (x86 may otherwise
+ * let a load pass an earlier store).  A CPU that sets its bit after
+ * this read loads %cr3 after the entries changed (the context switch
+ * sets the bit first, with a locked op), so it cannot hold the old ones.
+ */
+void tlb_flush_space_others(volatile u32 *cpu_mask, u32 va)
+{
+	u32 others;
+
+	asm volatile("lock orl $0, (%%esp)" ::: "memory");
+	others = *cpu_mask & ~(1u << smp_processor_id());
+	if (others)
+		flush_tlb_others(others, va);
+}
+
+unsigned long tlb_shootdowns(void)
+{
+	return shootdowns;
+}
+
+unsigned long tlb_flushes_received(unsigned int cpu)
+{
+	return cpu < CPU_TABLES_MAX_CPUS ? received[cpu] : 0;
+}
