@@ -22,8 +22,9 @@
  * be unknown, and a slot may be stale: both are only hints, never
  * needed for a correct lock.  Each CPU writes only its own slot.
  *
- * Not on a machine of one CPU: there no lock is ever found held (every
- * lock is taken with interrupts off), and nothing here runs.
+ * Not on a machine of one CPU: there no lock is ever found held (no
+ * holder is switched away or interrupted by a taker: docs/smp.md), and
+ * nothing here runs.
  */
 #include <types.h>
 #include <asm/percpu.h>
@@ -69,8 +70,10 @@ static int cpu_with_ticket(arch_spinlock_t *lock, u16 ticket)
 /* Say, before looking at the lock again, that this CPU waits for ticket:
  * an unlock that serves it and then reads the slots must find it (a full
  * barrier: x86 may otherwise let this CPU's later loads of owner pass
- * the stores).  Locks are taken with interrupts off (docs/smp.md), so a
- * CPU waits for one lock at a time and one slot is enough. */
+ * the stores).  One slot a CPU: a waiter with interrupts on (brk_lock's)
+ * may take an interrupt that waits for another lock and overwrites it;
+ * a kick for the outer ticket then finds no CPU, so a wait must also
+ * end on its own (natively it is one pause). */
 static void publish_waiting(struct lock_waiter *w, arch_spinlock_t *lock, u16 ticket)
 {
 	w->lock = lock;

@@ -40,8 +40,9 @@ static const char *op_unavailable(unsigned int s)
 	 * none unless the APIC is used (the IPI needs it). */
 	if (s == PARAVIRT_SLOT(flush_tlb_others) && !apic_present())
 		return smp_possible() ? "one CPU: no other TLB" : "no APIC";
-	/* Called only when a lock is found held, which takes a second CPU
-	 * (every lock is taken with interrupts off); the unlock is not. */
+	/* Called only when a lock is found held, which takes a second CPU:
+	 * on one, no holder is ever switched away or interrupted by a taker
+	 * (docs/smp.md, "Locks"); the unlock is called always. */
 	if ((s == PARAVIRT_SLOT(spin_lock_slowpath) || s == PARAVIRT_SLOT(spin_wait) ||
 	     s == PARAVIRT_SLOT(spin_kick) || s == PARAVIRT_SLOT(vcpu_is_preempted)) &&
 	    num_online_cpus() < 2)
