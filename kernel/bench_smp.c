@@ -19,7 +19,9 @@
  *                             once (system calls, yields on the one run
  *                             queue's lock, faults on the page allocator's):
  *                             the machine's instructions from the first
- *                             spawn to the last exit, and that per CPU;
+ *                             spawn to the last exit, that per CPU, and
+ *                             the kernel's lock takes that found the
+ *                             lock held meanwhile;
  *   one lock, every CPU       each CPU takes one spinlock 2000 times: the
  *                             instructions, the takes and how many of
  *                             them found the lock held (contended).
@@ -164,12 +166,27 @@ static void bench_smp_ipi(void)
 
 /* ---- the parallel workload ---- */
 
+/* Takes of any kernel lock that found it held, on every CPU so far:
+ * each one a call of the lock's slow path (spinlock_native.c). */
+static u32 kernel_lock_contended(void)
+{
+	unsigned int cpu;
+	u32 n = 0;
+
+	for (cpu = 0; cpu < CPU_TABLES_MAX_CPUS; cpu++)
+		n += spin_contended_count(cpu);
+	return n;
+}
+
 /* One copy per CPU, all at once; the TSC from before the first spawn to
- * after the last is collected.  false if a copy failed. */
+ * after the last is collected, and the kernel's contended lock takes
+ * meanwhile (the run queue's, the page allocator's ...).  false if a
+ * copy failed. */
 static bool bench_smp_workload(void)
 {
 	unsigned int n = min(num_online_cpus(), (unsigned int)PAR_MAX_COPIES), i;
 	int pids[PAR_MAX_COPIES], status;
+	u32 contended = kernel_lock_contended();
 	u64 start = read_tsc(), total, per_cpu;
 	bool ok = true;
 
@@ -188,6 +205,7 @@ static bool bench_smp_workload(void)
 	printk("bench: smp workload_copies %u\n", n);
 	printk("bench: smp workload_total %llu\n", total);
 	printk("bench: smp workload_per_cpu %llu\n", per_cpu);
+	printk("bench: smp workload_contended %u\n", kernel_lock_contended() - contended);
 	return ok;
 }
 

@@ -57,7 +57,8 @@ def bench_runs(log, build, append, guest=False):
 
 # kernel/bench_smp.c's "bench: smp NAME COUNT" lines on more than one CPU.
 BENCH_SMP = ("cpus", "tsc_own_loop", "tsc_while_another_loops", "ipi_round_trip",
-             "workload_copies", "workload_total", "workload_per_cpu", "lock_total",
+             "workload_copies", "workload_total", "workload_per_cpu", "workload_contended",
+             "lock_total",
              "lock_takes", "lock_contended")
 
 
