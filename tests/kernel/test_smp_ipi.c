@@ -9,6 +9,7 @@
  */
 #include <ktest.h>
 #include <task.h>
+#include <asm/percpu.h>
 #include <asm/smp.h>
 #include <asm/timer.h>
 #include "run_user.h"
@@ -73,8 +74,22 @@ static unsigned long others_ipis(void)
 	return n;
 }
 
+/* Whether every other CPU runs its idle task now. */
+static bool others_idle(void)
+{
+	unsigned int cpu;
+
+	for (cpu = 0; cpu < CPU_TABLES_MAX_CPUS; cpu++)
+		if (cpu_online(cpu) && cpu != smp_processor_id() &&
+		    per_cpu(cpu)->current_task != per_cpu(cpu)->idle_task)
+			return false;
+	return true;
+}
+
 /* A kernel thread asleep, woken from this CPU, which stays busy (the boot
- * thread runs on CPU 0 only): an idle CPU is sent the IPI and runs it. */
+ * thread runs on CPU 0 only): an idle CPU is sent the IPI and runs it.
+ * The others must be idle first: on a loaded host a task of an earlier
+ * test may still be ending on one, and a busy CPU is kicked by nobody. */
 KTEST(smp_wake_up_kicks_an_idle_cpu)
 {
 	unsigned long before, end;
@@ -88,7 +103,9 @@ KTEST(smp_wake_up_kicks_an_idle_cpu)
 	while (t->state != TASK_SLEEPING && (long)(timer_ticks() - end) < 0)
 		sched_sleep_ticks(1);
 	KT_EXPECT_EQ(t->state, TASK_SLEEPING);
-	sched_sleep_ticks(2);		/* the others back in their idle loops */
+	while (!others_idle() && (long)(timer_ticks() - end) < 0)
+		sched_sleep_ticks(1);	/* the others back in their idle loops */
+	KT_EXPECT(others_idle());
 	before = others_ipis();
 	sched_wake_up(&sleeper_channel);
 	while (sleeper_woke_on < 0 && (long)(timer_ticks() - end) < 0)
