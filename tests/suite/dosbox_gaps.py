@@ -155,7 +155,16 @@ GAPS = [
             ("sysfuzz_random_calls_leave_nothing_behind",
              r"^sysfuzz: call \d+ by (int80|sysenter): \w+\(([0-9a-f]+, )*"
              r"4000[0-4][0-9a-f]{3}(, [0-9a-f]+)*\) \[nr [0-9a-f]+\] = -?\d+: "
-             r"expected -14$")),
+             r"expected -14$"),
+            # A thread given the read-only code as its stack starts (the
+            # kernel's write of its argument went through), and its first
+            # push in ring 3, where the page's protection holds, kills it
+            # (-1014: a page fault); the wait that collects it reads that.
+            ("sysfuzz_random_calls_leave_nothing_behind",
+             r"^sysfuzz: call \d+ by (int80|sysenter): wait\([0-9a-f, ]*\) "
+             r"\[nr 6\] = \d+: status -1014, expected 0$"),
+            ("sysfuzz_random_calls_leave_nothing_behind",
+             r'^tests/kernel/test_sysfuzz\.c:\d+: expected !captured_anywhere\("\) killed"\)$')),
         'tests/kernel/test_kernel_text.c:48: expected write_faults(TARGET_IMMEDIATE, 7)'),
     # DOSBox 0.74 (src/cpu/paging.cpp) raises a #PF found in a page walk
     # by running the guest's handler in a nested loop (PAGING_PageFault,
