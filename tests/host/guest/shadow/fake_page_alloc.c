@@ -4,17 +4,21 @@
  * own (mmap: page-aligned and zeroed, as page_alloc's are; a 32-bit
  * build, so an address is a u32 as in the kernel), each in a record.
  *
- * A freed run is poisoned for AddressSanitizer and stays mapped until
- * the next reset: any later read or write of it is reported at once,
- * with the stack that made it.  A free of an address no allocation
+ * A freed run is poisoned for AddressSanitizer and stays reserved, with
+ * no access, until the next reset: any later read or write of it is
+ * reported at once - by AddressSanitizer with the stack that made it, or,
+ * in the build without it (the one qemu-user runs), by the fault handler
+ * below with the address.  A free of an address no allocation
  * returned, or of one already freed, fails the running test with the
  * address, and so does a frame still held when the test says nothing
  * should be.
  */
 #include <sanitizer/asan_interface.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <unistd.h>
 #include <page_alloc.h>
 #include <asm/paging.h>
 #include "../../runner/runner.h"
@@ -90,6 +94,10 @@ void pages_free(u32 addr, unsigned int n)
 	CHECK(r->pages == n, "free of %08x as %u pages: handed out as %u", addr, n, r->pages);
 	r->live = false;
 	ASAN_POISON_MEMORY_REGION((void *)r->addr, r->pages * PAGE_SIZE);
+	if (mprotect((void *)r->addr, r->pages * PAGE_SIZE, PROT_NONE) != 0) {
+		perror("fake_page_alloc: mprotect");
+		abort();
+	}
 }
 
 void page_free(u32 addr)
@@ -133,6 +141,45 @@ void fake_fail_in(unsigned long n, bool from_then_on)
 {
 	fail_at = calls + n;
 	fail_from_then_on = from_then_on;
+}
+
+#ifndef __SANITIZE_ADDRESS__
+/*
+ * A fault at an address: in a freed run it is a use after free, named
+ * as such; anywhere else an ordinary crash.  The program ends here, so
+ * the line is formatted with snprintf (not async-signal-safe, but no
+ * other code runs after it) and written with write(), then _exit.
+ */
+static void report_fault(int sig, siginfo_t *info, void *context)
+{
+	u32 addr = (u32)info->si_addr;
+	const char *what = "a fault";
+	char line[128];
+	unsigned int i;
+	int n;
+
+	(void)sig;
+	(void)context;
+	for (i = 0; i < nr_runs; i++)
+		if (!runs[i].live && addr - runs[i].addr < runs[i].pages * PAGE_SIZE)
+			what = "a use of a freed frame";
+	n = snprintf(line, sizeof(line), "FAIL fake_page_alloc: %s at %08x\n", what, addr);
+	write(STDOUT_FILENO, line, n);
+	_exit(2);
+}
+#endif
+
+/*
+ * With AddressSanitizer, its own handler reports faults (and a freed
+ * frame is caught before the access); without it, ours does.
+ */
+void fake_report_faults(void)
+{
+#ifndef __SANITIZE_ADDRESS__
+	struct sigaction sa = { .sa_sigaction = report_fault, .sa_flags = SA_SIGINFO };
+
+	sigaction(SIGSEGV, &sa, NULL);
+#endif
 }
 
 void fake_reset(unsigned long fail, bool from_then_on)

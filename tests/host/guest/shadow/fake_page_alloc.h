@@ -15,6 +15,9 @@
  * fail_at-th call (1: the first; 0: none), and every later one too if
  * from_then_on. */
 void fake_reset(unsigned long fail_at, bool from_then_on);
+/* A fault in the program is reported with its address, and named a use
+ * of a freed frame when it is one (AddressSanitizer does so itself). */
+void fake_report_faults(void);
 /* From now on, fail the n-th call (and every later one if from_then_on). */
 void fake_fail_in(unsigned long n, bool from_then_on);
 unsigned long fake_calls(void);		/* allocations asked for since */

@@ -4,6 +4,7 @@
  * allocator that refuses when told to (fake_page_alloc.c).
  */
 #include "../../runner/runner.h"
+#include "fake_page_alloc.h"
 
 #define SHADOW_FRAME_TESTS(X)						\
 	X(guest_memory_refused_is_empty)				\
@@ -20,5 +21,6 @@ static const struct host_test tests[] = { SHADOW_FRAME_TESTS(ROW) };
 
 int main(void)
 {
+	fake_report_faults();
 	return run_host_tests(tests, sizeof(tests) / sizeof(tests[0]), 0);
 }
