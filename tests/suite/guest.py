@@ -34,6 +34,15 @@
                    never two host threads running one guest (the start
                    waits until the old one is released), and a guest
                    boots again.
+  guest-nmi-y      NMIs from the machine (QEMU's monitor `nmi`, as fast as
+                   it answers, NMI_FLOOD_MIN of them at least) while the
+                   guest runs its suite, exiting thousands of times a
+                   second: every one comes at some instruction of the
+                   host, the guest or the Switcher between them.  The host
+                   neither resets nor panics, counts them (no more than
+                   were sent, and NMI_COUNTED_MIN of them at least), and
+                   the guest sees none of them: its suite passes, and no
+                   trap it did not cause reaches it.
   guest-short-of-frames-y  The host's in-kernel test that starts a guest
                    with every number of frames left up to what it needs
                    (guest_start_short_of_frames): refused or stopped by
@@ -42,6 +51,8 @@
 """
 
 import re
+import socket
+import threading
 import time
 
 from .builds import N, Y
@@ -389,11 +400,123 @@ def short_of_frames(log, build):
                expect=["ktest: PASS guest_start_short_of_frames"])
 
 
+# ---- NMIs from the machine while a guest runs ----
+
+NMI_FLOOD_MIN = 1000     # NMIs sent while the guest runs its suite, at least
+# A CPU holds one NMI pending while it handles another, and QEMU merges
+# an `nmi` that comes while one is pending: some of those sent are never
+# taken.  Sent one at a time, each after the monitor answered the last,
+# most are: the host must count at least this share (and never more).
+NMI_COUNTED_MIN = 0.5
+NMI_NO_PROGRESS = 30     # seconds without a line on COM1: stuck
+MONITOR_PROMPT = b"(qemu) "
+HOST_NMIS = re.compile(r"^  NMIs (\d+), (\d+) of them while it ran or switched$")
+# What a guest kernel prints for a trap nothing in it expected: a fake
+# one (the Switcher reading an NMI's frame as the guest's) shows here.
+GUEST_STOPPED = re.compile(rb"host: guest stopped: [^\r\n]*")
+GUEST_STRAY_TRAP = re.compile(r"trap: unexpected interrupt|trap: NMI")
+
+
+class NmiFlood:
+    """`nmi` sent to QEMU's monitor, each as soon as it answered the
+    last, from a thread, until stopped; sent counts those it answered."""
+
+    def __init__(self, monitor_path):
+        self.monitor_path = monitor_path
+        self.sent = 0
+        self.error = None
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self.run, daemon=True)
+        self.thread.start()
+
+    def run(self):
+        try:
+            with socket.socket(socket.AF_UNIX) as mon:
+                mon.connect(self.monitor_path)
+                mon.settimeout(NMI_NO_PROGRESS)
+                self.prompt(mon, b"")
+                while not self.done.is_set():
+                    mon.sendall(b"nmi\n")
+                    self.prompt(mon, b"")
+                    self.sent += 1
+        except OSError as e:
+            self.error = e
+
+    @staticmethod
+    def prompt(mon, text):
+        """Read until the monitor's prompt."""
+        while not text.endswith(MONITOR_PROMPT):
+            data = mon.recv(4096)
+            if not data:
+                raise OSError("the monitor closed")
+            text += data
+
+    def stop(self):
+        self.done.set()
+        self.thread.join(NMI_NO_PROGRESS)
+        return self.sent
+
+
+def wait_progressing(session, text, what):
+    """Until COM1 has said text; Failure if it says nothing new for
+    NMI_NO_PROGRESS seconds or QEMU ends (a reset, with -no-reboot)."""
+    last, quiet_since = len(session.received), time.monotonic()
+    while text not in session.received:
+        if session.receive() is None:
+            raise Failure(f"QEMU ended before {what}: a reset or a triple fault?",
+                          session.details())
+        if len(session.received) != last:
+            last, quiet_since = len(session.received), time.monotonic()
+        elif time.monotonic() - quiet_since > NMI_NO_PROGRESS:
+            raise Failure(f"nothing on COM1 for {NMI_NO_PROGRESS} s before {what}",
+                          session.details())
+        if b"KERNEL PANIC" in session.received:
+            raise Failure(f"{panic_line(session_lines(session))}", session.details())
+        stopped = GUEST_STOPPED.search(session.received)
+        if stopped and stopped.group(0) != GUEST_PASSED:
+            raise Failure(stopped.group(0).decode("utf-8", "replace"), session.details())
+
+
+def guest_under_nmis(log, build):
+    """The guest's suite under a flood of NMIs from the machine."""
+    session = ShellSession(log, build, "guest=test", extra=["-initrd", Y.elf])
+    flood = None
+    try:
+        wait_progressing(session, GUEST_READY, "the guest's ready line")
+        flood = NmiFlood(session.monitor_path)
+        wait_progressing(session, GUEST_PASSED, "the guest's suite passed")
+        sent = flood.stop()
+        if flood.error:
+            raise Failure(f"QEMU's monitor: {flood.error} after {sent} NMIs",
+                          session.details())
+        if sent < NMI_FLOOD_MIN:
+            raise Failure(f"only {sent} NMIs sent while the guest ran, "
+                          f"fewer than {NMI_FLOOD_MIN}", session.details())
+        problem = ktest_problem(guest_lines(session))
+        stray = next((l for l in guest_lines(session) if GUEST_STRAY_TRAP.search(l)), None)
+        if problem or stray:
+            raise Failure(f"guest: {problem or stray}", session.details())
+        answer = expect_answer(session, "guest stats", [HOST_NMIS])
+        counted = next(int(m.group(1)) for m in map(HOST_NMIS.match, answer) if m)
+        if not NMI_COUNTED_MIN * sent <= counted <= sent:
+            raise Failure(f"host: {counted} NMIs counted of {sent} sent "
+                          f"(at least {NMI_COUNTED_MIN:.0%} and at most all)",
+                          session.details())
+        problem = panic_line(host_lines(session))
+        if problem:
+            raise Failure(f"host: {problem}", session.details())
+    finally:
+        if flood:
+            flood.stop()
+        session.close()
+
+
 def tests():
     return ([Test("guest-ktest-y", guest_ktest, (Y,)),
              Test("guest-hostile-y", hostile_guests, (Y,))] +
             [Test(name, guest_matrix, (host, cpu)) for name, host, cpu in GUEST_MATRIX] +
             [Test("guest-bochs-y-pentium", guest_bochs, ("pentium",)),
+             Test("guest-nmi-y", guest_under_nmis, (Y,)),
              Test("guest-short-of-frames-y", short_of_frames, (Y,)),
              Test("guest-stop-start-y", stop_start_together, (Y,)),
              Test("guest-fuzz-y", guest_fuzz, (Y,)),
