@@ -42,7 +42,8 @@
                    counts them (1000 at least, a quarter of those sent at
                    least, never more than were sent: NMI_COUNTED_*), and
                    the guest sees none of them: its suite passes, and no
-                   trap it did not cause reaches it.
+                   trap it did not cause reaches it.  -n: the same under a
+                   PARAVIRT=n host.
   guest-short-of-frames-y  The host's in-kernel test that starts a guest
                    with every number of frames left up to what it needs
                    (guest_start_short_of_frames): refused or stopped by
@@ -418,7 +419,7 @@ MONITOR_PROMPT = b"(qemu) "
 HOST_NMIS = re.compile(r"^  NMIs (\d+), (\d+) of them while it ran or switched$")
 # What a guest kernel prints for a trap nothing in it expected: a fake
 # one (the Switcher reading an NMI's frame as the guest's) shows here.
-GUEST_STOPPED = re.compile(rb"host: guest stopped: [^\r\n]*")
+GUEST_STOPPED = re.compile(rb"host: guest stopped: [^\r\n]*(?=\r?\n)")   # whole lines
 GUEST_STRAY_TRAP = re.compile(r"trap: unexpected interrupt|trap: NMI")
 
 
@@ -522,6 +523,7 @@ def tests():
             [Test(name, guest_matrix, (host, cpu)) for name, host, cpu in GUEST_MATRIX] +
             [Test("guest-bochs-y-pentium", guest_bochs, ("pentium",)),
              Test("guest-nmi-y", guest_under_nmis, (Y,)),
+             Test("guest-nmi-n", guest_under_nmis, (N,)),
              Test("guest-short-of-frames-y", short_of_frames, (Y,)),
              Test("guest-stop-start-y", stop_start_together, (Y,)),
              Test("guest-fuzz-y", guest_fuzz, (Y,)),
