@@ -105,7 +105,8 @@ struct pt_regs *switcher_guest_regs(void);
 unsigned int switcher_run(u32 *cr2);	/* the trap's vector */
 bool hardware_vector(unsigned int vector);	/* the host's interrupt: handled */
 u32 switcher_traps_in_switcher(void);	/* after GUEST_TRAP_IN_SWITCHER: the vectors' bits */
-unsigned long switcher_nmi_count(void);	/* NMIs the Switcher handed the host */
+/* NMIs the Switcher handed the host; *noted: those that came inside it */
+unsigned long switcher_nmi_count(unsigned long *noted);
 
 /* arch/x86/host/cpu_state.c: the host-only CPU state (CR4 bits, its
  * watchpoints, SYSENTER_CS) off around each entry into a guest. */

@@ -40,7 +40,8 @@
                    instruction of the host, the guest or the Switcher
                    between them.  The host neither resets nor panics,
                    counts them (1000 at least, a quarter of those sent at
-                   least, never more than were sent: NMI_COUNTED_*), and
+                   least, never more than were sent: NMI_COUNTED_*; some
+                   inside the Switcher, or the row tested nothing), and
                    the guest sees none of them: its suite passes, and no
                    trap it did not cause reaches it.  -n: the same under a
                    PARAVIRT=n host.
@@ -416,7 +417,8 @@ NMI_COUNTED_MIN = 1000
 NMI_COUNTED_SHARE = 0.25
 NMI_NO_PROGRESS = 30     # seconds without a line on COM1: stuck
 MONITOR_PROMPT = b"(qemu) "
-HOST_NMIS = re.compile(r"^  NMIs (\d+), (\d+) of them while it ran or switched$")
+HOST_NMIS = re.compile(r"^  NMIs (\d+), (\d+) of them while it ran or switched, "
+                       r"(\d+) inside the Switcher$")
 # What a guest kernel prints for a trap nothing in it expected: a fake
 # one (the Switcher reading an NMI's frame as the guest's) shows here.
 GUEST_STOPPED = re.compile(rb"host: guest stopped: [^\r\n]*(?=\r?\n)")   # whole lines
@@ -503,11 +505,15 @@ def guest_under_nmis(log, build):
         if problem or stray:
             raise Failure(f"guest: {problem or stray}", session.details())
         answer = expect_answer(session, "guest stats", [HOST_NMIS])
-        counted = next(int(m.group(1)) for m in map(HOST_NMIS.match, answer) if m)
+        counted, inside = next((int(m.group(1)), int(m.group(3)))
+                               for m in map(HOST_NMIS.match, answer) if m)
         if not max(NMI_COUNTED_MIN, NMI_COUNTED_SHARE * sent) <= counted <= sent:
             raise Failure(f"host: {counted} NMIs counted of {sent} sent (at least "
                           f"{NMI_COUNTED_MIN} and {NMI_COUNTED_SHARE:.0%}, at most all)",
                           session.details())
+        if not inside:
+            raise Failure("host: no NMI came inside the Switcher: the row did not test it "
+                          "(a few hundred do in a run)", session.details())
         problem = panic_line(host_lines(session))
         if problem:
             raise Failure(f"host: {problem}", session.details())

@@ -284,6 +284,7 @@ void guest_print_stats(void)
 	const struct guest *g = guest_current();
 	const struct guest_stats *st;
 	char state[sizeof(g->stop_reason) + 24];
+	unsigned long nmis, noted;
 	unsigned int i;
 
 	if (!g) {
@@ -299,10 +300,12 @@ void guest_print_stats(void)
 	       g->shadows.built, g->shadows.reused, st->irq_windows);
 	printk("  shadow frames: %lu now, %lu at most, quota %lu\n",
 	       g->mem.shadow_frames, g->mem.shadow_peak, g->mem.shadow_quota);
-	/* Every NMI is the host's (switcher.c); how many there were in all,
-	 * and how many came while a guest ran or the Switcher switched. */
-	printk("  NMIs %lu, %lu of them while it ran or switched\n",
-	       trap_count(X86_TRAP_NMI), switcher_nmi_count());
+	/* Every NMI is the host's (switcher.c): how many there were in all,
+	 * how many came while a guest ran or the Switcher switched, and how
+	 * many of those inside the Switcher itself. */
+	nmis = switcher_nmi_count(&noted);
+	printk("  NMIs %lu, %lu of them while it ran or switched, %lu inside the Switcher\n",
+	       trap_count(X86_TRAP_NMI), nmis, noted);
 	for (i = 0; i < HCALL_NR; i++)
 		if (st->hypercalls[i])
 			printk("  hypercall %-16s %lu\n", hypercall_name(i), st->hypercalls[i]);

@@ -193,21 +193,26 @@ bool hardware_vector(unsigned int v)
  * handling as an NMI anywhere else in the host.  Two that came in one
  * switch stay two.
  */
-static unsigned long nmis_handled;	/* this way, for `guest stats` */
+static unsigned long nmis_handled, nmis_noted;	/* for `guest stats` */
 
-static void run_host_nmis(unsigned int n)
+static void run_host_nmis(unsigned int from_guest, unsigned int noted)
 {
 	struct pt_regs regs = { .vector = X86_TRAP_NMI, .cs = __KERNEL_CS,
 				.eflags = X86_EFLAGS_FIXED };
+	unsigned int n;
 
-	for (; n; n--) {
+	nmis_noted += noted;
+	for (n = from_guest + noted; n; n--) {
 		nmis_handled++;
 		trap_dispatch(&regs);
 	}
 }
 
-unsigned long switcher_nmi_count(void)
+/* The NMIs handed to the host this way; *noted: those of them that came
+ * inside the Switcher. */
+unsigned long switcher_nmi_count(unsigned long *noted)
 {
+	*noted = nmis_noted;
 	return nmis_handled;
 }
 
@@ -357,7 +362,7 @@ unsigned int switcher_run(u32 *cr2)
 		vector = GUEST_TRAP_HOST_IRQ;
 	*cr2 = vector == X86_TRAP_PF ? read_cr2() : 0;
 	host_cpu_state_on(&host);
-	run_host_nmis(s->nmis_in_switcher + (vector == X86_TRAP_NMI));
+	run_host_nmis(vector == X86_TRAP_NMI, s->nmis_in_switcher);
 	if (vector == X86_TRAP_NMI)
 		vector = GUEST_TRAP_HOST_NMI;
 	else if (hardware_vector(vector))
