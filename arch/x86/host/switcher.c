@@ -166,7 +166,8 @@ struct pt_regs *switcher_guest_regs(void)
 
 /* A hardware interrupt that came while the guest ran is the host's: its
  * handler runs as if it had interrupted the host's kernel here (the
- * PIC's through irq_dispatch, the local APIC's through its gate's). */
+ * PIC's through irq_dispatch, the local APIC's through its gate's, the
+ * NMI's through the exceptions'). */
 static void run_host_irq(unsigned int vector)
 {
 	struct pt_regs regs = { .vector = vector, .cs = __KERNEL_CS,
@@ -197,14 +198,12 @@ static unsigned long nmis_handled, nmis_noted;	/* for `guest stats` */
 
 static void run_host_nmis(unsigned int from_guest, unsigned int noted)
 {
-	struct pt_regs regs = { .vector = X86_TRAP_NMI, .cs = __KERNEL_CS,
-				.eflags = X86_EFLAGS_FIXED };
 	unsigned int n;
 
 	nmis_noted += noted;
 	for (n = from_guest + noted; n; n--) {
 		nmis_handled++;
-		trap_dispatch(&regs);
+		run_host_irq(X86_TRAP_NMI);
 	}
 }
 
