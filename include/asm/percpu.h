@@ -72,7 +72,7 @@ struct percpu {
 	struct task *idle_task;		/* what runs when nothing is runnable */
 	bool need_resched;		/* the timer asked for a switch */
 	u64 pmc_at_switch;		/* counter 0 when the task came in (pmc.c) */
-	u64 gdt[GDT_ENTRIES] __attribute__((aligned(8)));
+	u64 gdt[GDT_TABLE_ENTRIES] __attribute__((aligned(8)));
 	u8 ring0_stack[PERCPU_RING0_STACK] __attribute__((aligned(16)));
 	/*
 	 * The TSS, and the stack sysenter switches to right above it.

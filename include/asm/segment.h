@@ -23,6 +23,17 @@
  * GDT, a different base in each.  The kernel keeps its selector in %fs. */
 #define GDT_ENTRY_PERCPU	(GDT_ENTRY_TLS_MIN + GDT_ENTRY_TLS_ENTRIES)
 #define GDT_ENTRIES		(GDT_ENTRY_PERCPU + 1)
+/*
+ * Past pv386's layout, the ring-0 code and data segments of a host's
+ * Switcher (arch/x86/host/world_switch.S), at the same index in every
+ * CPU's GDT and in a guest's, as lguest had LGUEST_CS and LGUEST_DS: its
+ * %cs and %ss then stay loadable at every instruction while it loads one
+ * GDT in place of the other, and an NMI taken anywhere in it returns.
+ * A guest never writes them (its host keeps its own there).
+ */
+#define GDT_ENTRY_SWITCHER_CS	GDT_ENTRIES
+#define GDT_ENTRY_SWITCHER_DS	(GDT_ENTRIES + 1)
+#define GDT_TABLE_ENTRIES	(GDT_ENTRIES + 2)	/* what a GDT holds */
 
 #define __KERNEL_CS	(GDT_ENTRY_KERNEL_CS * 8)
 #define __KERNEL_DS	(GDT_ENTRY_KERNEL_DS * 8)

@@ -28,10 +28,9 @@
 #define SWITCHER_STUB_SIZE	16	/* one trap stub per vector, this far apart */
 
 /* The guest's GDT is pv386's layout plus the Switcher's ring-0 code and
- * data segments, which only the Switcher loads (its gates use them). */
-#define GDT_ENTRY_SWITCHER_CS	GDT_ENTRIES
-#define GDT_ENTRY_SWITCHER_DS	(GDT_ENTRIES + 1)
-#define GUEST_GDT_ENTRIES	(GDT_ENTRIES + 2)
+ * data segments (asm/segment.h), which only the Switcher loads (its gates
+ * use them); the host's GDT has them too, at the same indices. */
+#define GUEST_GDT_ENTRIES	GDT_TABLE_ENTRIES
 #define __SWITCHER_CS		(GDT_ENTRY_SWITCHER_CS * 8)
 #define __SWITCHER_DS		(GDT_ENTRY_SWITCHER_DS * 8)
 
@@ -41,6 +40,10 @@
 #define GUEST_TRAP_BAD_FRAME	257	/* a trap frame not whole (world_switch.S) */
 #define GUEST_TRAP_BAD_SEGMENT	258	/* its CS or SS would not load: not run */
 #define GUEST_TRAP_HOST_IRQ	259	/* the host's local APIC interrupted: handled */
+#define GUEST_TRAP_HOST_NMI	260	/* the machine's NMI while the guest ran: handled */
+/* A machine check or a debug trap at ring 0, in the Switcher itself:
+ * which, switcher_traps_in_switcher() */
+#define GUEST_TRAP_IN_SWITCHER	261
 
 #ifndef __ASSEMBLER__
 
@@ -49,7 +52,9 @@
 #include <asm/traps.h>
 
 struct switcher_state {
-	u32 host_cr3, host_esp;
+	u32 host_cr3;
+	u32 host_esp, host_ss;		/* lss's far pointer back to the host's stack */
+	u32 switcher_esp, switcher_ss;	/* and the Switcher's own: the regs page */
 	u32 guest_cr3;			/* the guest's shadow page directory */
 	struct desc_ptr host_gdt, host_idt;
 	struct desc_ptr guest_gdt, guest_idt;
@@ -70,6 +75,10 @@ struct switcher_state {
 	/* The guest's watchpoints, checked (host_check.h): the Switcher
 	 * arms them going in and disarms them coming out, if dr7 has any. */
 	u32 guest_dr[4], guest_dr7;
+	/* Traps taken at ring 0, inside the Switcher, noted there and left
+	 * for the host once back (world_switch.S): NMIs, how many; any other
+	 * vector, a bit.  Only under the host's cr3 is this page writable. */
+	u32 nmis_in_switcher, traps_in_switcher;
 };
 
 /* The guest's registers at the end of the regs page, as a trap leaves
@@ -95,6 +104,9 @@ void switcher_map_in_guest(u32 *guest_pgd, u32 table);	/* table: a zeroed frame 
 struct pt_regs *switcher_guest_regs(void);
 unsigned int switcher_run(u32 *cr2);	/* the trap's vector */
 bool hardware_vector(unsigned int vector);	/* the host's interrupt: handled */
+u32 switcher_traps_in_switcher(void);	/* after GUEST_TRAP_IN_SWITCHER: the vectors' bits */
+/* NMIs the Switcher handed the host; *noted: those that came inside it */
+unsigned long switcher_nmi_count(unsigned long *noted);
 
 /* arch/x86/host/cpu_state.c: the host-only CPU state (CR4 bits, its
  * watchpoints, SYSENTER_CS) off around each entry into a guest. */

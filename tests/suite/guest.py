@@ -34,6 +34,17 @@
                    never two host threads running one guest (the start
                    waits until the old one is released), and a guest
                    boots again.
+  guest-nmi-y      NMIs from the machine (QEMU's monitor `nmi`, 500 a
+                   second) while the guest runs its suite, exiting
+                   thousands of times a second: each comes at some
+                   instruction of the host, the guest or the Switcher
+                   between them.  The host neither resets nor panics,
+                   counts them (1000 at least, a quarter of those sent at
+                   least, never more than were sent: NMI_COUNTED_*; some
+                   inside the Switcher, or the row tested nothing), and
+                   the guest sees none of them: its suite passes, and no
+                   trap it did not cause reaches it.  -n: the same under a
+                   PARAVIRT=n host.
   guest-short-of-frames-y  The host's in-kernel test that starts a guest
                    with every number of frames left up to what it needs
                    (guest_start_short_of_frames): refused or stopped by
@@ -42,6 +53,8 @@
 """
 
 import re
+import socket
+import threading
 import time
 
 from .builds import N, Y
@@ -389,11 +402,135 @@ def short_of_frames(log, build):
                expect=["ktest: PASS guest_start_short_of_frames"])
 
 
+# ---- NMIs from the machine while a guest runs ----
+
+NMI_INTERVAL = 0.002     # seconds from one `nmi` to the next: 500 a second
+# The host must count at least NMI_COUNTED_MIN of the NMIs (the CPU took
+# that many, wherever they came), never more than were sent (a guest
+# cannot make the host see one), and at least NMI_COUNTED_SHARE of those
+# sent.  Not all: QEMU's monitor answers `nmi` before the CPU takes it,
+# and merges one sent while another is still pending, as a CPU holds one
+# NMI pending while it handles another; sent at full speed, 1 in 9 was
+# taken.  Paced at NMI_INTERVAL, nearly all are, unless the emulator's
+# CPU thread waits for a core for milliseconds on a loaded machine.
+NMI_COUNTED_MIN = 1000
+NMI_COUNTED_SHARE = 0.25
+NMI_NO_PROGRESS = 30     # seconds without a line on COM1: stuck
+MONITOR_PROMPT = b"(qemu) "
+HOST_NMIS = re.compile(r"^  NMIs (\d+), (\d+) of them while it ran or switched, "
+                       r"(\d+) inside the Switcher$")
+GUEST_STOPPED = re.compile(rb"host: guest stopped: [^\r\n]*(?=\r?\n)")   # whole lines
+# What a guest kernel prints for an interrupt nothing in it raised: a fake
+# one (the Switcher reading an NMI's frame as the guest's) shows here; a
+# fake exception panics it or fails a test.
+GUEST_STRAY_TRAP = re.compile(r"trap: unexpected interrupt")
+
+
+class NmiFlood:
+    """`nmi` sent to QEMU's monitor every NMI_INTERVAL (or once it
+    answered the last, if later), from a thread, until stopped; sent
+    counts those it answered."""
+
+    def __init__(self, monitor_path):
+        self.monitor_path = monitor_path
+        self.sent = 0
+        self.error = None
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self.run, daemon=True)
+        self.thread.start()
+
+    def run(self):
+        try:
+            with socket.socket(socket.AF_UNIX) as mon:
+                mon.connect(self.monitor_path)
+                mon.settimeout(NMI_NO_PROGRESS)
+                self.prompt(mon, b"")
+                due = time.monotonic()
+                while not self.done.wait(max(0, due - time.monotonic())):
+                    mon.sendall(b"nmi\n")
+                    self.prompt(mon, b"")
+                    self.sent += 1
+                    due += NMI_INTERVAL
+        except OSError as e:
+            self.error = e
+
+    @staticmethod
+    def prompt(mon, text):
+        """Read until the monitor's prompt."""
+        while not text.endswith(MONITOR_PROMPT):
+            data = mon.recv(4096)
+            if not data:
+                raise OSError("the monitor closed")
+            text += data
+
+    def stop(self):
+        self.done.set()
+        self.thread.join(NMI_NO_PROGRESS)
+        return self.sent
+
+
+def wait_progressing(session, text, what):
+    """Until COM1 has said text; Failure if it says nothing new for
+    NMI_NO_PROGRESS seconds or QEMU ends (a reset, with -no-reboot)."""
+    last, quiet_since = len(session.received), time.monotonic()
+    while text not in session.received:
+        if session.receive() is None:
+            raise Failure(f"QEMU ended before {what}: a reset or a triple fault?",
+                          session.details())
+        if len(session.received) != last:
+            last, quiet_since = len(session.received), time.monotonic()
+        elif time.monotonic() - quiet_since > NMI_NO_PROGRESS:
+            raise Failure(f"nothing on COM1 for {NMI_NO_PROGRESS} s before {what}",
+                          session.details())
+        if b"KERNEL PANIC" in session.received:
+            raise Failure(f"{panic_line(session_lines(session))}", session.details())
+        stopped = GUEST_STOPPED.search(session.received)
+        if stopped and stopped.group(0) != GUEST_PASSED:
+            raise Failure(stopped.group(0).decode("utf-8", "replace"), session.details())
+
+
+def guest_under_nmis(log, build):
+    """The guest's suite under a flood of NMIs from the machine."""
+    session = ShellSession(log, build, "guest=test", extra=["-initrd", Y.elf])
+    flood = None
+    try:
+        wait_progressing(session, GUEST_READY, "the guest's ready line")
+        flood = NmiFlood(session.monitor_path)
+        wait_progressing(session, GUEST_PASSED, "the guest's suite passed")
+        sent = flood.stop()
+        if flood.error:
+            raise Failure(f"QEMU's monitor: {flood.error} after {sent} NMIs",
+                          session.details())
+        problem = ktest_problem(guest_lines(session))
+        stray = next((l for l in guest_lines(session) if GUEST_STRAY_TRAP.search(l)), None)
+        if problem or stray:
+            raise Failure(f"guest: {problem or stray}", session.details())
+        answer = expect_answer(session, "guest stats", [HOST_NMIS])
+        counted, inside = next((int(m.group(1)), int(m.group(3)))
+                               for m in map(HOST_NMIS.match, answer) if m)
+        if not max(NMI_COUNTED_MIN, NMI_COUNTED_SHARE * sent) <= counted <= sent:
+            raise Failure(f"host: {counted} NMIs counted of {sent} sent (at least "
+                          f"{NMI_COUNTED_MIN} and {NMI_COUNTED_SHARE:.0%}, at most all)",
+                          session.details())
+        if not inside:
+            raise Failure("host: no NMI came inside the Switcher: the row did not test it "
+                          "(a few hundred do in a run)", session.details())
+        problem = panic_line(host_lines(session))
+        if problem:
+            raise Failure(f"host: {problem}", session.details())
+    finally:
+        if flood:
+            flood.stop()
+        session.close()
+
+
 def tests():
     return ([Test("guest-ktest-y", guest_ktest, (Y,)),
              Test("guest-hostile-y", hostile_guests, (Y,))] +
             [Test(name, guest_matrix, (host, cpu)) for name, host, cpu in GUEST_MATRIX] +
             [Test("guest-bochs-y-pentium", guest_bochs, ("pentium",)),
+             Test("guest-nmi-y", guest_under_nmis, (Y,)),
+             Test("guest-nmi-n", guest_under_nmis, (N,)),
              Test("guest-short-of-frames-y", short_of_frames, (Y,)),
              Test("guest-stop-start-y", stop_start_together, (Y,)),
              Test("guest-fuzz-y", guest_fuzz, (Y,)),

@@ -30,7 +30,7 @@ SHELL_GENERAL = [
               re.compile(r"^  cr3 +[0-9a-f]{8}  \(the page directory\)$"),
               re.compile(r"^  cr4 +[0-9a-f]{8}$"),
               re.compile(r"^  eflags [0-9a-f]{8} +IF"),
-              re.compile(r"^  gdtr +base [0-9a-f]{8} limit 0057 \(11 entries\)$"),
+              re.compile(r"^  gdtr +base [0-9a-f]{8} limit 0067 \(13 entries\)$"),
               re.compile(r"^  idtr +base [0-9a-f]{8} limit 07ff \(256 entries\)$"),
               "  tr     0028$"]),
     # SYSENTER_CS: read, and written back with the value the kernel set.

@@ -127,18 +127,19 @@ static u32 hc_write_gdt_entry(struct guest *g, const struct guest_call *c)
 	return put_gdt_entry(g, c->a1, word_pair(c));
 }
 
-/* Its whole table, but the host's own entries (null, TSS, LDT). */
+/* Its whole table, but the host's own entries (null, TSS, LDT, and the
+ * Switcher's past pv386's layout, which its GDT holds as every GDT). */
 static u32 hc_load_gdt(struct guest *g, const struct guest_call *c)
 {
 	u32 gpa = c->a1, limit = c->a2;
 	unsigned int n = (limit + 1) / 8, i;
 	const u64 *table = guest_memory_ptr(&g->mem, gpa, n * 8);
 
-	if (!table || n > GDT_ENTRIES) {
+	if (!table || n > GDT_TABLE_ENTRIES) {
 		guest_stop(g, "load_gdt: a table of %u entries at %08x", n, gpa);
 		return -EINVAL;
 	}
-	for (i = 1; i < n; i++)
+	for (i = 1; i < min(n, GDT_ENTRIES); i++)
 		if (i != GDT_ENTRY_TSS && i != GDT_ENTRY_LDT && put_gdt_entry(g, i, table[i]))
 			return -EINVAL;
 	return 0;

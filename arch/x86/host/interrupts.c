@@ -37,7 +37,7 @@ static bool has_error_code(unsigned int v)
  * step, DR6), #NM (its lazy FPU: an `int $7` would load the host
  * thread's FPU and resume past the int, the guest's gate never run), and
  * the NMI and the machine check, which come from the machine, whoever
- * runs: the host's (run.c), never the guest's to fake.
+ * runs: the host's (switcher.c, run.c), never the guest's to fake.
  */
 static bool host_reads_as_exception(unsigned int v)
 {

@@ -181,12 +181,20 @@ static void vm86_exit(struct guest *g, struct pt_regs *r, unsigned int vector, u
 	guest_reflect_trap(g, vector, r->error_code);
 }
 
-/* An NMI from the machine (a watchdog, a parity error, a debugger's
- * button) while the guest ran: the host's, as on the host's own code;
- * the guest goes on.  A guest's `int $2` never gets here (interrupts.c). */
-static void machine_nmi(const struct pt_regs *r)
+/* A machine check, or a debug trap the guest's MOV SS or POP SS held
+ * back into the Switcher's first instruction (SDM vol. 3, 6.8.3), taken
+ * at ring 0 in the Switcher (world_switch.S): not a trap a guest's own
+ * IDT could be given as the CPU would (that #DB would have come at its
+ * own handler's first instruction).  The guest is stopped, by name. */
+static void trap_in_switcher(struct guest *g)
 {
-	printk("host: NMI while the guest ran, at %08x: continuing\n", r->eip);
+	u32 traps = switcher_traps_in_switcher();
+
+	if (traps & (1u << X86_TRAP_DB))
+		set_debugreg(6, 0);	/* its bits stick (debug_trap) */
+	guest_stop(g, "%s inside the Switcher, at ring 0",
+		   traps & (1u << X86_TRAP_MC) ? "a machine check (the machine's: the host's "
+		   "to look at)" : "a debug trap its MOV SS or POP SS held back");
 }
 
 static void handle_exit(struct guest *g, unsigned int vector, u32 cr2)
@@ -204,6 +212,8 @@ static void handle_exit(struct guest *g, unsigned int vector, u32 cr2)
 	else if (vector == GUEST_TRAP_BAD_FRAME)
 		guest_stop(g, "a trap whose frame the CPU did not push whole: "
 			   "a software int through an error-code vector's gate?");
+	else if (vector == GUEST_TRAP_IN_SWITCHER)
+		trap_in_switcher(g);
 	else if (r->eflags & X86_EFLAGS_VM)
 		vm86_exit(g, r, vector, cr2);
 	else if (hardware_vector(vector))
@@ -220,8 +230,6 @@ static void handle_exit(struct guest *g, unsigned int vector, u32 cr2)
 		debug_trap(g, r);
 	else if (vector == X86_TRAP_DF)
 		guest_stop(g, "double fault at %08x", r->eip);
-	else if (vector == X86_TRAP_NMI)
-		machine_nmi(r);
 	else if (vector == X86_TRAP_MC)
 		guest_stop(g, "a machine check while it ran (the machine's: the host's to look at)");
 	else
@@ -276,6 +284,7 @@ void guest_print_stats(void)
 	const struct guest *g = guest_current();
 	const struct guest_stats *st;
 	char state[sizeof(g->stop_reason) + 24];
+	unsigned long nmis, noted;
 	unsigned int i;
 
 	if (!g) {
@@ -291,6 +300,12 @@ void guest_print_stats(void)
 	       g->shadows.built, g->shadows.reused, st->irq_windows);
 	printk("  shadow frames: %lu now, %lu at most, quota %lu\n",
 	       g->mem.shadow_frames, g->mem.shadow_peak, g->mem.shadow_quota);
+	/* Every NMI is the host's (switcher.c): how many there were in all,
+	 * how many came while a guest ran or the Switcher switched, and how
+	 * many of those inside the Switcher itself. */
+	nmis = switcher_nmi_count(&noted);
+	printk("  NMIs %lu, %lu of them while it ran or switched, %lu inside the Switcher\n",
+	       trap_count(X86_TRAP_NMI), nmis, noted);
 	for (i = 0; i < HCALL_NR; i++)
 		if (st->hypercalls[i])
 			printk("  hypercall %-16s %lu\n", hypercall_name(i), st->hypercalls[i]);

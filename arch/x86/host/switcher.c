@@ -88,6 +88,11 @@ static void setup_switcher_segments(struct switcher_state *s)
 					  (u32)va->guest_gdt_table };
 	s->guest_idt = (struct desc_ptr){ sizeof(s->guest_idt_table) - 1,
 					  (u32)va->guest_idt_table };
+	/* The Switcher's stack below the guest's registers (lss's far
+	 * pointers: world_switch.S), and the host's segment to go back to. */
+	s->switcher_esp = SWITCHER_REGS_PAGE + PAGE_SIZE - sizeof(struct pt_regs);
+	s->switcher_ss = __SWITCHER_DS;
+	s->host_ss = __KERNEL_DS;
 }
 
 /* Every vector leads back to the host; the hypercall's gate admits the
@@ -161,7 +166,8 @@ struct pt_regs *switcher_guest_regs(void)
 
 /* A hardware interrupt that came while the guest ran is the host's: its
  * handler runs as if it had interrupted the host's kernel here (the
- * PIC's through irq_dispatch, the local APIC's through its gate's). */
+ * PIC's through irq_dispatch, the local APIC's through its gate's, the
+ * NMI's through the exceptions'). */
 static void run_host_irq(unsigned int vector)
 {
 	struct pt_regs regs = { .vector = vector, .cs = __KERNEL_CS,
@@ -171,11 +177,49 @@ static void run_host_irq(unsigned int vector)
 }
 
 /* The host's interrupts: the PIC's IRQs, whose vectors a guest never
- * has, and an exit switcher_run() found to be the local APIC's. */
+ * has, an exit switcher_run() found to be the local APIC's, and the
+ * machine's NMI. */
 bool hardware_vector(unsigned int v)
 {
 	return (v >= FIRST_EXTERNAL_VECTOR && v < FIRST_EXTERNAL_VECTOR + NR_IRQS) ||
-	       v == GUEST_TRAP_HOST_IRQ;
+	       v == GUEST_TRAP_HOST_IRQ || v == GUEST_TRAP_HOST_NMI;
+}
+
+/*
+ * The NMIs that came while the guest ran (its exit on vector 2: a
+ * guest's own `int $2` is a #GP, interrupts.c) or while the Switcher
+ * switched (noted there: world_switch.S) are the host's.  Each runs
+ * the host's own NMI handler, after the switch, where it would have run
+ * had the host's kernel been interrupted here: the same count, the same
+ * handling as an NMI anywhere else in the host.  Two that came in one
+ * switch stay two.
+ */
+static unsigned long nmis_handled, nmis_noted;	/* for `guest stats` */
+
+static void run_host_nmis(unsigned int from_guest, unsigned int noted)
+{
+	unsigned int n;
+
+	nmis_noted += noted;
+	for (n = from_guest + noted; n; n--) {
+		nmis_handled++;
+		run_host_irq(X86_TRAP_NMI);
+	}
+}
+
+/* The NMIs handed to the host this way; *noted: those of them that came
+ * inside the Switcher. */
+unsigned long switcher_nmi_count(unsigned long *noted)
+{
+	*noted = nmis_noted;
+	return nmis_handled;
+}
+
+/* A machine check or a debug trap that came at ring 0 in the Switcher
+ * (world_switch.S): a bit per vector, until the next entry. */
+u32 switcher_traps_in_switcher(void)
+{
+	return ((struct switcher_state *)state_page)->traps_in_switcher;
 }
 
 /*
@@ -254,6 +298,20 @@ void switcher_segments_changed(struct switcher_state *s)
 }
 
 /*
+ * Into the Switcher by a far call to its own code segment, which the
+ * host's GDT has as the guest's does (asm/segment.h): it runs on it
+ * throughout, and its lret comes back to the host's.  EAX, ECX and EDX
+ * are lost, as in a call; it saves the rest.
+ */
+static void enter_switcher(void)
+{
+	struct { u32 offset; u16 selector; } __attribute__((packed))
+		entry = { SWITCHER_VA(switch_to_guest), __SWITCHER_CS };
+
+	asm volatile("lcall *%0" : : "m" (entry) : "eax", "ecx", "edx", "memory", "cc");
+}
+
+/*
  * Run the guest until it traps, and return the trap's vector (its
  * registers: switcher_guest_regs()), or GUEST_TRAP_NONE without running
  * it if its frame is not a guest's, or GUEST_TRAP_BAD_SEGMENT without
@@ -261,13 +319,16 @@ void switcher_segments_changed(struct switcher_state *s)
  * the trap's frame was not whole (world_switch.S; then no register is
  * the guest's).  Whatever it returns is below 256 or one of those.  A hardware interrupt is the host's:
  * its handler has run when this returns its vector (the PIC's), or
- * GUEST_TRAP_HOST_IRQ (the local APIC's), and the caller may
+ * GUEST_TRAP_HOST_IRQ (the local APIC's), or GUEST_TRAP_HOST_NMI (the
+ * machine's NMI while the guest ran; one that came while the Switcher
+ * switched is handled too, whatever else it returns), and the caller may
  * run the guest on, or do what the host must first (a guest that never
  * traps must not keep the host from its scheduler).  A page fault's
  * address is in *cr2, read before anything else can fault.  The host's
  * own CPU state (cpu_state.c: CR4 bits, watchpoints, SYSENTER_CS) is off
  * while the guest runs, and back before any host code, its interrupt
- * handler first, runs.
+ * handler first, runs.  A machine check or a debug trap at ring 0 in the
+ * Switcher is GUEST_TRAP_IN_SWITCHER, whatever the exit was.
  */
 unsigned int switcher_run(u32 *cr2)
 {
@@ -290,7 +351,9 @@ unsigned int switcher_run(u32 *cr2)
 	store_idt(&s->host_idt);
 	host_cpu_state_off(&host);
 	regs->vector = GUEST_TRAP_NONE;
-	((void (*)(void))SWITCHER_VA(switch_to_guest))();
+	s->nmis_in_switcher = 0;
+	s->traps_in_switcher = 0;
+	enter_switcher();
 	vector = regs->vector;
 	if (vector > GUEST_TRAP_BAD_FRAME)	/* only the stubs write it: never so */
 		vector = GUEST_TRAP_BAD_FRAME;
@@ -298,8 +361,13 @@ unsigned int switcher_run(u32 *cr2)
 		vector = GUEST_TRAP_HOST_IRQ;
 	*cr2 = vector == X86_TRAP_PF ? read_cr2() : 0;
 	host_cpu_state_on(&host);
-	if (hardware_vector(vector))
+	run_host_nmis(vector == X86_TRAP_NMI, s->nmis_in_switcher);
+	if (vector == X86_TRAP_NMI)
+		vector = GUEST_TRAP_HOST_NMI;
+	else if (hardware_vector(vector))
 		run_host_irq(regs->vector);
+	if (s->traps_in_switcher)
+		vector = GUEST_TRAP_IN_SWITCHER;
 	raw_local_irq_restore(flags);
 	return vector;
 }

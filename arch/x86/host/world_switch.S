@@ -19,6 +19,28 @@
  * trap's stack), loads the host's tables back and returns to the C code
  * that called switch_to_guest.  Interrupts are off on the host side
  * throughout; the guest always runs with the real IF set.
+ *
+ * Nothing masks an NMI (nor a machine check, nor a debug trap that a
+ * MOV SS held back to the next instruction), so one may come at any
+ * instruction here, through whichever IDT is loaded, and must find a
+ * stack, a CS and an SS that work there (Intel SDM vol. 3, 6.7 and
+ * 6.12.1: a trap at ring 0 pushes on the stack in use, and its iret
+ * loads CS again from the GDT in use).  So, as in lguest's Switcher:
+ *   - the Switcher runs on its own code segment, entered by a far call,
+ *     and its CS and SS are at the same index in the host's GDT and the
+ *     guest's (asm/segment.h): either GDT loads them back;
+ *   - the stack is the host's only while the host's cr3 is loaded, and
+ *     the regs page, mapped in both worlds, whenever the guest's is;
+ *   - the host's IDT is loaded only while all else is the host's too:
+ *     the guest's comes first on the way in and the host's last on the
+ *     way out.  Between, the Switcher's own gates take the NMI, see a
+ *     ring-0 frame (switcher_interrupted), note it for the host and go
+ *     back to the instruction it came at; the host handles it as its
+ *     own once back (switcher.c).  Before and after, the host's own
+ *     handler takes it, as anywhere in the host's kernel.
+ * A task gate (the classic i386 answer) was the other way: but a task
+ * switch writes the outgoing TSS, which the guest's page tables map
+ * read-only, and it would make NMIs in the host a task switch too.
  */
 #include <asm/processor-flags.h>
 #include <asm/segment.h>
@@ -32,6 +54,14 @@
 /* ESP at trap_to_host after a whole trap from ring 1 or 3: the CPU's
  * frame, the error code and the stub's vector, at the top of the page. */
 #define TRAP_FRAME	(REGS_BOTTOM + PT_vector)
+/* Where trap_to_host finds the frame: the stub's vector, the error code,
+ * then the CPU's EIP, CS, EFLAGS. */
+#define FRAME_CS	12
+#define FRAME_EFLAGS	16
+/* The vectors that may interrupt the Switcher (asm/traps.h is C's). */
+#define TRAP_DB		1
+#define TRAP_NMI	2
+#define TRAP_MC		18
 
 /* The upper halves of two selector words cleared (DS is the Switcher's). */
 .macro ZERO_EXTEND a, b
@@ -41,7 +71,9 @@
 
 	.section .switcher, "ax"
 
-/* Called near, interrupts off, the state page filled in (host/switcher.c). */
+/* Called far, to __SWITCHER_CS (switcher.c), interrupts off, the state
+ * page filled in.  Memory is reached through the host's %ds, which stays
+ * loaded (never reloaded) until the guest's registers are. */
 	.globl switch_to_guest
 switch_to_guest:
 	pushl %ebp
@@ -53,8 +85,10 @@ switch_to_guest:
 	pushl %fs
 	pushl %gs
 	movl %esp, STATE(host_esp)
-	lgdt STATE(guest_gdt)
+	/* From here an NMI goes through the Switcher's gates (the top of
+	 * this file). */
 	lidt STATE(guest_idt)
+	lgdt STATE(guest_gdt)
 	/* ltr marks the guest's TSS busy: a write to its GDT, which only
 	 * the host's page tables map writable, so before the cr3 load. */
 	movl $__TSS_SEL, %eax
@@ -63,6 +97,9 @@ switch_to_guest:
 	 * business of the guest's. */
 	movl STATE(guest_ldt_sel), %eax
 	lldt %ax
+	/* The regs page (SS and ESP in one instruction), before the cr3
+	 * that does not map the host's stack. */
+	lss STATE(switcher_esp), %esp
 	movl STATE(guest_cr3), %eax
 	movl %eax, %cr3
 	/* The guest's watchpoints, if it has any: armed only from here,
@@ -80,8 +117,9 @@ switch_to_guest:
 	movl STATE(guest_dr) + 12, %ecx
 	movl %ecx, %db3
 	movl %eax, %db7
-2:	movl $REGS_BOTTOM, %esp		/* the regs page: mapped in both */
-	popal
+	/* ESP is REGS_BOTTOM: an NMI from here on pushes below what is
+	 * still to pop, or over what was popped already. */
+2:	popal
 	popl %gs
 	popl %fs
 	popl %es
@@ -91,24 +129,34 @@ switch_to_guest:
 
 /*
  * The way back: the CPU has pushed the guest's frame on the regs page
- * (the guest TSS's esp0), the stub its vector.
+ * (the guest TSS's esp0), the stub its vector.  %ds is still the guest's,
+ * whatever its base: the stack's %ss is the Switcher's until the frame is
+ * saved.
  *
- * Nothing in that frame is read before its depth proves it whole: the
- * CPU pushed it from the top of the page, so where ESP stands says what
- * it holds, whatever the guest did.  From ring 1 or 3 it stands at
- * TRAP_FRAME; from virtual-8086 mode 16 bytes lower (four segments
- * more).  Anywhere else a word is missing - a software int through the
- * gate of a vector whose stub expects the CPU's error code, which the
- * host's gates never admit (interrupts.c) - and every word below EIP
- * would be one slot off: the guest's %ds read as the vector.  Such a
- * frame is set at TRAP_FRAME with the vector GUEST_TRAP_BAD_FRAME, and
- * the host stops the guest rather than read its registers.
+ * Nothing in that frame is read before its ring and depth prove it whole.
+ * A frame with CS at ring 0 (and not from virtual-8086 mode, whose CS is
+ * a real-mode segment) is never the guest's, at any depth: it interrupted
+ * the Switcher itself (switcher_interrupted).  The CPU pushed a guest's
+ * frame from the top of the page, so where ESP stands says what it holds,
+ * whatever the guest did.  From ring 1 or 3 it stands at TRAP_FRAME; from
+ * virtual-8086 mode 16 bytes lower (four segments more).  Anywhere else a
+ * word is missing - a software int through the gate of a vector whose
+ * stub expects the CPU's error code, which the host's gates never admit
+ * (interrupts.c) - and every word below EIP would be one slot off: the
+ * guest's %ds read as the vector.  Such a frame is set at TRAP_FRAME with
+ * the vector GUEST_TRAP_BAD_FRAME, and the host stops the guest rather
+ * than read its registers.
  */
 trap_to_host:
-	cmpl $TRAP_FRAME, %esp
+	testl $X86_EFLAGS_VM, FRAME_EFLAGS(%esp)
+	jnz 4f
+	testl $3, FRAME_CS(%esp)
+	jz switcher_interrupted
+4:	cmpl $TRAP_FRAME, %esp
 	je 3f
 	cmpl $TRAP_FRAME - 16, %esp
 	je 3f
+not_whole:
 	movl $TRAP_FRAME, %esp
 	movl $GUEST_TRAP_BAD_FRAME, (%esp)
 3:	pushl %ds
@@ -165,17 +213,12 @@ trap_to_host:
 	movl STATE(host_gdt) + 2, %eax
 	andb $~TSS_BUSY, 8 * GDT_ENTRY_TSS + 5(%eax)
 	lgdt STATE(host_gdt)
-	lidt STATE(host_idt)
-	/* The trap's stack segment was the Switcher's, which the host's GDT
-	 * lacks: the host's own, then its stack (mov to %ss holds off
-	 * interrupts until the next instruction has run). */
-	movl $__KERNEL_DS, %eax
-	movl %eax, %ss
-	movl STATE(host_esp), %esp
 	movl $__TSS_SEL, %eax
 	ltr %ax
 	movl $__LDT_SEL, %eax
 	lldt %ax
+	/* The host's stack and stack segment, in one instruction. */
+	lss STATE(host_esp), %esp
 	popl %gs
 	popl %fs
 	popl %es
@@ -184,13 +227,47 @@ trap_to_host:
 	popl %esi
 	popl %ebx
 	popl %ebp
-	/* The trap came in through the Switcher's own code segment, which
-	 * the host's GDT does not have: back to the host's by a far return
-	 * (EDX, like EAX and ECX, is the caller's to lose). */
-	popl %edx
-	pushl $__KERNEL_CS
-	pushl %edx
-	lret
+	/* Last, when every register but CS is the host's again: from here
+	 * an NMI is the host's own handler's. */
+	lidt STATE(host_idt)
+	lret				/* to the host's code segment, as called */
+
+/*
+ * A trap whose frame is at ring 0 came at an instruction of the Switcher:
+ * the machine's NMI or machine check, or a debug trap that the guest's
+ * MOV SS or POP SS held back to the first instruction of a stub (SDM
+ * vol. 3, 6.8.3).  None is the guest's, and its frame is never read as
+ * the guest's registers.  It is noted in the state page - writable only
+ * in the host's page tables, so under the host's cr3 for the moment -
+ * and the Switcher goes on where it was: its CS, SS and stack are valid
+ * in both worlds.  The host handles it once back (switcher.c).  Any other
+ * vector at ring 0 is a fault of the Switcher's own, which would only
+ * fault again there: the host is told of a frame not whole, and stops
+ * the guest.  Registers and flags come back as they were (iret).
+ */
+switcher_interrupted:
+	cmpl $TRAP_NMI, (%esp)
+	je 1f
+	cmpl $TRAP_MC, (%esp)
+	je 1f
+	cmpl $TRAP_DB, (%esp)
+	jne not_whole
+1:	pushl %eax
+	pushl %ecx
+	movl %cr3, %ecx
+	movl %ss:STATE(host_cr3), %eax
+	movl %eax, %cr3
+	movl 8(%esp), %eax		/* the vector */
+	cmpl $TRAP_NMI, %eax
+	jne 2f
+	incl %ss:STATE(nmis_in_switcher)
+	jmp 3f
+2:	btsl %eax, %ss:STATE(traps_in_switcher)
+3:	movl %ecx, %cr3
+	popl %ecx
+	popl %eax
+	addl $8, %esp			/* vector, error code */
+	iret
 
 /* One stub per vector, SWITCHER_STUB_SIZE apart: the CPU pushes an error
  * code for 8, 10-14 and 17; the others push a 0 in its place. */

@@ -37,6 +37,9 @@ void asm_offsets(void)
 	/* for the Switcher (arch/x86/host/world_switch.S) */
 	OFFSET(SWST_host_cr3, switcher_state, host_cr3);
 	OFFSET(SWST_host_esp, switcher_state, host_esp);
+	OFFSET(SWST_switcher_esp, switcher_state, switcher_esp);
+	OFFSET(SWST_nmis_in_switcher, switcher_state, nmis_in_switcher);
+	OFFSET(SWST_traps_in_switcher, switcher_state, traps_in_switcher);
 	OFFSET(SWST_guest_cr3, switcher_state, guest_cr3);
 	OFFSET(SWST_host_gdt, switcher_state, host_gdt);
 	OFFSET(SWST_host_idt, switcher_state, host_idt);

@@ -63,6 +63,9 @@ void gdt_fill(struct percpu *pc)
 					DESC_PRESENT | DESC_TSS32, 0));
 	write_gdt_entry(gdt, GDT_ENTRY_LDT, ldt_descriptor(ldt_table));
 	write_gdt_entry(gdt, GDT_ENTRY_PERCPU, percpu_segment(pc));
+	/* A host's Switcher runs on these while it changes worlds (asm/segment.h). */
+	write_gdt_entry(gdt, GDT_ENTRY_SWITCHER_CS, flat_segment(0, DESC_CODE_R));
+	write_gdt_entry(gdt, GDT_ENTRY_SWITCHER_DS, flat_segment(0, DESC_DATA_W));
 }
 
 /* A far jump is the only way to reload %cs; the data segment registers

@@ -232,8 +232,10 @@ static void handle_exception(struct pt_regs *regs)
 	trap_counts[v]++;
 	if (v == X86_TRAP_NMI) {
 		/* From outside the CPU (a parity error, a watchdog, a
-		 * debugger): not the running task's doing, nor a kernel bug. */
-		printk("trap: NMI at %08x, continuing\n", regs->eip);
+		 * debugger): not the running task's doing, nor a kernel bug.
+		 * Counted (trap_count; a host's `guest stats` shows it), not
+		 * printed: printk waits for the console lock, which the code
+		 * it interrupted may hold - an NMI masks nothing. */
 		return;
 	}
 	if (v == X86_TRAP_PF && page_fault_resolved(regs, &why))

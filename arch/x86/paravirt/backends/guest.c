@@ -320,10 +320,11 @@ static unsigned long guest_store_tr(void)
 	return __TSS_SEL;
 }
 
-/* The host keeps its own null, TSS and LDT entries. */
+/* The host keeps its own null, TSS and LDT entries, and its Switcher's. */
 static bool host_owns_gdt_entry(int entry)
 {
-	return entry == 0 || entry == GDT_ENTRY_TSS || entry == GDT_ENTRY_LDT;
+	return entry == 0 || entry == GDT_ENTRY_TSS || entry == GDT_ENTRY_LDT ||
+	       entry >= GDT_ENTRIES;
 }
 
 /* A descriptor the CPU may load right after: the host has it now. */
