@@ -383,4 +383,45 @@ KTEST_ALONE(hostile_large_page)
 	(void)*va;
 	HOST_LET_IT_THROUGH("a 4 MiB page");
 }
+/* A call in the queue, as the guest backend's queue_call puts it there
+ * (interrupts off: nothing else queues meanwhile). */
+static void queue_raw(enum hypercall nr, u32 a1)
+{
+	u32 n = guest_shared.queued;
+
+	guest_shared.queue[n].nr = nr;
+	guest_shared.queue[n].a1 = a1;
+	guest_shared.queue[n].a2 = 0;
+	guest_shared.queue[n].a3 = 0;
+	guest_shared.queued = n + 1;
+}
+
+/*
+ * The quota met by a new directory: its shadow takes two frames (its
+ * directory and the Switcher's table), so one frame short of the quota
+ * the first is given, the second refused and the first handed back - and
+ * the host must still name the quota, not its own memory.  One more slot
+ * at a time, each followed by a new directory loaded, left and let go in
+ * one exit (queued: no instruction runs on it): the count passes one
+ * short of the quota at a new directory, whatever it started at.
+ */
+KTEST_ALONE(hostile_shadow_quota_new_directory)
+{
+	u32 *pgd = (u32 *)(read_cr3() & PAGE_MASK), *table = (u32 *)page_alloc();
+	u32 other = page_alloc(), slot;
+
+	ONLY_IN_A_GUEST();
+	if (!table || !other)
+		KT_SKIP("no page for the tables");
+	table[0] = (u32)table | PTE_PRESENT;	/* its own page, at each slot's start */
+	raw_local_irq_disable();		/* the queue is this test's alone */
+	for (slot = 0x80000000u / PGDIR_SPAN; slot < SWITCHER_ADDR / PGDIR_SPAN; slot++) {
+		pgd[slot] = (u32)table | PTE_PRESENT;	/* no task maps these */
+		(void)*(volatile u32 *)(slot * PGDIR_SPAN);	/* one shadow frame more */
+		queue_raw(HCALL_write_cr3, other);
+		queue_raw(HCALL_write_cr3, (u32)pgd);
+		hypercall(HCALL_release_pgd, other, 0, 0);
+	}
+	HOST_LET_IT_THROUGH("a new directory past the shadow quota");
+}
 #endif

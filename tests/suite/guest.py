@@ -170,6 +170,8 @@ HOSTILE = [
     ("hostile_report_flood", "host: the guest's IDT gate 0 "
      "(00108e0000580000) refused: not the guest kernel's segment", PASSED),
     ("hostile_large_page", None, "its page directory maps 80000000 with a 4 MiB page (PS=1)"),
+    ("hostile_shadow_quota_new_directory", None,
+     "its page tables reached their quota of 104 host frames"),
     ("hostile_shadow_quota", None, "its page tables reached their quota of 104 host frames"),
 ]
 HOSTILE_TIMEOUT = 30    # the longest: 10 s of interrupts off

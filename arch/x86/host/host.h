@@ -39,6 +39,7 @@ struct guest_memory {
 	unsigned long shadow_frames;	/* host frames its shadows hold now */
 	unsigned long shadow_quota;	/* the most they may hold */
 	unsigned long shadow_peak;	/* the most they have held */
+	bool quota_refused;		/* the last frame refused: by the quota, not the host */
 };
 
 int guest_memory_alloc(struct guest_memory *m, unsigned int mib);

@@ -51,15 +51,19 @@
 /*
  * Every frame a shadow holds comes from here and goes back here, counted
  * in its guest's memory against the quota (asm/host.h): 0 when the
- * quota is met or the host has none left (guest_stop_no_frame says
- * which).  A zeroed frame: nothing in it is present yet.
+ * quota is met or the host has none left.  Which of the two is noted
+ * here, at the refusal, for guest_stop_no_frame: the counts it would
+ * compare later may have moved (shadow_init hands back the directory it
+ * got when the Switcher's table is refused).  A zeroed frame: nothing
+ * in it is present yet.
  */
 static u32 shadow_frame_alloc(struct shadow *sh)
 {
 	struct guest_memory *m = sh->mem;
 	u32 frame;
 
-	if (m->shadow_frames >= m->shadow_quota)
+	m->quota_refused = m->shadow_frames >= m->shadow_quota;
+	if (m->quota_refused)
 		return 0;
 	frame = page_alloc();
 	if (!frame)

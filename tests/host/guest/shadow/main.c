@@ -11,7 +11,8 @@
 	X(each_refusal_alone_leaves_nothing_behind)			\
 	X(refusals_from_each_on_leave_nothing_behind)			\
 	X(quota_follows_guest_memory)					\
-	X(quota_stops_a_guest_mapping_every_slot)
+	X(quota_stops_a_guest_mapping_every_slot)			\
+	X(new_directory_at_the_quota_names_it)
 
 #define DECLARE(name)	void test_##name(void);
 #define ROW(name)	HOST_TEST(name),
