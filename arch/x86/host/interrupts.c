@@ -60,7 +60,9 @@ static u32 guest_eflags(const struct guest *g, const struct pt_regs *r)
  * The frame a CPU pushes for the trap, lowest address first (its last
  * push first): the error code if the vector has one, EIP, CS, EFLAGS;
  * from an outer ring ESP and SS; from virtual-8086 mode ES, DS, FS and
- * GS above those (SDM vol. 3A 6.12.1 and 20.3.1).  Its length in words.
+ * GS above those (SDM vol. 3A 6.12.1, and "Handling an Interrupt or
+ * Exception Through a Protected-Mode Trap or Interrupt Gate" in its
+ * chapter on 8086 emulation).  Its length in words.
  */
 static unsigned int trap_frame(const struct guest *g, const struct pt_regs *r,
 			       unsigned int vector, u32 error_code, u32 frame[FRAME_WORDS_MAX])
