@@ -16,6 +16,8 @@
  * again at once: the start waits (-EBUSY) until the thread that ran the
  * stopped one has let it go, so that two threads never run one guest
  * (a launch waits a while for that; one that never comes is busy).
+ * Short of its own quota of shadow frames: exactly the quota is given,
+ * not a frame more, and a refusal at its edge names the quota.
  */
 #include <kernel.h>
 #include <stddef.h>
@@ -277,6 +279,93 @@ KTEST_ALONE(guest_start_short_of_frames)
 	launch_without_a_stack(kt_ctx, &img, &run);
 	pages_free(run, GUEST_PAGES);
 	unhog(before);
+	KT_EXPECT_EQ(pages_free_count(), before);
+}
+
+/* ---- the shadow quota, to the frame ---- */
+
+#define QUOTA_GUEST_MIB	16
+#define QUOTA_FRAMES	104	/* SHADOWS_KEPT x (2 + 2 x 16 MiB / 4 MiB + 16): memory.c */
+#define QUOTA_PD	0x200000u	/* the guest's directories and table, in its memory */
+#define QUOTA_PD_NEW	0x201000u
+#define QUOTA_PT	0x202000u
+#define QUOTA_FRAME	0x300000u	/* what the table maps */
+
+/* The guest's directory at QUOTA_PD: every 4 MiB slot but the first and
+ * the Switcher's through one table, which maps one page of its own. */
+static void write_quota_tables(struct guest *g)
+{
+	u32 *pd = guest_memory_ptr(&g->mem, QUOTA_PD, PAGE_SIZE);
+	u32 *pt = guest_memory_ptr(&g->mem, QUOTA_PT, PAGE_SIZE);
+	unsigned int slot;
+
+	pt[1] = QUOTA_FRAME | PTE_PRESENT | PTE_WRITE;
+	for (slot = 1; slot < SWITCHER_ADDR / PGDIR_SPAN; slot++)
+		pd[slot] = QUOTA_PT | PTE_PRESENT | PTE_WRITE;
+}
+
+/* A fault at a new slot's second page: one shadow table more, or none. */
+static enum shadow_result fault_new_slot(struct guest *g, unsigned int slot)
+{
+	u32 error_code = 0;
+
+	return shadow_fault(g->shadows.active, slot * PGDIR_SPAN + PAGE_SIZE, &error_code);
+}
+
+/*
+ * The quota is a number the host keeps to the frame: a guest of 16 MiB
+ * may have exactly QUOTA_FRAMES in its shadows - the last fill given,
+ * the next refused - and a new directory one frame short of it (its two
+ * frames: it gets one, hands it back) is stopped by the quota's name,
+ * not as the host's lack of memory.  A quota moved by one either way, or
+ * a comparison off by one, fails here; so does naming the host.
+ */
+KTEST(guest_shadow_quota_holds_to_the_frame)
+{
+	unsigned long before = settled_free_count();
+	struct tiny_image img;
+	struct guest *g;
+	unsigned int slot = 1;
+	int err;
+
+	KT_NOT_IN_GUEST("a guest cannot host: the Switcher runs at ring 0");
+	if (guest_busy())
+		KT_SKIP("a guest is running");
+	build_image(&img, spin_code, sizeof(spin_code));
+	err = guest_start_image(&img, sizeof(img), "", QUOTA_GUEST_MIB);
+	if (err == -ENODEV)
+		KT_SKIP("no host here: no CR0.WP that holds (a 386, or an emulator)");
+	if (err == -ENOMEM)
+		KT_SKIP("no room for a 16 MiB guest");
+	KT_EXPECT_EQ(err, 0);
+	if (err)
+		return;
+	g = guest_current();		/* never run: the test plays its faults */
+	KT_EXPECT_EQ(g->mem.shadow_quota, QUOTA_FRAMES);
+	write_quota_tables(g);
+	KT_EXPECT(shadow_cache_switch(&g->shadows, QUOTA_PD) != NULL);
+	while (g->mem.shadow_frames < QUOTA_FRAMES - 1 &&
+	       fault_new_slot(g, slot) == SHADOW_FILLED)
+		slot++;
+	KT_EXPECT_EQ(g->mem.shadow_frames, QUOTA_FRAMES - 1);
+
+	/* One short: a new directory is refused, by the quota. */
+	KT_EXPECT(shadow_cache_switch(&g->shadows, QUOTA_PD_NEW) == NULL);
+	KT_EXPECT_EQ(g->mem.shadow_frames, QUOTA_FRAMES - 1);
+	guest_stop_no_frame(g);
+	KT_EXPECT(!strcmp(g->stop_reason, "its page tables reached their quota of 104 host frames"));
+	if (strcmp(g->stop_reason, "its page tables reached their quota of 104 host frames"))
+		printk("ktest:   stopped with '%s'\n", g->stop_reason);
+
+	/* The last frame is given, the one after it refused. */
+	KT_EXPECT_EQ(fault_new_slot(g, slot++), SHADOW_FILLED);
+	KT_EXPECT_EQ(g->mem.shadow_frames, QUOTA_FRAMES);
+	KT_EXPECT_EQ(fault_new_slot(g, slot++), SHADOW_NO_MEMORY);
+	KT_EXPECT_EQ(g->mem.shadow_frames, QUOTA_FRAMES);
+	KT_EXPECT(g->mem.quota_refused);
+
+	guest_release();
+	KT_EXPECT_EQ(g->state, GUEST_RELEASED);
 	KT_EXPECT_EQ(pages_free_count(), before);
 }
 

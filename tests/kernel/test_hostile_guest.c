@@ -383,4 +383,199 @@ KTEST_ALONE(hostile_large_page)
 	(void)*va;
 	HOST_LET_IT_THROUGH("a 4 MiB page");
 }
+/* A call in the queue, as the guest backend's queue_call puts it there
+ * (interrupts off: nothing else queues meanwhile). */
+static void queue_raw(enum hypercall nr, u32 a1)
+{
+	u32 n = guest_shared.queued;
+
+	guest_shared.queue[n].nr = nr;
+	guest_shared.queue[n].a1 = a1;
+	guest_shared.queue[n].a2 = 0;
+	guest_shared.queue[n].a3 = 0;
+	guest_shared.queued = n + 1;
+}
+
+/*
+ * The quota met by a new directory: its shadow takes two frames (its
+ * directory and the Switcher's table), so one frame short of the quota
+ * the first is given, the second refused and the first handed back - and
+ * the host must still name the quota, not its own memory.  One more slot
+ * at a time, each followed by a new directory loaded, left and let go in
+ * one exit (queued: no instruction runs on it): the count passes one
+ * short of the quota at a new directory, whatever it started at.
+ */
+KTEST_ALONE(hostile_shadow_quota_new_directory)
+{
+	u32 *pgd = (u32 *)(read_cr3() & PAGE_MASK), *table = (u32 *)page_alloc();
+	u32 other = page_alloc(), slot;
+
+	ONLY_IN_A_GUEST();
+	if (!table || !other)
+		KT_SKIP("no page for the tables");
+	table[0] = (u32)table | PTE_PRESENT;	/* its own page, at each slot's start */
+	raw_local_irq_disable();		/* the queue is this test's alone */
+	for (slot = 0x80000000u / PGDIR_SPAN; slot < SWITCHER_ADDR / PGDIR_SPAN; slot++) {
+		pgd[slot] = (u32)table | PTE_PRESENT;	/* no task maps these */
+		(void)*(volatile u32 *)(slot * PGDIR_SPAN);	/* one shadow frame more */
+		queue_raw(HCALL_write_cr3, other);
+		queue_raw(HCALL_write_cr3, (u32)pgd);
+		hypercall(HCALL_release_pgd, other, 0, 0);
+	}
+	HOST_LET_IT_THROUGH("a new directory past the shadow quota");
+}
+
+/*
+ * Traps onto a stack of the test's making.  The probe takes a software
+ * interrupt with its stack pointer at top, through a trap gate whose
+ * handler is the instruction right after the int: the frame stays as the
+ * host wrote it, neither read nor pushed on by the guest, and the probe
+ * returns the stack pointer the delivery left.  The host must write the
+ * frame as the CPU's pushes would, through the guest's page tables: the
+ * accessed and dirty bits set in each page's entry, and a stack they do
+ * not let it write a double fault - the guest stopped, nothing written.
+ */
+#define PROBE_VECTOR	0xf1	/* no device's, no other test's */
+#define PROBE_FRAME	12	/* EFLAGS, CS, EIP: no error code, no ring change */
+#define PTE_ACCESSED	0x020
+#define PTE_DIRTY	0x040
+
+u32 hostile_stack_probe(u32 top) __attribute__((regparm(3)));	/* top in EAX */
+extern const char hostile_stack_probe_gate[];
+asm(".pushsection .text\n"
+    ".globl hostile_stack_probe\n"
+    "hostile_stack_probe:\n\t"
+    "movl %esp, %ecx\n\t"
+    "movl %eax, %esp\n\t"
+    "int $0xf1\n"			/* PROBE_VECTOR */
+    "hostile_stack_probe_gate:\n\t"
+    "movl %esp, %eax\n\t"
+    "movl %ecx, %esp\n\t"
+    "ret\n"
+    ".popsection");
+
+/* The probe's gate in; what was there, for the way out. */
+static u64 probe_gate_in(void)
+{
+	u64 old = idt_table[PROBE_VECTOR];
+
+	write_idt_entry(idt_table, PROBE_VECTOR,
+			pack_gate((u32)hostile_stack_probe_gate, __KERNEL_CS,
+				  DESC_PRESENT | DESC_TRAP_GATE));
+	return old;
+}
+
+/* The kernel's table entry for va, in its 1:1 map. */
+static u32 *kernel_pte(u32 va)
+{
+	u32 table = kernel_page_dir[va / PGDIR_SPAN] & PAGE_MASK;
+
+	return &((u32 *)table)[va / PAGE_SIZE % PT_ENTRIES];
+}
+
+/* Two pages side by side, with the probe's frame across their boundary:
+ * its top word on the upper page, the two below it on the lower one.
+ * Each page's entry keeps only the bits its mask keeps; the host told,
+ * and the TLB flushed.  The probe's top, or 0 if there are no pages. */
+static u32 straddling_stack(u32 lower_keep, u32 upper_keep)
+{
+	u32 va = pages_alloc(2);
+
+	if (!va)
+		return 0;
+	set_pte_at(kernel_pte(va), *kernel_pte(va) & lower_keep, va);
+	set_pte_at(kernel_pte(va + PAGE_SIZE), *kernel_pte(va + PAGE_SIZE) & upper_keep,
+		   va + PAGE_SIZE);
+	flush_tlb();
+	return va + PAGE_SIZE + 4;
+}
+
+/* The probe's stack pages are fresh: clean and not accessed.  After the
+ * trap the frame is there, and both pages' entries are accessed and
+ * dirty, and the directory entry accessed, as a CPU's pushes leave them. */
+KTEST_ALONE(hostile_stack_accessed_dirty)
+{
+	u32 clean = ~(PTE_ACCESSED | PTE_DIRTY), *pgd = (u32 *)(read_cr3() & PAGE_MASK);
+	u32 top, esp, lower, upper, pde;
+	unsigned long flags;
+	u64 old;
+
+	ONLY_IN_A_GUEST();
+	top = straddling_stack(clean, clean);
+	if (!top)
+		KT_SKIP("no pages for the stack");
+	set_pde(&pgd[top / PGDIR_SPAN], pgd[top / PGDIR_SPAN] & ~PTE_ACCESSED);
+	flush_tlb();
+	KT_EXPECT(!(*kernel_pte(top - 8) & (PTE_ACCESSED | PTE_DIRTY)));
+	flags = raw_local_irq_save();	/* the probe's trap alone on that stack */
+	old = probe_gate_in();
+	esp = hostile_stack_probe(top);
+	lower = *kernel_pte(top - 8);
+	upper = *kernel_pte(top - 4);
+	pde = pgd[top / PGDIR_SPAN];
+	write_idt_entry(idt_table, PROBE_VECTOR, old);
+	raw_local_irq_restore(flags);
+	KT_EXPECT_EQ(esp, top - PROBE_FRAME);
+	KT_EXPECT_EQ(((u32 *)esp)[0], (u32)hostile_stack_probe_gate);	/* EIP */
+	KT_EXPECT_EQ(lower & (PTE_ACCESSED | PTE_DIRTY), PTE_ACCESSED | PTE_DIRTY);
+	KT_EXPECT_EQ(upper & (PTE_ACCESSED | PTE_DIRTY), PTE_ACCESSED | PTE_DIRTY);
+	KT_EXPECT(pde & PTE_ACCESSED);
+	pages_free(top - PAGE_SIZE - 4, 2);
+}
+
+/* The frame's lower page not present in its tables: a CPU's push would
+ * fault, and the fault's own delivery onto the same stack too - a double
+ * fault.  The host stops it at once (it wrote the frame anyway, and a
+ * guest whose handler pushed on took one nested fault per word). */
+KTEST_ALONE(hostile_stack_unmapped)
+{
+	u32 top;
+
+	ONLY_IN_A_GUEST();
+	top = straddling_stack(~PTE_PRESENT, ~0u);
+	if (!top)
+		KT_SKIP("no pages for the stack");
+	raw_local_irq_disable();
+	probe_gate_in();
+	hostile_stack_probe(top);
+	HOST_LET_IT_THROUGH("a trap frame on a stack its tables do not map");
+}
+
+/* The same with the lower page read-only: a supervisor push faults there
+ * too (CR0.WP, which pv386 sets and the host holds). */
+KTEST_ALONE(hostile_stack_read_only)
+{
+	u32 top;
+
+	ONLY_IN_A_GUEST();
+	top = straddling_stack(~PTE_WRITE, ~0u);
+	if (!top)
+		KT_SKIP("no pages for the stack");
+	raw_local_irq_disable();
+	probe_gate_in();
+	hostile_stack_probe(top);
+	HOST_LET_IT_THROUGH("a trap frame on a read-only stack");
+}
+/* Its own push onto a page its tables do not map: the CPU's #PF, whose
+ * frame would go onto the same page.  A CPU double-faults at once; the
+ * host wrote the frame anyway, and the guest's handler, pushing on, took
+ * a nested fault per word (4 MiB of such stack: 262,292 of them). */
+KTEST_ALONE(hostile_stack_unmapped_push)
+{
+	u32 page, saved;
+
+	ONLY_IN_A_GUEST();
+	page = page_alloc();
+	if (!page)
+		KT_SKIP("no page for the stack");
+	set_pte_at(kernel_pte(page), *kernel_pte(page) & ~PTE_PRESENT, page);
+	flush_tlb();
+	raw_local_irq_disable();
+	asm volatile("movl %%esp, %0\n\t"
+		     "movl %1, %%esp\n\t"
+		     "pushl $0\n\t"
+		     "movl %0, %%esp"
+		     : "=&r" (saved) : "r" (page + PAGE_SIZE) : "memory");
+	HOST_LET_IT_THROUGH("a page fault's frame on a stack its tables do not map");
+}
 #endif

@@ -14,8 +14,11 @@
                    tries to escape (raw privileged instructions, ring-0
                    gates and segments, stacks, page tables and shared
                    pages outside its memory, a bad queue, interrupts off
-                   for good, no gates): the host names or refuses each
-                   one, stops the guest where it must, and goes on.
+                   for good, no gates, trap frames on stacks its tables
+                   do not map or map read-only, the shadow quota met
+                   by a new directory): the host names or refuses each
+                   one, stops the guest where it must, and goes on; a
+                   frame it writes sets the accessed and dirty bits.
   guest-matrix-*   guest=test guestexit (the host leaves QEMU with the
                    guest's result) on a 486 host (no TSC, no PGE), a P6
                    one, and a PARAVIRT=n host, which has no table of its
@@ -183,6 +186,15 @@ HOSTILE = [
     ("hostile_report_flood", "host: the guest's IDT gate 0 "
      "(00108e0000580000) refused: not the guest kernel's segment", PASSED),
     ("hostile_large_page", None, "its page directory maps 80000000 with a 4 MiB page (PS=1)"),
+    ("hostile_stack_accessed_dirty", None, PASSED),
+    ("hostile_stack_unmapped", None,
+     "trap 241: its page tables do not map its stack, at "),
+    ("hostile_stack_unmapped_push", None,
+     "trap 14: its page tables do not map its stack, at "),
+    ("hostile_stack_read_only", None,
+     "trap 241: its page tables map its stack read-only, at "),
+    ("hostile_shadow_quota_new_directory", None,
+     "its page tables reached their quota of 104 host frames"),
     ("hostile_shadow_quota", None, "its page tables reached their quota of 104 host frames"),
 ]
 HOSTILE_TIMEOUT = 30    # the longest: 10 s of interrupts off

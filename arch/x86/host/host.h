@@ -39,6 +39,7 @@ struct guest_memory {
 	unsigned long shadow_frames;	/* host frames its shadows hold now */
 	unsigned long shadow_quota;	/* the most they may hold */
 	unsigned long shadow_peak;	/* the most they have held */
+	bool quota_refused;		/* the last frame refused: by the quota, not the host */
 };
 
 int guest_memory_alloc(struct guest_memory *m, unsigned int mib);
@@ -89,6 +90,18 @@ void shadow_write_protect(struct shadow *sh, u32 va);
 /* The guest's page under user address va, or NULL if its program could
  * not read it. */
 const void *guest_user_page(const struct shadow *sh, u32 va);
+/* What the host's write of a trap frame through the guest's own tables
+ * found: written, or the CPU's push would have faulted (not present, or
+ * read-only: the guest's double fault), or its tables break the rules. */
+enum guest_write_result {
+	GUEST_WRITTEN,
+	GUEST_WRITE_NOT_MAPPED,		/* not present at either level */
+	GUEST_WRITE_READ_ONLY,		/* present, not writable in both entries */
+	GUEST_WRITE_OUTSIDE,		/* a table or the page outside its memory */
+	GUEST_WRITE_LARGE_PAGE,		/* a 4 MiB page (PS=1): not shadowed */
+};
+enum guest_write_result shadow_guest_write(const struct shadow *sh, u32 va, const void *src,
+					   u32 len, u32 *where);
 
 /*
  * A few shadows kept, one per guest page directory (shadow_cache.c), so

@@ -198,10 +198,11 @@ void guest_stop(struct guest *g, const char *fmt, ...)
 }
 
 /* A shadow got no frame (page_tables.c): the guest stops, with the
- * limit it met - its quota, or the host's memory. */
+ * limit it met - its quota, or the host's memory - as the refusal noted
+ * it (a new directory's frame given back since has moved the count). */
 void guest_stop_no_frame(struct guest *g)
 {
-	if (g->mem.shadow_frames >= g->mem.shadow_quota)
+	if (g->mem.quota_refused)
 		guest_stop(g, "its page tables reached their quota of %lu host frames",
 			   g->mem.shadow_quota);
 	else

@@ -25,6 +25,7 @@
  */
 #include <kernel.h>
 #include <page_alloc.h>
+#include <string.h>
 #include <asm/paging.h>
 #include <asm/switcher.h>
 #include "host.h"
@@ -51,15 +52,19 @@
 /*
  * Every frame a shadow holds comes from here and goes back here, counted
  * in its guest's memory against the quota (asm/host.h): 0 when the
- * quota is met or the host has none left (guest_stop_no_frame says
- * which).  A zeroed frame: nothing in it is present yet.
+ * quota is met or the host has none left.  Which of the two is noted
+ * here, at the refusal, for guest_stop_no_frame: the counts it would
+ * compare later may have moved (shadow_init hands back the directory it
+ * got when the Switcher's table is refused).  A zeroed frame: nothing
+ * in it is present yet.
  */
 static u32 shadow_frame_alloc(struct shadow *sh)
 {
 	struct guest_memory *m = sh->mem;
 	u32 frame;
 
-	if (m->shadow_frames >= m->shadow_quota)
+	m->quota_refused = m->shadow_frames >= m->shadow_quota;
+	if (m->quota_refused)
 		return 0;
 	frame = page_alloc();
 	if (!frame)
@@ -274,6 +279,78 @@ const void *guest_user_page(const struct shadow *sh, u32 va)
 	if (!pte || !(*pte & PTE_PRESENT) || !guest_allows(*pde, *pte, PF_USER))
 		return NULL;
 	return guest_memory_ptr(sh->mem, *pte & PAGE_MASK, PAGE_SIZE);
+}
+
+/*
+ * The guest's page under va as a supervisor write finds it: its host
+ * pointer in *page, and the two entries the walk used (NULL before the
+ * guest's first cr3: its memory 1:1, no entries), or why there is none.
+ * Nothing is changed here.
+ */
+static enum guest_write_result write_walk(const struct shadow *sh, u32 va, u32 **pde,
+					  u32 **pte, u8 **page)
+{
+	*pde = *pte = NULL;
+	if (va >= SWITCHER_ADDR)	/* the Switcher is never the guest's */
+		return GUEST_WRITE_NOT_MAPPED;
+	if (sh->guest_cr3 != SHADOW_IDENTITY) {
+		*pde = guest_entry(sh, sh->guest_cr3, PDE_INDEX(va));
+		if (!*pde)
+			return GUEST_WRITE_OUTSIDE;
+		if (!(**pde & PTE_PRESENT))
+			return GUEST_WRITE_NOT_MAPPED;
+		if (**pde & PDE_LARGE)
+			return GUEST_WRITE_LARGE_PAGE;
+		*pte = guest_entry(sh, **pde, PTE_INDEX(va));
+		if (!*pte)
+			return GUEST_WRITE_OUTSIDE;
+		if (!(**pte & PTE_PRESENT))
+			return GUEST_WRITE_NOT_MAPPED;
+		if (!guest_allows(**pde, **pte, PF_WRITE))
+			return GUEST_WRITE_READ_ONLY;
+		va = **pte;
+	}
+	*page = guest_memory_ptr(sh->mem, va & PAGE_MASK, PAGE_SIZE);
+	return *page ? GUEST_WRITTEN : GUEST_WRITE_OUTSIDE;
+}
+
+/*
+ * Write the guest's [va, va + len) as its kernel's pushes would (a trap
+ * frame the host delivers, len at most a page): through its own page
+ * tables, each page present and writable in both entries, with the
+ * accessed bits set in both and the dirty bit in the page's (SDM vol. 3A
+ * 4.8), as the CPU's walk does for a push.  Either all of it is written,
+ * or nothing is and the answer says why, with *where the frame's lowest
+ * address on the page that refused: the upper page is looked at first,
+ * as the CPU pushes from the top down.  A frame that wraps below 0 runs
+ * into the Switcher's pages, never the guest's.
+ */
+enum guest_write_result shadow_guest_write(const struct shadow *sh, u32 va, const void *src,
+					   u32 len, u32 *where)
+{
+	u32 split = (va | (PAGE_SIZE - 1)) + 1;	/* where the next page starts */
+	u32 first_len = split - va < len ? split - va : len;
+	u32 *pde[2], *pte[2];
+	u8 *page[2];
+	enum guest_write_result r;
+	int i;
+
+	for (i = first_len < len ? 1 : 0; i >= 0; i--) {
+		*where = i ? split : va;
+		r = write_walk(sh, *where, &pde[i], &pte[i], &page[i]);
+		if (r != GUEST_WRITTEN)
+			return r;
+	}
+	for (i = 0; i < (first_len < len ? 2 : 1); i++) {
+		if (pde[i]) {
+			*pde[i] |= PTE_ACCESSED;
+			*pte[i] |= PTE_ACCESSED | PTE_DIRTY;
+		}
+	}
+	memcpy(page[0] + va % PAGE_SIZE, src, first_len);
+	if (first_len < len)
+		memcpy(page[1], (const u8 *)src + first_len, len - first_len);
+	return GUEST_WRITTEN;
 }
 
 /* The shadow's entry for va, or NULL where it has no table. */

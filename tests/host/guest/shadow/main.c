@@ -1,7 +1,8 @@
 /*
  * main.c - runs the host tests of the frames a guest takes from its host
  * (guest memory and shadow page tables: test_shadow_frames.c), on a page
- * allocator that refuses when told to (fake_page_alloc.c).
+ * allocator that refuses when told to (fake_page_alloc.c), and the trap
+ * frames it writes through the guest's tables (test_guest_write.c).
  */
 #include "../../runner/runner.h"
 #include "fake_page_alloc.h"
@@ -12,7 +13,13 @@
 	X(each_refusal_alone_leaves_nothing_behind)			\
 	X(refusals_from_each_on_leave_nothing_behind)			\
 	X(quota_follows_guest_memory)					\
-	X(quota_stops_a_guest_mapping_every_slot)
+	X(quota_stops_a_guest_mapping_every_slot)			\
+	X(new_directory_at_the_quota_names_it)				\
+	X(frame_across_two_pages_sets_accessed_and_dirty)		\
+	X(frame_refused_on_either_page_writes_nothing)			\
+	X(frame_needs_both_entries_writable)				\
+	X(frame_refused_outside_and_wrapped)				\
+	X(frame_before_the_first_cr3_is_physical)
 
 #define DECLARE(name)	void test_##name(void);
 #define ROW(name)	HOST_TEST(name),

@@ -282,3 +282,47 @@ void test_quota_stops_a_guest_mapping_every_slot(void)
 	fake_check_nothing_held("the quota's guest released");
 	fake_reset(0, false);
 }
+
+/*
+ * The quota met by a new directory: one frame short of it, a new shadow
+ * gets its directory, is refused the Switcher's table and hands the
+ * directory back - so the count is below the quota again, and the limit
+ * met must be noted at the refusal (the host named its own memory).  The
+ * host's own refusal, the count far below the quota, is noted as such.
+ */
+void test_new_directory_at_the_quota_names_it(void)
+{
+	unsigned long slot;
+	u32 *pd;
+
+	fake_reset(0, false);
+	CHECK(guest_memory_alloc(&m, GUESTMEM_MIN_MIB) == 0 && shadow_cache_init(&c, &m) == 0,
+	      "no guest");
+	pd = guest_page(PD(0));
+	guest_page(PT_USER)[1] = FRAME | PTE_PRESENT | PTE_WRITE | PTE_USER;
+	for (slot = 1; slot < SWITCHER_ADDR / PGDIR_SPAN; slot++)
+		pd[slot] = PT_USER | PTE_PRESENT | PTE_WRITE | PTE_USER;
+	CHECK(switch_to(PD(0)), "no shadow for its directory");
+	for (slot = 1; m.shadow_frames < m.shadow_quota - 1; slot++)
+		CHECK(fault(slot * PGDIR_SPAN + PAGE_SIZE, PF_USER, "a new slot"),
+		      "slot %lu refused at %lu frames", slot, m.shadow_frames);
+	CHECK(!switch_to(PD(1)), "a new directory past the quota");
+	CHECK(m.shadow_frames == m.shadow_quota - 1, "%lu frames after the refusal, quota %lu",
+	      m.shadow_frames, m.shadow_quota);
+	CHECK(m.quota_refused, "the refusal at the quota's edge is not noted as the quota's");
+	shadow_cache_free(&c);
+	guest_memory_free(&m);
+	fake_check_nothing_held("the quota's edge");
+
+	fake_reset(0, false);
+	CHECK(guest_memory_alloc(&m, GUESTMEM_MIN_MIB) == 0 && shadow_cache_init(&c, &m) == 0,
+	      "no guest");
+	fake_fail_in(2, false);			/* the new shadow's Switcher table */
+	CHECK(!switch_to(PD(1)), "the host's refusal not seen");
+	CHECK(!m.quota_refused, "the host's refusal, %lu of %lu frames, noted as the quota's",
+	      m.shadow_frames, m.shadow_quota);
+	shadow_cache_free(&c);
+	guest_memory_free(&m);
+	fake_check_nothing_held("the host's refusal");
+	fake_reset(0, false);
+}
