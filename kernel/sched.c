@@ -196,6 +196,11 @@ void schedule(void)
 	spin_lock_irqsave(&runqueue_lock, &flags);
 	switch_locked();
 	spin_unlock_irqrestore(&runqueue_lock, flags);
+	/* Again on the way out: a stop's IPI that came after the check
+	 * above had its need_resched cleared by this very switch, and an
+	 * idle CPU, whose tick no longer asks for a reschedule, would
+	 * never look again.  Still in schedule(): as safe a point. */
+	stop_cpus_safe_point();
 }
 
 /* Where a new task starts (arch/x86/kernel/process.c makes its first

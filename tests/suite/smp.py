@@ -44,8 +44,9 @@ firmware's tables parsed on the host, and the kernel on QEMU -smp N.
                    CPUs at a safe point.
   smp-left-out-*   A CPU that never answers its start-up (the test aid
                    smp_skip=N sends APIC id N no STARTUP; smp-ktest-late
-                   has smp_slow=N: it answers once the boot CPU gave up,
-                   and must halt uncounted) is named in the
+                   has smp_slow=N: it is held in the trampoline until the
+                   boot CPU gave up on it and starts the next CPU, then
+                   must halt uncounted, harming nobody) is named in the
                    boot log and "left out" in `cpus`; the others run and
                    the kernel goes on to its shell.
   smp-8-loaded-n   -smp 8 booted to the ready line five times beside busy
@@ -180,10 +181,13 @@ def smp_test(name, smp, n, append="", extra=(), said=(), build=Y, **kwargs):
 def smp_ktest(name, smp, build=Y, skip=None, aid="smp_skip"):
     """The start-up's in-kernel test on QEMU -smp smp, every CPU started
     but APIC id skip, which must be named left out: aid smp_skip sends
-    it no STARTUP; smp_slow has it claim its place only once the boot
-    CPU gave up, when it must halt uncounted."""
+    it no STARTUP; smp_slow holds it in the trampoline until the boot
+    CPU gave up on it and starts the next CPU, when it must halt
+    uncounted and harm nobody (smpboot_a_late_ap_halts_and_harms_nobody)."""
     running = smp - (skip is not None)
     expect = ["ktest: PASS smpboot_each_ap_says_who_it_is", f"smp: {running} CPUs running"]
+    if aid == "smp_slow":
+        expect.append("ktest: PASS smpboot_a_late_ap_halts_and_harms_nobody")
     append = "test=smpboot"
     if skip is not None:
         append += f" {aid}={skip}"
