@@ -182,7 +182,7 @@ static void pit_wait_while(const u32 *state, u32 value, unsigned int us)
 	u32 need = us * ((PIT_HZ + 999) / 1000) / 1000 + 1;
 	u32 divisor = timer_divisor(), last = timer_read_count(), now, passed = 0;
 
-	while (passed < need && !(state && !state_is(state, value))) {
+	while (passed < need && (!state || state_is(state, value))) {
 		now = timer_read_count();
 		passed += now <= last ? last - now : last + divisor - now;
 		last = now;
