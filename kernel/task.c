@@ -330,7 +330,7 @@ void task_exit(int status)
  * CPU's line in between ("task 42 (x) killed: task 43 (x) killed: ..."). */
 void kill_current(int status, const char *fmt, ...)
 {
-	char why[160];
+	char why[256];	/* the longest reason (traps.c) is under 240 */
 	va_list ap;
 
 	va_start(ap, fmt);
