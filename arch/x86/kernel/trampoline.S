@@ -18,8 +18,9 @@
  * image (memory is 1:1 with paging off and on alike), turns paging on
  * as the boot CPU has it and calls the C entry from the block.
  *
- * Its privileged instructions (lgdt, the moves to CR0, CR3 and CR4) run
- * before this CPU may use the ops table: in real mode the table is out
+ * Its privileged instructions (lgdt, the moves to CR0, CR3 and CR4, and
+ * the cli and hlt of an AP that came too late) run before this CPU may
+ * use the ops table: in real mode the table is out
  * of reach, and until the C entry has loaded this CPU's own per-CPU
  * state no op may run on it (asm/percpu.h: a backend may count per
  * CPU).  Like the host's world switch, they are a section of their own
