@@ -122,31 +122,66 @@ static __attribute__((noinline)) void irqs_back(unsigned long flags)
 
 /* ---- reporting ---- */
 
+/*
+ * A report is one line, built here and printed by one printk: each
+ * printk is one piece on every console, but a line printed in pieces
+ * lets another CPU's line in between.  Longer than the buffer, it is cut
+ * and still ends its line.
+ */
+#define REPORT_LINE	256
+
+struct report {
+	char text[REPORT_LINE];
+	size_t len;
+};
+
+static void __printf(2, 3) report_add(struct report *r, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(r->text + r->len, sizeof(r->text) - r->len, fmt, ap);
+	va_end(ap);
+	r->len += n > 0 ? (size_t)n : 0;
+	if (r->len > sizeof(r->text) - 2)
+		r->len = sizeof(r->text) - 2;	/* room for the end of line */
+}
+
 /* A code address as the backtraces print it: function+offset. */
-static void print_where(u32 ip)
+static void report_where(struct report *r, u32 ip)
 {
 	u32 offset;
 	const char *name = ksym_lookup(ip, &offset);
 
 	if (name)
-		printk("%s+0x%x", name, offset);
+		report_add(r, "%s+0x%x", name, offset);
 	else
-		printk("%08x", ip);
+		report_add(r, "%08x", ip);
 }
 
 /* "lockdep: <what>: cpu C task P (name) " - the start of each report. */
-static void report_start(enum lockdep_report kind, const char *what)
+static void report_start(struct report *r, enum lockdep_report kind, const char *what)
 {
 	__atomic_add_fetch(&report_counts[kind], 1, __ATOMIC_RELAXED);	/* lock addl */
-	printk("lockdep: %s: cpu %u task %d (%s) ", what, this_cpu(),
-	       current_pid(), current ? current->name : "boot");
+	r->len = 0;
+	report_add(r, "lockdep: %s: cpu %u task %d (%s) ", what, this_cpu(),
+		   current_pid(), current ? current->name : "boot");
 }
 
 /* "NAME (rank R) taken at WHERE": a held lock, as reports name it. */
-static void print_held(const struct held_lock *h)
+static void report_held(struct report *r, const struct held_lock *h)
 {
-	printk("%s (rank %u) taken at ", h->lock->name, h->lock->rank);
-	print_where(h->ip);
+	report_add(r, "%s (rank %u) taken at ", h->lock->name, h->lock->rank);
+	report_where(r, h->ip);
+}
+
+/* The line ended and printed, in one printk. */
+static void report_print(struct report *r)
+{
+	r->text[r->len++] = '\n';
+	r->text[r->len] = '\0';
+	printk("%s", r->text);
 }
 
 /* ---- the held stack ---- */
@@ -250,6 +285,7 @@ static void drop_stale(struct lockdep_cpu *cpu)
 static void check_ages(struct lockdep_cpu *cpu)
 {
 	unsigned long now = timer_ticks();
+	struct report r;
 
 	drop_stale(cpu);
 	unsigned int i;
@@ -260,10 +296,10 @@ static void check_ages(struct lockdep_cpu *cpu)
 		if (h->phantom || h->reported || now - h->tick <= LOCKDEP_HELD_LIMIT)
 			continue;
 		h->reported = true;
-		report_start(LOCKDEP_HELD_TOO_LONG, "held too long");
-		print_held(h);
-		printk(", %lu ticks ago (limit %u)\n", now - h->tick,
-		       LOCKDEP_HELD_LIMIT);
+		report_start(&r, LOCKDEP_HELD_TOO_LONG, "held too long");
+		report_held(&r, h);
+		report_add(&r, ", %lu ticks ago (limit %u)", now - h->tick, LOCKDEP_HELD_LIMIT);
+		report_print(&r);
 	}
 }
 
@@ -287,15 +323,16 @@ static struct held_lock *highest_held(struct lockdep_cpu *cpu)
 static void check_order(struct lockdep_cpu *cpu, spinlock_t *lock, u32 ip)
 {
 	struct held_lock *top = highest_held(cpu);
+	struct report r;
 
 	if (!top || lock->rank > top->lock->rank)
 		return;
-	report_start(LOCKDEP_OUT_OF_ORDER, "out of order");
-	printk("takes %s (rank %u) at ", lock->name, lock->rank);
-	print_where(ip);
-	printk(" holding ");
-	print_held(top);
-	printk("\n");
+	report_start(&r, LOCKDEP_OUT_OF_ORDER, "out of order");
+	report_add(&r, "takes %s (rank %u) at ", lock->name, lock->rank);
+	report_where(&r, ip);
+	report_add(&r, " holding ");
+	report_held(&r, top);
+	report_print(&r);
 }
 
 /* ---- the checked operations ---- */
@@ -308,16 +345,18 @@ void lockdep_spin_lock_at(spinlock_t *lock, u32 ip)
 	struct lockdep_cpu *cpu = &lockdep_cpus[this_cpu()];
 	unsigned long flags = irqs_off();
 	struct held_lock *mine;
+	struct report r;
 
 	check_ages(cpu);
 	mine = find_held(cpu, lock);
 	if (mine) {
-		report_start(LOCKDEP_RECURSIVE_TAKE, "recursive take");
-		printk("takes %s at ", lock->name);
-		print_where(ip);
-		printk(" holding it: ");
-		print_held(mine);
-		printk(" by task %d; not taken\n", mine->pid);
+		report_start(&r, LOCKDEP_RECURSIVE_TAKE, "recursive take");
+		report_add(&r, "takes %s at ", lock->name);
+		report_where(&r, ip);
+		report_add(&r, " holding it: ");
+		report_held(&r, mine);
+		report_add(&r, " by task %d; not taken", mine->pid);
+		report_print(&r);
 		push_held(cpu, lock, ip, true);
 		irqs_back(flags);
 		return;
@@ -364,6 +403,7 @@ void lockdep_spin_unlock_at(spinlock_t *lock, u32 ip)
 	struct lockdep_cpu *cpu = &lockdep_cpus[this_cpu()];
 	unsigned long flags = irqs_off();
 	struct held_lock *mine;
+	struct report r;
 
 	check_ages(cpu);
 	mine = find_held(cpu, lock);
@@ -375,16 +415,17 @@ void lockdep_spin_unlock_at(spinlock_t *lock, u32 ip)
 		return;
 	}
 	if (!mine) {
-		report_start(LOCKDEP_UNHELD_UNLOCK, "unheld unlock");
-		printk("releases %s (rank %u) at ", lock->name, lock->rank);
-		print_where(ip);
+		report_start(&r, LOCKDEP_UNHELD_UNLOCK, "unheld unlock");
+		report_add(&r, "releases %s (rank %u) at ", lock->name, lock->rank);
+		report_where(&r, ip);
 		if (seen_owner(lock) >= 0) {
-			printk(", held by cpu %d since ", lock->owner_cpu);
-			print_where(lock->owner_ip);
+			report_add(&r, ", held by cpu %d since ", lock->owner_cpu);
+			report_where(&r, lock->owner_ip);
 		} else {
-			printk(", %s", spin_is_locked(lock) ? "held" : "free");
+			report_add(&r, ", %s", spin_is_locked(lock) ? "held" : "free");
 		}
-		printk("; left alone\n");
+		report_add(&r, "; left alone");
+		report_print(&r);
 		irqs_back(flags);
 		return;
 	}
@@ -406,11 +447,13 @@ void lockdep_spin_unlock(spinlock_t *lock)
 /* One lock the current task holds as it schedules or exits. */
 static void report_schedule(const struct held_lock *h, bool exiting)
 {
-	report_start(exiting ? LOCKDEP_NEVER_RELEASED : LOCKDEP_HELD_ACROSS_SLEEP,
+	struct report r;
+
+	report_start(&r, exiting ? LOCKDEP_NEVER_RELEASED : LOCKDEP_HELD_ACROSS_SLEEP,
 		     exiting ? "never released" : "held across sleep");
-	printk("%s holding ", exiting ? "exits" : "schedules");
-	print_held(h);
-	printk("\n");
+	report_add(&r, "%s holding ", exiting ? "exits" : "schedules");
+	report_held(&r, h);
+	report_print(&r);
 }
 
 /*

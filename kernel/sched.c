@@ -196,6 +196,11 @@ void schedule(void)
 	spin_lock_irqsave(&runqueue_lock, &flags);
 	switch_locked();
 	spin_unlock_irqrestore(&runqueue_lock, flags);
+	/* Again on the way out: a stop's IPI that came after the check
+	 * above had its need_resched cleared by this very switch, and an
+	 * idle CPU, whose tick no longer asks for a reschedule, would
+	 * never look again.  Still in schedule(): as safe a point. */
+	stop_cpus_safe_point();
 }
 
 /* Where a new task starts (arch/x86/kernel/process.c makes its first
@@ -372,12 +377,48 @@ void sched_wake_due(void)
 	spin_unlock_irqrestore_call(&runqueue_lock, flags);
 }
 
-/* From the timer interrupt: wake sleepers whose time has come, and end
- * the current task's slice. */
+/*
+ * Whether a task this CPU could take seems to wait: read without the
+ * lock, so only a hint - schedule() decides under it, and a task missed
+ * here is seen at the next tick (or its wake-up's kick comes first).
+ */
+static bool runnable_task_seen(void)
+{
+	unsigned int cpu = smp_processor_id();
+	struct task *idle = this_idle_task(), *t = idle;
+
+	do {
+		t = task_after(t);
+		if (__atomic_load_n(&t->state, __ATOMIC_RELAXED) == TASK_RUNNABLE &&
+		    !is_idle_task(t) && !t->on_cpu && (!t->bound || t->cpu == cpu))
+			return true;
+	} while (t != idle);
+	return false;
+}
+
+/*
+ * From the timer interrupt: wake sleepers whose time has come, and end
+ * the current task's slice.
+ *
+ * An idle CPU with a tick of its own takes no lock here: the clock's
+ * interrupt wakes the sleepers (sched_wake_due) and a wake-up kicks an
+ * idle CPU, so it only looks whether a task waits.  Taking runqueue_lock
+ * from every idle CPU's tick made the one lock's demand grow with the
+ * CPUs (8 CPUs at HZ 100: ~1600 takes a second, with idle_loop's
+ * schedule()); where the host runs fewer cores than vCPUs, a ticket
+ * lock passes from one waiter to the next only when the host runs that
+ * waiter's thread - tens of ms each - and every CPU then spent all its
+ * time in the tick's wait: the boot thread never ran again.
+ */
 void sched_tick(void)
 {
 	unsigned long flags;
 
+	if (current == this_idle_task() && timer_sched_tick_local()) {
+		if (runnable_task_seen())
+			set_need_resched();
+		return;
+	}
 	spin_lock_irqsave_call(&runqueue_lock, &flags);
 	task_for_each(wake_if_due);
 	if (current == this_idle_task() || !current->slice || !--current->slice)

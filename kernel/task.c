@@ -325,15 +325,18 @@ void task_exit(int status)
 	sched_exit(t->parent, &task_lock);
 }
 
+/* The line is formatted whole, then printed by one printk: each printk
+ * is one piece on every console, but pieces printed apart let another
+ * CPU's line in between ("task 42 (x) killed: task 43 (x) killed: ..."). */
 void kill_current(int status, const char *fmt, ...)
 {
+	char why[256];	/* the longest reason (traps.c) is under 240 */
 	va_list ap;
 
-	printk("task %d (%s) killed: ", current->pid, current->name);
 	va_start(ap, fmt);
-	vprintk(fmt, ap);
+	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
-	printk("\n");
+	printk("task %d (%s) killed: %s\n", current->pid, current->name, why);
 	task_exit(status);
 }
 

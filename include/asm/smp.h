@@ -102,4 +102,9 @@ struct smp_ap_said {
 };
 extern struct smp_ap_said smp_ap_said[CPU_TABLES_MAX_CPUS];
 
+/* Whether CPU cpu, left out, came after all and halted (its trampoline
+ * block says so); the cpu the test aid smp_slow=N holds back, or -1. */
+bool smp_ap_came_late(unsigned int cpu);
+int smp_held_cpu(void);
+
 #endif

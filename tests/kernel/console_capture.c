@@ -15,11 +15,20 @@
 static char text[CAPTURE_SIZE];
 static size_t used;
 static bool overflowed;
+/* Bit i: a console write (one printk's message) began at text[i]. */
+static u8 write_starts[CAPTURE_SIZE / 8];
+
+static bool write_starts_at(size_t i)
+{
+	return write_starts[i / 8] & (1u << (i % 8));
+}
 
 static void capture_write(const char *s, size_t n)
 {
 	size_t room = sizeof(text) - 1 - used;
 
+	if (n && room)
+		write_starts[used / 8] |= 1u << (used % 8);
 	if (n > room) {
 		overflowed = true;
 		n = room;
@@ -41,6 +50,7 @@ void capture_start(void)
 	used = 0;
 	text[0] = '\0';
 	overflowed = false;
+	memset(write_starts, 0, sizeof(write_starts));
 	raw_local_irq_restore(flags);
 	register_console(&capture_console);
 }
@@ -111,4 +121,22 @@ unsigned int captured_lines(const char *prefix)
 bool captured_anywhere(const char *s)
 {
 	return strstr(text, s) != NULL;
+}
+
+bool captured_lines_whole(const char *prefix)
+{
+	const char *p = text, *end;
+	size_t i;
+
+	while ((p = find_line(prefix, p))) {
+		end = next_line(p);
+		end = end ? end : text + used;
+		if (!write_starts_at(p - text))
+			return false;
+		for (i = p - text + 1; i < (size_t)(end - text); i++)
+			if (write_starts_at(i))
+				return false;
+		p = end;
+	}
+	return true;
 }

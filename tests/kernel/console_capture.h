@@ -20,6 +20,10 @@ bool captured_line(const char *prefix, char *line, size_t size);
 bool captured_nth_line(const char *prefix, unsigned int nth, char *line, size_t size);
 /* How many kept lines start with prefix. */
 unsigned int captured_lines(const char *prefix);
+/* Whether each kept line that starts with prefix came whole in one
+ * console write, its end of line included: no other CPU's text could
+ * have landed inside it. */
+bool captured_lines_whole(const char *prefix);
 /* Whether any kept text contains s. */
 bool captured_anywhere(const char *s);
 

@@ -59,11 +59,17 @@ static void planting_ends(void)
 	lockdep_set(was_enabled);
 }
 
-/* The one report line, and whether it has each of the words. */
+/* The one report line, and whether it has each of the words; every
+ * report line must have come in one printk, or lines of other CPUs may
+ * cut it. */
 static bool report_names(const char *a, const char *b, const char *c)
 {
 	if (!captured_line("lockdep: ", line, sizeof(line)))
 		return false;
+	if (!captured_lines_whole("lockdep: ")) {
+		printk("ktest:   a lockdep report came in pieces\n");
+		return false;
+	}
 	return strstr(line, a) && strstr(line, b) && (!c || strstr(line, c));
 }
 

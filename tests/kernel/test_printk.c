@@ -1,11 +1,16 @@
 /*
  * test_printk.c - the formats printk supports, checked through snprintf
- * (same formatter), and the command-line number parser.
+ * (same formatter), the command-line number parser, and that the line
+ * naming a killed task comes in one printk.
  */
 #include <ktest.h>
 #include <kernel.h>
 #include <cmdline.h>
 #include <string.h>
+#include <task.h>
+#include <asm/traps.h>
+#include "console_capture.h"
+#include "run_program.h"
 
 static bool formats_as(const char *want, const char *got)
 {
@@ -87,4 +92,19 @@ KTEST(cmdline_parse_ulong)
 	KT_EXPECT(parses_as("+1", -EINVAL, 0));
 	KT_EXPECT(parses_as(" 1", -EINVAL, 0));
 	KT_EXPECT(parses_as("1 ", -EINVAL, 0));
+}
+
+/* A killed task's line is one message on every console: printed in
+ * pieces, another CPU's line could land in the middle ("task 42 (x)
+ * killed: task 43 (x) killed: ...").  iretfault ss dies of #GP. */
+KTEST(printk_kill_line_is_one_message)
+{
+	char line[200];
+
+	capture_start();
+	KT_EXPECT_EQ(run_program("iretfault", "ss"), EXIT_KILLED(X86_TRAP_GP));
+	capture_stop();
+	KT_EXPECT(captured_line("task ", line, sizeof(line)));
+	KT_EXPECT(strstr(line, "(iretfault) killed: ") != NULL);
+	KT_EXPECT(captured_lines_whole("task "));
 }

@@ -7,10 +7,22 @@
  * written nothing, and `running` must count the boot CPU and the APs
  * online.  Booted with -smp 2..8 by tests/suite/smp.py (smp-ktest-*),
  * and with smp_skip=N for a CPU that never answers.
+ *
+ * With smp_slow=N the AP of APIC id N was held in the trampoline past
+ * the boot CPU's wait, and let go on as the next CPU started: the second
+ * test sees it come (its own block says it halted late), gives it time,
+ * then checks that it harmed nobody - nothing it could count or claim
+ * moved, every CPU online still answers an IPI, and the machine is
+ * still here.
  */
 #include <ktest.h>
+#include <task.h>
 #include <asm/apic.h>
 #include <asm/smp.h>
+#include <asm/timer.h>
+
+#define LATE_AP_TICKS	50	/* the released AP's time to do its worst */
+#define ANSWER_TICKS	100	/* for every CPU online to answer an IPI */
 
 KTEST(smpboot_each_ap_says_who_it_is)
 {
@@ -33,4 +45,55 @@ KTEST(smpboot_each_ap_says_who_it_is)
 		KT_EXPECT_EQ(smp_ap_said[n].cpu, n);
 	}
 	KT_EXPECT_EQ(smp.running, online);
+}
+
+/* Whether every other CPU online answers a reschedule IPI in time. */
+static bool others_answer_an_ipi(void)
+{
+	unsigned long before[CPU_TABLES_MAX_CPUS], end = timer_ticks() + ANSWER_TICKS;
+	unsigned int cpu, answered;
+
+	for (cpu = 0; cpu < CPU_TABLES_MAX_CPUS; cpu++)
+		before[cpu] = ipi_reschedule_count(cpu);
+	smp_send_reschedule_others();
+	do {
+		answered = 0;
+		for (cpu = 0; cpu < CPU_TABLES_MAX_CPUS; cpu++)
+			answered += cpu_online(cpu) && cpu != smp_processor_id() &&
+				    ipi_reschedule_count(cpu) > before[cpu];
+		if (answered == num_online_cpus() - 1)
+			return true;
+		sched_sleep_ticks(1);
+	} while ((long)(timer_ticks() - end) < 0);
+	return false;
+}
+
+KTEST(smpboot_a_late_ap_halts_and_harms_nobody)
+{
+	unsigned int running = smp.running, n;
+	u32 online = smp_online_mask;
+
+	for (n = 1; n < smp.nr_numbered && smp.cpu[n].state != SMP_CPU_LEFT_OUT; n++)
+		;
+	if (n == smp.nr_numbered)
+		KT_SKIP("no CPU left out");
+	if (smp_held_cpu() > 0) {
+		/* It came, late, and halted: the test saw the late path. */
+		unsigned long end = timer_ticks() + LATE_AP_TICKS;
+
+		while (!smp_ap_came_late(smp_held_cpu()) && (long)(timer_ticks() - end) < 0)
+			sched_sleep_ticks(1);
+		KT_EXPECT(smp_ap_came_late(smp_held_cpu()));
+	}
+	sched_sleep_ticks(LATE_AP_TICKS);
+	KT_EXPECT_EQ(smp.running, running);
+	KT_EXPECT_EQ(smp_online_mask, online);
+	for (n = 1; n < smp.nr_numbered; n++) {
+		if (smp.cpu[n].state != SMP_CPU_LEFT_OUT)
+			continue;
+		KT_EXPECT(!(online & 1u << n));
+		KT_EXPECT_EQ(smp_ap_said[n].cpu, 0);
+		KT_EXPECT_EQ(smp_ap_said[n].apic_id, 0);
+	}
+	KT_EXPECT(others_answer_an_ipi());
 }

@@ -44,20 +44,28 @@ firmware's tables parsed on the host, and the kernel on QEMU -smp N.
                    CPUs at a safe point.
   smp-left-out-*   A CPU that never answers its start-up (the test aid
                    smp_skip=N sends APIC id N no STARTUP; smp-ktest-late
-                   has smp_slow=N: it answers once the boot CPU gave up,
-                   and must halt uncounted) is named in the
+                   has smp_slow=N: it is held in the trampoline until the
+                   boot CPU gave up on it and starts the next CPU, then
+                   must halt uncounted, harming nobody) is named in the
                    boot log and "left out" in `cpus`; the others run and
                    the kernel goes on to its shell.
+  smp-8-loaded-n   -smp 8 booted to the ready line five times beside busy
+                   loops (three per host core): every boot gets there,
+                   with 8 CPUs running or with each CPU that answered too
+                   late named left out and the others running.
   smp-ktest-*      The in-kernel test smpboot_each_ap_says_who_it_is
                    (tests/kernel/test_smpboot.c) on -smp 4 and 8, with
                    and without a CPU left out: each AP online wrote its
                    own APIC id and cpu number where expected.
 """
 
+import os
 import re
+import subprocess
 
 from .builds import N, Y
-from .harness import Test
+from .emulators import KTEST_QEMU_TIMEOUT, QEMU, qemu_command, read_serial, run_emulator
+from .harness import Failure, Test, fresh_log, need_file, need_tool
 from .host import check_host_tests, run_fuzzer
 from .ktest import qemu_ktest
 from .shell_session import shell_dialogue
@@ -173,10 +181,13 @@ def smp_test(name, smp, n, append="", extra=(), said=(), build=Y, **kwargs):
 def smp_ktest(name, smp, build=Y, skip=None, aid="smp_skip"):
     """The start-up's in-kernel test on QEMU -smp smp, every CPU started
     but APIC id skip, which must be named left out: aid smp_skip sends
-    it no STARTUP; smp_slow has it claim its place only once the boot
-    CPU gave up, when it must halt uncounted."""
+    it no STARTUP; smp_slow holds it in the trampoline until the boot
+    CPU gave up on it and starts the next CPU, when it must halt
+    uncounted and harm nobody (smpboot_a_late_ap_halts_and_harms_nobody)."""
     running = smp - (skip is not None)
     expect = ["ktest: PASS smpboot_each_ap_says_who_it_is", f"smp: {running} CPUs running"]
+    if aid == "smp_slow":
+        expect.append("ktest: PASS smpboot_a_late_ap_halts_and_harms_nobody")
     append = "test=smpboot"
     if skip is not None:
         append += f" {aid}={skip}"
@@ -184,6 +195,63 @@ def smp_ktest(name, smp, build=Y, skip=None, aid="smp_skip"):
                       "left out")
     return Test(name, qemu_ktest, (build, "qemu32"),
                 {"append": append, "expect": expect, "extra": ["-smp", str(smp)]})
+
+
+# smp-8-loaded: boots of -smp 8 beside busy loops, BUSY_LOOPS_PER_CORE
+# of them for each host core: the vCPU threads then wait for the host's
+# cores as on an overcommitted hypervisor.
+LOADED_BOOTS = 5
+BUSY_LOOPS_PER_CORE = 3
+LEFT_OUT = re.compile(r"^smp: CPU (\d+) \(APIC id \1\) did not answer the start-up; left out$")
+
+
+def busy_loops(n):
+    """n processes that only spin, for the host's scheduler to share its
+    cores with."""
+    return [subprocess.Popen(["sh", "-c", "while :; do :; done"]) for _ in range(n)]
+
+
+def loaded_boot_problem(build, smp, lines, outcome, timeout):
+    """What is wrong with one boot of smp CPUs under load, or None: it
+    must reach the ready line with every CPU running, or with fewer,
+    each CPU not running named left out."""
+    if not any(line.startswith(build.ready) for line in lines):
+        if outcome.timed_out:
+            return f"no ready line within {timeout} s (the kernel hung?)"
+        return f"QEMU ended (status {outcome.status}) before the ready line"
+    left_out = [m.group(1) for m in map(LEFT_OUT.match, lines) if m]
+    running = smp - len(left_out)
+    ready = f"{build.ready} {QEMU32_READY} cpus={running}"
+    if f"smp: {running} CPUs running" not in lines or ready not in lines:
+        return (f"{len(left_out)} CPU(s) named left out ({', '.join(left_out) or 'none'}), "
+                f"but not '{ready}' after 'smp: {running} CPUs running'")
+    return None
+
+
+def check_boots_under_load(log, build, smp, boots=LOADED_BOOTS, timeout=KTEST_QEMU_TIMEOUT):
+    """Boot -smp smp to the ready line boots times beside busy loops
+    (a boot with no `test` is the shortest way to the ready line)."""
+    need_tool(QEMU, "qemu")
+    need_file(build.elf, build.make("all"))
+    loops = busy_loops(BUSY_LOOPS_PER_CORE * (os.cpu_count() or 1))
+    try:
+        for boot in range(1, boots + 1):
+            fresh_log(log)
+            cmd = qemu_command(log, "qemu32", ["-kernel", build.elf, "-smp", str(smp)])
+            # Stopped once the ready line is whole (the last piece of
+            # the log may be a line still being written).
+            outcome = run_emulator(
+                cmd, timeout, done=lambda: any(line.startswith(build.ready)
+                                               for line in read_serial(log)[:-1]))
+            lines = read_serial(log)
+            problem = loaded_boot_problem(build, smp, lines, outcome, timeout)
+            if problem:
+                raise Failure(f"boot {boot} of {boots}: {problem}",
+                              [line for line in lines if line][-25:])
+    finally:
+        for loop in loops:
+            loop.kill()
+            loop.wait()
 
 
 NO_APIC = "no local APIC on this CPU: tables not read"
@@ -222,6 +290,7 @@ def qemu_tests():
         smp_ktest("smp-ktest-4-y", 4),
         smp_ktest("smp-ktest-8-n", 8, build=N, skip=5),
         smp_ktest("smp-ktest-late-4-y", 4, skip=2, aid="smp_slow"),
+        Test("smp-8-loaded-n", check_boots_under_load, (N, 8)),
         Test("smp-486-y", shell_dialogue, (Y, [
             ("cpus", [f"cpus: 1 ({NO_APIC})$", "  cpu 0: boot, no APIC, running$"])]),
              {"cpu": "486",

@@ -8,12 +8,22 @@
  * The sequence is the "universal start-up algorithm" of Intel's MP
  * specification (appendix B.4) and SDM vol. 3, 8.4.4.1: INIT, wait
  * 10 ms, STARTUP, wait 200 us, a second STARTUP if the AP has not
- * answered.  The boot CPU then waits at most 100 ms for it to claim its
- * place; one that does not is named in the boot log, sent INIT again
- * (which stops it, should it only be late, before the next AP's block
- * is written where it would read its own) and left out - and if it
- * comes after all, it finds the place given up and halts (ap_claim).
- * The kernel goes on with the others.
+ * answered.  The specification gives no bound for the AP's answer; the
+ * boot CPU waits as long as Linux does (arch/x86/kernel/smpboot.c,
+ * do_boot_cpu: "Wait 10s total for first sign of life from AP"), then
+ * as long again for the AP to be ready.  Emulators and hypervisors run
+ * an AP when their host gets to its thread: 100 ms, the wait before,
+ * left CPUs out on a loaded host.
+ *
+ * An AP given up on may still come: QEMU keeps the INIT and the STARTUP
+ * as pending requests of the vCPU, so one whose thread did not run takes
+ * both later, and the INIT sent to stop it does not undo the STARTUP.
+ * So nothing the AP reads is written again once it may read it - each AP
+ * has a block of its own in the trampoline page, found by its APIC id,
+ * and its stack and per-CPU area are never reused - and one word in its
+ * block decides, by compare-and-swap, whether it is in (asm/trampoline.h,
+ * AP_WAITING ... AP_LATE).  A late AP finds the word given up and halts,
+ * having written only that word.
  *
  * An AP then loads its per-CPU area, starts its local timer and runs its
  * idle task's loop on that task's stack: from there the scheduler gives
@@ -38,7 +48,8 @@
 #define AP_STACK_PAGES	KSTACK_PAGES	/* its idle task's kernel stack */
 #define INIT_WAIT_US	10000		/* INIT to the first STARTUP */
 #define STARTUP_WAIT_US	200		/* after each STARTUP */
-#define ONLINE_WAIT_US	100000		/* for the AP to be online */
+#define CALL_IN_WAIT_TICKS (10 * HZ)	/* for its first sign of life: Linux's */
+#define ONLINE_WAIT_TICKS (10 * HZ)	/* then for it to be ready */
 #define STARTUP_TRIES	2
 
 _Static_assert(__builtin_offsetof(struct trampoline_block, stack_top) ==
@@ -50,27 +61,25 @@ _Static_assert(__builtin_offsetof(struct trampoline_block, cr0) == TRAMPOLINE_BL
 	       __builtin_offsetof(struct trampoline_block, cr4) == TRAMPOLINE_BLOCK_CR4 &&
 	       __builtin_offsetof(struct trampoline_block, has_cr4) == TRAMPOLINE_BLOCK_HAS_CR4,
 	       "trampoline.S reads the control registers there");
+_Static_assert(__builtin_offsetof(struct trampoline_block, apic_id) == TRAMPOLINE_BLOCK_APIC_ID &&
+	       __builtin_offsetof(struct trampoline_block, state) == TRAMPOLINE_BLOCK_STATE,
+	       "trampoline.S finds its block and calls in there");
 _Static_assert(sizeof(struct trampoline_block) <= TRAMPOLINE_BLOCK_SIZE,
 	       "trampoline.S has room for the block");
+_Static_assert(TRAMPOLINE_BLOCKS == CPU_TABLES_MAX_CPUS, "a block for each cpu number");
+_Static_assert(sizeof(struct trampoline_header) == TRAMPOLINE_HEADER_SIZE &&
+	       __builtin_offsetof(struct trampoline_header, apic_id_reg) ==
+	       TRAMPOLINE_HEADER_SIZE + TRAMPOLINE_HEADER_APIC_ID_REG &&
+	       __builtin_offsetof(struct trampoline_header, held_apic_id) ==
+	       TRAMPOLINE_HEADER_SIZE + TRAMPOLINE_HEADER_HELD_APIC_ID &&
+	       __builtin_offsetof(struct trampoline_header, release) ==
+	       TRAMPOLINE_HEADER_SIZE + TRAMPOLINE_HEADER_RELEASE,
+	       "trampoline.S reads the header there");
 
 struct smp_ap_said smp_ap_said[CPU_TABLES_MAX_CPUS];
 
-/* Set by the AP, read by the boot CPU: word stores, read with
- * __atomic_load_n so that the wait loops read memory each time. */
-static u32 ap_called_in[CPU_TABLES_MAX_CPUS];	/* it reached C */
-static u32 ap_published[CPU_TABLES_MAX_CPUS];	/* counted online, said who */
-
-/*
- * Who decides whether an AP is in: the AP, claiming AP_CLAIMED when it
- * is ready, or the boot CPU, giving up (AP_GIVEN_UP) when the wait is
- * over - whichever moves ap_claim from AP_WAITING first (compare and
- * swap).  Without it an AP slower than the wait (a loaded host) came
- * online after it was named left out, and was then sent INIT while
- * counted online.  An AP that loses halts for good, having published
- * nothing.
- */
-enum { AP_WAITING, AP_CLAIMED, AP_GIVEN_UP };
-static u32 ap_claim[CPU_TABLES_MAX_CPUS];
+/* Set by the AP once it counted itself online, read by the boot CPU. */
+static u32 ap_published[CPU_TABLES_MAX_CPUS];
 
 static unsigned int skip_apic_id = SMP_NO_APIC_ID;
 static unsigned int slow_apic_id = SMP_NO_APIC_ID;
@@ -88,7 +97,7 @@ static int parse_smp_skip(const char *value)
 boot_option("smp_skip", parse_smp_skip,
 	    "test aid: send APIC id N no STARTUP, so it never answers and is left out");
 
-/* A test aid: the AP that answers too late, once the boot CPU gave up. */
+/* A test aid: the AP that answers too late, after the boot CPU gave up. */
 static int parse_smp_slow(const char *value)
 {
 	unsigned long v;
@@ -99,89 +108,96 @@ static int parse_smp_slow(const char *value)
 	return 0;
 }
 boot_option("smp_slow", parse_smp_slow,
-	    "test aid: APIC id N claims its place only after the boot CPU gave up on it");
+	    "test aid: APIC id N is held in the trampoline until the boot CPU gave up on it");
 
 /* ---- the AP's side ---- */
 
-/* Move ap_claim[cpu] from AP_WAITING to to: whether this side won.
- * `lock cmpxchg` by hand: the kernel is built for the 386, which lacks
- * it (GCC would call a library), but only a machine with an APIC, a
- * 486 or later, starts APs. */
-static bool ap_claim_move(unsigned int cpu, u32 to)
+/* Move *state from `from` to `to`: whether this side won.  `lock
+ * cmpxchg` by hand: the kernel is built for the 386, which lacks it (GCC
+ * would call a library), but only a machine with an APIC, a 486 or
+ * later, starts APs. */
+static bool ap_state_move(u32 *state, u32 from, u32 to)
 {
 	u32 seen;
 
 	asm volatile("lock cmpxchgl %2, %1"
-		     : "=a" (seen), "+m" (ap_claim[cpu])
-		     : "r" (to), "0" (AP_WAITING) : "memory");
-	return seen == AP_WAITING;
+		     : "=a" (seen), "+m" (*state)
+		     : "r" (to), "0" (from) : "memory");
+	return seen == from;
 }
 
-/* The AP's claim to be in (smp_slow: only once the boot CPU gave up). */
-static bool ap_claim_place(unsigned int cpu, unsigned int apic_id)
+/* Too late: the boot CPU counts this CPU out.  Only its own block says
+ * so; interrupts are still off: nothing wakes it. */
+static void __noreturn ap_halt_for_good(struct trampoline_block *block)
 {
-	if (apic_id == slow_apic_id)
-		while (__atomic_load_n(&ap_claim[cpu], __ATOMIC_SEQ_CST) == AP_WAITING)
-			cpu_relax();
-	return ap_claim_move(cpu, AP_CLAIMED);
-}
-
-/* Too late: the boot CPU counts this CPU out and will send it INIT.
- * Interrupts are still off: nothing wakes it. */
-static void __noreturn ap_halt_for_good(void)
-{
+	__atomic_store_n(&block->state, AP_LATE, __ATOMIC_SEQ_CST);
 	for (;;)
 		halt();
 }
 
 /*
- * The AP's C entry, from ap_start32 with paging on.  The block is
- * copied first: the boot CPU fills it again for the next AP once this
- * one has called in.
+ * The AP's C entry, from ap_start32 with paging on, called in on its own
+ * block, which the boot CPU no longer writes.  Before it is online it
+ * sets up only what is its own (its per-CPU area, its APIC, its stack),
+ * so that losing the place now harms nobody; once ONLINE it publishes.
  */
-static void __noreturn ap_entry(const struct trampoline_block *block)
+static void __noreturn ap_entry(struct trampoline_block *block)
 {
-	struct trampoline_block b = *block;
+	unsigned int cpu = block->cpu;
 
-	__atomic_store_n(&ap_called_in[b.cpu], 1, __ATOMIC_SEQ_CST);
-	percpu_load_this_cpu(b.cpu);	/* before any other op: %fs */
+	percpu_load_this_cpu(cpu);	/* before any other op: %fs */
 	this_cpu_write(current_task, this_cpu_read(idle_task));
-	load_idt(&b.idtr);	/* one IDT for every CPU */
+	load_idt(&block->idtr);	/* one IDT for every CPU */
 	apic_init_this_cpu();
-	if (!ap_claim_place(b.cpu, b.apic_id))
-		ap_halt_for_good();
-	smp_ap_said[b.cpu].apic_id = apic_this_cpu_id();
-	smp_ap_said[b.cpu].cpu = b.cpu;
+	if (!ap_state_move(&block->state, AP_CALLED_IN, AP_ONLINE))
+		ap_halt_for_good(block);
+	smp_ap_said[cpu].apic_id = apic_this_cpu_id();
+	smp_ap_said[cpu].cpu = cpu;
 	__atomic_add_fetch(&smp.running, 1, __ATOMIC_SEQ_CST);
-	__atomic_or_fetch(&smp_online_mask, 1u << b.cpu, __ATOMIC_SEQ_CST);
+	__atomic_or_fetch(&smp_online_mask, 1u << cpu, __ATOMIC_SEQ_CST);
 	__atomic_add_fetch(&smp_nr_online, 1, __ATOMIC_SEQ_CST);
-	__atomic_store_n(&ap_published[b.cpu], 1, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&ap_published[cpu], 1, __ATOMIC_SEQ_CST);
 	apic_timer_start_this_cpu();
 	sched_run_idle();	/* interrupts on: it is a CPU like the boot one */
 }
 
 /* ---- the boot CPU's side ---- */
 
+/* Whether *state still reads `value`. */
+static bool state_is(const u32 *state, u32 value)
+{
+	return __atomic_load_n(state, __ATOMIC_SEQ_CST) == value;
+}
+
 /*
- * Wait us microseconds, or less if *flag (non-NULL) becomes non-zero:
- * whether it did.  The PIT's counter is read, not its ticks counted, so
- * that 200 us can be measured at any HZ: it counts down from the
- * divisor PIT_HZ times a second and starts again.  A read missed for a
- * whole period (a long interrupt) only makes the wait longer.
+ * Wait us microseconds (below a second), or less once *state (non-NULL)
+ * no longer reads `value`.  The PIT's counter is read, not its ticks
+ * counted, so that 200 us can be measured at any HZ: it counts down
+ * from the divisor PIT_HZ times a second and starts again.  A read
+ * missed for a whole period (a long interrupt) only makes the wait
+ * longer.
  */
-static bool pit_wait(const u32 *flag, unsigned int us)
+static void pit_wait_while(const u32 *state, u32 value, unsigned int us)
 {
 	u32 need = us * ((PIT_HZ + 999) / 1000) / 1000 + 1;
 	u32 divisor = timer_divisor(), last = timer_read_count(), now, passed = 0;
 
-	while (passed < need) {
-		if (flag && __atomic_load_n(flag, __ATOMIC_SEQ_CST))
-			return true;
+	while (passed < need && (!state || state_is(state, value))) {
 		now = timer_read_count();
 		passed += now <= last ? last - now : last + divisor - now;
 		last = now;
 	}
-	return flag && __atomic_load_n(flag, __ATOMIC_SEQ_CST);
+}
+
+/* Wait up to `ticks` clock ticks (interrupts are on) while *state reads
+ * `value`: whether it moved on. */
+static bool tick_wait_while(const u32 *state, u32 value, unsigned long ticks)
+{
+	unsigned long start = timer_ticks();
+
+	while (state_is(state, value) && timer_ticks() - start < ticks)
+		cpu_relax();
+	return !state_is(state, value);
 }
 
 /* Whether [TRAMPOLINE_PHYS, +1 page) is RAM that no module occupies. */
@@ -229,11 +245,43 @@ int smp_cpu_of_table_index(unsigned int index)
 	return -1;
 }
 
-/* The block for cpu, in the trampoline's copy: what the AP takes over. */
-static void fill_block(unsigned int cpu, u32 stack)
+/* Where the trampoline's copy keeps its header and cpu's block. */
+static struct trampoline_header *trampoline_header(void)
 {
-	struct trampoline_block *b = (struct trampoline_block *)
-		(TRAMPOLINE_PHYS + (trampoline_block - trampoline_start));
+	return (struct trampoline_header *)(TRAMPOLINE_PHYS + (trampoline_blocks - trampoline_start) -
+					    TRAMPOLINE_HEADER_SIZE);
+}
+
+static struct trampoline_block *trampoline_block_of(unsigned int cpu)
+{
+	return (struct trampoline_block *)(TRAMPOLINE_PHYS + (trampoline_blocks - trampoline_start) +
+					   cpu * TRAMPOLINE_BLOCK_SIZE);
+}
+
+/* The copy, its GDT's base and header, and every block naming no APIC
+ * id: written before any STARTUP, never again. */
+static void trampoline_copy(void)
+{
+	struct trampoline_header *h = trampoline_header();
+	unsigned int cpu;
+
+	memcpy((void *)TRAMPOLINE_PHYS, trampoline_start, trampoline_end - trampoline_start);
+	*(u32 *)(TRAMPOLINE_PHYS + (trampoline_gdtr - trampoline_start) + 2) =
+		TRAMPOLINE_PHYS + (trampoline_gdt - trampoline_start);
+	h->apic_id_reg = (smp.tables.lapic_addr ? smp.tables.lapic_addr : APIC_DEFAULT_PHYS) + APIC_ID;
+	h->held_apic_id = slow_apic_id;
+	for (cpu = 0; cpu < TRAMPOLINE_BLOCKS; cpu++)
+		trampoline_block_of(cpu)->apic_id = SMP_NO_APIC_ID;
+}
+
+/*
+ * cpu's block, filled before its INIT: what the AP takes over.  Its APIC
+ * id last, which makes the block findable - by that AP only, which has
+ * not been sent a STARTUP yet.
+ */
+static struct trampoline_block *fill_block(unsigned int cpu, u32 stack)
+{
+	struct trampoline_block *b = trampoline_block_of(cpu);
 
 	b->stack_top = stack + AP_STACK_PAGES * PAGE_SIZE;
 	b->entry = ap_entry;
@@ -242,24 +290,60 @@ static void fill_block(unsigned int cpu, u32 stack)
 	b->has_cr4 = boot_cpu.has_cr4;
 	b->cr4 = boot_cpu.has_cr4 ? read_cr4() : 0;
 	b->cpu = cpu;
-	b->apic_id = smp.cpu[cpu].apic_id;
+	b->state = AP_WAITING;
 	store_gdt(&b->gdtr);
 	store_idt(&b->idtr);
+	__atomic_store_n(&b->apic_id, smp.cpu[cpu].apic_id, __ATOMIC_SEQ_CST);
+	return b;
+}
+
+/*
+ * The test aid smp_slow: its AP, held in the trampoline since its
+ * STARTUP, goes on only once the boot CPU has given up on it, at the
+ * worst moment - as the next CPU starts (or at the end).  It is not sent
+ * the INIT that would stop it: in QEMU that INIT does not stop an AP
+ * whose thread had not run yet (see the top of this file).
+ */
+static bool held_ap_given_up;
+
+static void release_held_ap(void)
+{
+	if (!held_ap_given_up)
+		return;
+	__atomic_store_n(&trampoline_header()->release, 1, __ATOMIC_SEQ_CST);
+	held_ap_given_up = false;
+}
+
+bool smp_ap_came_late(unsigned int cpu)
+{
+	return cpu < smp.nr_numbered && smp.cpu[cpu].state == SMP_CPU_LEFT_OUT &&
+	       state_is(&trampoline_block_of(cpu)->state, AP_LATE);
+}
+
+int smp_held_cpu(void)
+{
+	unsigned int cpu;
+
+	for (cpu = 1; cpu < smp.nr_numbered; cpu++)
+		if (smp.cpu[cpu].apic_id == slow_apic_id)
+			return cpu;
+	return -1;
 }
 
 /* INIT, 10 ms, STARTUP, 200 us, and STARTUP again if it has not called
  * in: whether the APIC delivered every message (smp_skip sends none). */
-static bool send_startup(unsigned int cpu, unsigned int apic_id)
+static bool send_startup(struct trampoline_block *b, unsigned int apic_id)
 {
 	unsigned int try;
 
 	if (apic_send_init(apic_id))
 		return false;
-	pit_wait(NULL, INIT_WAIT_US);
+	pit_wait_while(NULL, 0, INIT_WAIT_US);
 	for (try = 0; try < STARTUP_TRIES && apic_id != skip_apic_id; try++) {
 		if (apic_send_startup(apic_id, TRAMPOLINE_PHYS))
 			return false;
-		if (pit_wait(&ap_called_in[cpu], STARTUP_WAIT_US))
+		pit_wait_while(&b->state, AP_WAITING, STARTUP_WAIT_US);
+		if (!state_is(&b->state, AP_WAITING))
 			break;
 	}
 	return true;
@@ -282,35 +366,46 @@ static u32 ap_prepare(unsigned int cpu, unsigned int apic_id)
 	return idle ? idle->kstack : 0;
 }
 
+/* The boot CPU's wait is over: whether it gave the place up (the AP had
+ * not called in, or had not gone online yet). */
+static bool give_up(struct trampoline_block *b)
+{
+	return ap_state_move(&b->state, AP_WAITING, AP_GIVEN_UP) ||
+	       ap_state_move(&b->state, AP_CALLED_IN, AP_GIVEN_UP);
+}
+
 /* Start one AP and wait for it: whether it came online. */
 static bool start_ap(unsigned int cpu)
 {
 	unsigned int apic_id = smp.cpu[cpu].apic_id;
 	u32 stack = ap_prepare(cpu, apic_id);
+	struct trampoline_block *b;
 	bool delivered;
 
 	if (!stack) {
 		printk("smp: no memory for CPU %u's per-CPU area or idle task; left out\n", cpu);
 		return false;
 	}
-	fill_block(cpu, stack);
-	delivered = send_startup(cpu, apic_id);
-	if (delivered)
-		pit_wait(&ap_claim[cpu], ONLINE_WAIT_US);
-	if (!ap_claim_move(cpu, AP_GIVEN_UP)) {
-		/* It claimed its place, perhaps just now: it is in, and
-		 * counts itself online in a moment. */
+	b = fill_block(cpu, stack);
+	release_held_ap();
+	delivered = send_startup(b, apic_id);
+	if (delivered && tick_wait_while(&b->state, AP_WAITING, CALL_IN_WAIT_TICKS))
+		tick_wait_while(&b->state, AP_CALLED_IN, ONLINE_WAIT_TICKS);
+	if (!give_up(b)) {
+		/* It went online, perhaps just now: it counts itself in a
+		 * few stores from now. */
 		while (!__atomic_load_n(&ap_published[cpu], __ATOMIC_SEQ_CST))
 			cpu_relax();
 		return true;
 	}
 	/*
-	 * Stop it, should it only be slow: an AP still on its way would
-	 * read the next AP's block.  After INIT it waits for a STARTUP
-	 * that never comes; its stack is kept all the same, since an INIT
-	 * the APIC did not deliver stops nothing.
+	 * Stop it where INIT can: back to waiting for a STARTUP that never
+	 * comes.  Whether or not it does, the AP finds its place given up
+	 * if it comes, and its stack and per-CPU area stay its own.
 	 */
-	apic_send_init(apic_id);
+	held_ap_given_up = apic_id == slow_apic_id;
+	if (!held_ap_given_up)	/* smp_slow: as QEMU, see release_held_ap */
+		apic_send_init(apic_id);
 	printk("smp: CPU %u (APIC id %u) did not answer the start-up%s; left out\n",
 	       cpu, apic_id, delivered ? "" : " (its APIC did not deliver a message)");
 	return false;
@@ -333,10 +428,11 @@ void smp_boot_cpus(void)
 		       TRAMPOLINE_PHYS, refused);
 		return;
 	}
-	memcpy((void *)TRAMPOLINE_PHYS, trampoline_start, trampoline_end - trampoline_start);
+	trampoline_copy();
 	number_cpus();
 	per_cpu(0)->apic_id = smp.boot_apic_id;	/* unknown when CPU 0's area was made */
 	for (cpu = 1; cpu < smp.nr_numbered; cpu++)
 		smp.cpu[cpu].state = start_ap(cpu) ? SMP_CPU_RUNNING : SMP_CPU_LEFT_OUT;
+	release_held_ap();
 	printk("smp: %u CPU%s running\n", smp.running, smp.running == 1 ? "" : "s");
 }

@@ -42,6 +42,7 @@ void test_disabled_cpus(void);
 void test_bad_apic_ids(void);
 void test_bad_lapic_address(void);
 void test_lapic_override(void);
+void test_lapic_override_too_short(void);
 void test_mp_good(void);		/* test_mp.c */
 void test_mp_bad_checksums(void);
 void test_mp_lengths_lie(void);

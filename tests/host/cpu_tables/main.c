@@ -12,6 +12,7 @@ static const struct host_test tests[] = {
 	HOST_TEST(madt_entry_lengths_lie), HOST_TEST(rsdt_points_nowhere),
 	HOST_TEST(too_many_cpus), HOST_TEST(disabled_cpus), HOST_TEST(bad_apic_ids),
 	HOST_TEST(bad_lapic_address), HOST_TEST(lapic_override),
+	HOST_TEST(lapic_override_too_short),
 	HOST_TEST(mp_good), HOST_TEST(mp_bad_checksums), HOST_TEST(mp_lengths_lie),
 	HOST_TEST(mp_default_config), HOST_TEST(mp_unknown_entry),
 	HOST_TEST(mark_boot), HOST_TEST(notes_overflow), HOST_TEST(note_formats),

@@ -342,3 +342,29 @@ void test_lapic_override(void)
 	CHECK_NO_NOTES();
 	CHECK_U64(tables.lapic_addr, 0xfed00000u);
 }
+
+/* A type-5 entry too short for its 64-bit address (12 bytes in all) lies
+ * about its length: the MADT is refused, as for any such entry, and no
+ * address is taken from bytes that are not the entry's. */
+void test_lapic_override_too_short(void)
+{
+	static const u8 lengths[] = { 8, 11 };
+	u8 e[8 + 12] = { 0 };
+	char want[80];
+	unsigned int i;
+
+	for (i = 0; i < sizeof(lengths); i++) {
+		madt_cpu(e, 0, 0, 1);
+		e[8] = 5;
+		e[9] = lengths[i];
+		memcpy(e + 12, (const u8[]){ 0x00, 0x00, 0xd0, 0xfe }, 4);
+		madt_of(e, 8 + lengths[i]);
+		find();
+		snprintf(want, sizeof(want),
+			 "acpi: MADT: entry at offset 52 has length %u (type 5), refused",
+			 lengths[i]);
+		CHECK_NOTES(want, "acpi: RSDT: no sound MADT among its 2 tables",
+			    "mp: no MP floating pointer");
+		CHECK_NO_TABLES();
+	}
+}
