@@ -22,8 +22,9 @@ run").
 """
 
 import re
+import time
 
-from .builds import Y
+from .builds import N, Y
 from .harness import Failure, Test
 from .rom import ROM
 from .shell_session import ShellSession, expect_answer
@@ -159,8 +160,56 @@ def wait_user_hammers(session, cpus):
                   session.details())
 
 
+# Typing during shootdowns: Enter every TYPING_INTERVAL seconds (each
+# byte an input interrupt on the boot CPU, the prompt an answer to it)
+# while `tlbshoot storm` gives a page back STORM_SHRINKS times with
+# readers on the other CPUs.
+STORM_SHRINKS = 3000
+STORM_TIMEOUT = 180
+TYPING_INTERVAL = 0.02
+
+
+def typing_during_shootdowns(log, build, cpus):
+    """Booted with lockdebug: the input interrupt, which takes the input
+    queue's lock, comes while the boot CPU waits for a shootdown's
+    answers with interrupts on, holding the shootdown's lock.  The lock
+    order must say so: not one `lockdep:` line in the whole session."""
+    session = ShellSession(log, build, "lockdebug",
+                           extra=["-smp", str(cpus), *ONE_THREAD])
+    try:
+        expect_answer(session, f"run tlbshoot storm{STORM_SHRINKS}",
+                      ["run: tlbshoot started as pid"])
+        typed, deadline = 0, time.monotonic() + STORM_TIMEOUT
+        while b"tlbshoot: storm:" not in session.received:
+            if time.monotonic() > deadline:
+                raise Failure(f"no end of tlbshoot storm within {STORM_TIMEOUT} s",
+                              session.details())
+            session.send(b"\r")
+            typed += 1
+            session.pause(TYPING_INTERVAL)
+        session.until_reported(b"exited with status", STORM_TIMEOUT)
+        text = session.received.decode("utf-8", "replace")
+        problems = []
+        want = (f"tlbshoot: storm: {STORM_SHRINKS} pages given back, 3 of 3 readers ok, "
+                "0 wrong reads")
+        if want not in text:
+            problems.append(f"no {want!r}")
+        if not re.search(r"shell: pid \d+ exited with status 0", text):
+            problems.append("tlbshoot storm did not exit with status 0")
+        reports = [l[l.index("lockdep:"):] for l in text.split("\n") if "lockdep:" in l]
+        if reports:
+            problems.append(f"{len(reports)} lockdep reports while typing {typed} "
+                            f"lines, the first: {reports[0].strip()}")
+        if problems:
+            raise Failure("; ".join(problems), session.details())
+    finally:
+        session.close()
+
+
 def tests():
     return [
         Test("hammer-smp-4-y", hammer_storm, (Y, 4)),
         Test("hammer-smp-2-y", hammer_storm, (Y, 2)),
+        Test("shootdown-typing-smp-4-y", typing_during_shootdowns, (Y, 4)),
+        Test("shootdown-typing-smp-4-n", typing_during_shootdowns, (N, 4)),
     ]
