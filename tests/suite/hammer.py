@@ -10,14 +10,22 @@ run").
                    (int $0x80 and sysenter) and check every result; then
                    `pv cycle N` switches native -> trace -> rom -> native
                    N times in a row, stopping the other CPUs for each;
-                   `hammer stop` ends the threads.  It must show: every
+                   `hammer stop` ends the threads.  Each user hammer
+                   has a thread that takes a heap page and gives it
+                   back over and over, so that shootdowns are in flight
+                   at the switches; the kernel is booted with
+                   lockdebug.  It must show: every
                    switch done, none busy, back on native; one stop per
                    switch, every other CPU stopped at each (the CPUs
                    count themselves), no stop timed out; every user
                    hammer alive at every switch; no wrong result from any
                    hammer, the locked count exact, every CPU running
                    kernel rounds, and the user hammers' rounds on every
-                   CPU; and a command after it all still answers.
+                   CPU; heap pages given back by every user hammer and
+                   TLB shootdowns asked; not one `lockdep:` line (a
+                   lock held too long: a shootdown waiting for CPUs
+                   held by the stop); and a command after it all still
+                   answers.
                    (PARAVIRT=n has no table and no switch: no row.)
 """
 
@@ -26,6 +34,7 @@ import time
 
 from .builds import N, Y
 from .harness import Failure, Test
+from .judge import line_has
 from .rom import ROM
 from .shell_session import ShellSession, expect_answer
 
@@ -99,48 +108,65 @@ def check_kernel_hammers(answer, cpus):
         problems.append(f"locked count {shared}, but the threads made {mine}")
     if wrong:
         problems.append(f"{wrong} wrong results in the kernel hammers")
+    shootdowns, = number(r"hammer: (\d+) TLB shootdowns asked", text, "shootdown count")
+    if not shootdowns:
+        problems.append("no TLB shootdown asked while the hammers ran")
     return problems
 
 
 def check_user_hammers(log_text, cpus, calls):
     """Each user hammer's last line: its rounds, none wrong, on every CPU
     between them."""
-    ends = re.findall(r"hammer: pid (\d+) done: (\d+) rounds \([^)]*\), (\d+) wrong; "
-                      r"rounds by CPU:(.*)", log_text)
+    ends = re.findall(r"hammer: pid (\d+) done: (\d+) rounds \([^)]*\), (\d+) wrong, "
+                      r"(\d+) heap pages given back; rounds by CPU:(.*)", log_text)
     problems = []
     if len(ends) != cpus:
         problems.append(f"{len(ends)} user hammers reported their end, not {cpus}")
     seen = set()
-    for pid, rounds, wrong, by_cpu in ends:
+    for pid, rounds, wrong, shrinks, by_cpu in ends:
         counts = per_cpu(by_cpu)
         seen |= {c for c, n in counts.items() if n}
         if int(wrong) or int(rounds) != calls or sum(counts.values()) != calls:
             problems.append(f"user hammer {pid}: {rounds} rounds, {wrong} wrong, by CPU "
                             f"{counts}")
+        if not int(shrinks):
+            problems.append(f"user hammer {pid}: its heap thread gave no page back")
     if set(range(cpus)) - seen:
         problems.append(f"no user hammer round on CPUs {sorted(set(range(cpus)) - seen)}")
     return problems
 
 
+def lockdep_lines(text):
+    """The lock debugger's reports in a session's text (a report may
+    follow a prompt on its line)."""
+    return [l[l.index("lockdep:"):].strip() for l in text.split("\n") if "lockdep:" in l]
+
+
 def hammer_storm(log, build, cpus):
     """Boot with the ROM, start the hammers, cycle, stop, judge."""
     switches, calls = HAMMER_ROWS[cpus]
-    session = ShellSession(log, build, "", extra=["-smp", str(cpus), *ONE_THREAD,
-                                                  "-initrd", ROM])
+    session = ShellSession(log, build, "lockdebug",
+                           extra=["-smp", str(cpus), *ONE_THREAD, "-initrd", ROM])
     try:
         expect_answer(session, f"hammer start {calls}",
                       [f"hammer: {cpus} kernel threads and {cpus} user programs"])
         cycle = expect_answer(session, f"pv cycle {switches}", ["pv cycle: "],
                               timeout=CYCLE_TIMEOUT)
-        stop = expect_answer(session, "hammer stop", ["hammer: locked count"])
+        stop = expect_answer(session, "hammer stop", ["hammer: locked count",
+                                                      " TLB shootdowns asked since"])
         wait_user_hammers(session, cpus)
-        expect_answer(session, "pv", ["pv: backend native ("])
+        backend = expect_answer(session, "pv", ["pv: backend "])
         log_text = session.received.decode("utf-8", "replace")
-        problems = (check_cycle(cycle, cpus, switches) +
+        problems = [] if any(line_has(a, "pv: backend native (") for a in backend) else \
+            ["not back on native after the cycle"]
+        problems += (check_cycle(cycle, cpus, switches) +
                     check_kernel_hammers(stop, cpus) +
                     check_user_hammers(log_text, cpus, calls))
         if "WRONG" in log_text:
             problems.append("a hammer printed a WRONG line")
+        reports = lockdep_lines(log_text)
+        if reports:
+            problems.append(f"{len(reports)} lockdep reports, the first: {reports[0]}")
         if problems:
             raise Failure("; ".join(problems), session.details())
     finally:
@@ -196,7 +222,7 @@ def typing_during_shootdowns(log, build, cpus):
             problems.append(f"no {want!r}")
         if not re.search(r"shell: pid \d+ exited with status 0", text):
             problems.append("tlbshoot storm did not exit with status 0")
-        reports = [l[l.index("lockdep:"):] for l in text.split("\n") if "lockdep:" in l]
+        reports = lockdep_lines(text)
         if reports:
             problems.append(f"{len(reports)} lockdep reports while typing {typed} "
                             f"lines, the first: {reports[0].strip()}")
