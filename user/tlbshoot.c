@@ -46,8 +46,8 @@
  *              (tests/suite/hammer.py types at the shell meanwhile).
  *   reuse      frames given back must not be read by anyone after they
  *              are someone else's.  Round after round, REUSE_READERS
- *              threads (one per CPU on four) read REUSE_PAGES heap pages
- *              over and over while the main task gives them all back with
+ *              threads (one per CPU on four) read the first of REUSE_PAGES
+ *              heap pages over and over while the main task gives them all back with
  *              one brk, and a second program ("refill", spawned at the
  *              start) takes frames and writes its own mark in them as
  *              fast as it can.  A reader must read only this program's
@@ -251,9 +251,9 @@ static int storm(unsigned long shrinks)
 
 #define REUSE_READERS	4
 #define REUSE_PAGES	8
-#define REUSE_TICKS	300	/* the rounds, and the refiller's life */
+#define REUSE_TICKS	500	/* the rounds, and the refiller's life */
 #define REUSE_ROUNDS	400	/* at most */
-#define REUSE_READS	200	/* each reader's reads before the brk */
+#define REUSE_READS	100	/* each reader's reads before the brk */
 #define REFILL_MARK	0x0dd0da7au
 #define WORDS_PER_PAGE	(PAGE / 4)
 #define STRING(x)	#x
@@ -262,13 +262,16 @@ static int storm(unsigned long shrinks)
 static volatile uint32_t *reuse_base;	/* this round's pages */
 static volatile uint32_t stale_reads, stale_value;
 
-/* Reads the round's pages in turn for ever: only its fault ends it. */
+/* Reads the round's first page for ever: only its fault ends it.  That
+ * page's frame is the lowest of the round's (they were touched in
+ * order, and the allocator gives the lowest free frame), so it is the
+ * one the refiller's next page takes. */
 static void reuse_reader(void *arg)
 {
-	uint32_t i = (uint32_t)arg, n = 0, v;
+	uint32_t i = (uint32_t)arg, v;
 
-	for (;; n++) {
-		v = reuse_base[(n % REUSE_PAGES) * WORDS_PER_PAGE];
+	for (;;) {
+		v = reuse_base[0];
 		if (v != MAGIC) {
 			stale_value = v;
 			stale_reads++;

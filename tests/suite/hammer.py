@@ -35,6 +35,7 @@ import time
 from .builds import N, Y
 from .harness import Failure, Test
 from .judge import line_has
+from .ktest import qemu_ktest
 from .rom import ROM
 from .shell_session import ShellSession, expect_answer
 
@@ -232,8 +233,34 @@ def typing_during_shootdowns(log, build, cpus):
         session.close()
 
 
+# The TLB shootdown's in-kernel tests (tests/kernel/test_tlb.c, test=tlb)
+# with four CPUs that run at once: QEMU's multi-threaded TCG, where a
+# CPU's stale TLB entry can be used while another CPU frees the frame
+# under it.  tlb-sparse-4-y leaves CPU 2 out (smp_skip=2): the CPUs
+# asked are 1 and 3, numbered past the count of CPUs online.
+TLB_TESTS = ["ktest: PASS tlb_page_given_back_faults_on_every_cpu",
+             "ktest: PASS tlb_thread_outlives_its_creator",
+             "ktest: PASS tlb_flush_others_returns_after_every_answer",
+             "ktest: PASS tlb_flush_others_waits_for_the_slowest_cpu",
+             "ktest: PASS tlb_freed_frames_never_reach_a_stale_reader"]
+MULTI_THREAD = ["-accel", "tcg,thread=multi"]
+TLB_TIMEOUT = 180
+
+
+def tlb_row(name, build, append="", said=()):
+    return Test(name, qemu_ktest, (build, "qemu32"),
+                {"append": f"test=tlb {append}".strip(),
+                 "extra": ["-smp", "4", *MULTI_THREAD],
+                 "expect": TLB_TESTS + list(said), "timeout": TLB_TIMEOUT})
+
+
 def tests():
     return [
+        tlb_row("tlb-smp-4-y", Y, said=["smp: 4 CPUs running"]),
+        tlb_row("tlb-smp-4-n", N, said=["smp: 4 CPUs running"]),
+        tlb_row("tlb-sparse-4-y", Y, "smp_skip=2",
+                said=["smp: 3 CPUs running",
+                      "smp: CPU 2 (APIC id 2) did not answer the start-up"]),
         Test("hammer-smp-4-y", hammer_storm, (Y, 4)),
         Test("hammer-smp-2-y", hammer_storm, (Y, 2)),
         Test("shootdown-typing-smp-4-y", typing_during_shootdowns, (Y, 4)),
