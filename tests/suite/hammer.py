@@ -1,6 +1,6 @@
 """tests/suite/hammer.py - the live backend switch while every CPU runs
 the sites it rewrites (issue 27; docs/smp.md, "Patching while other CPUs
-run").
+run"), and the TLB shootdown under load ("TLB shootdown").
 
   hammer-smp-*-y   The PARAVIRT=y kernel on QEMU -smp 4 and -smp 2 with
                    the ops ROM as a module, booted to its shell:
@@ -27,6 +27,21 @@ run").
                    held by the stop); and a command after it all still
                    answers.
                    (PARAVIRT=n has no table and no switch: no row.)
+  shootdown-typing-smp-4-*  Booted with lockdebug on -smp 4: `run
+                   tlbshoot storm3000` gives a heap page back 3000 times
+                   with reader threads on the other CPUs while the test
+                   presses Enter every 20 ms, so the input interrupt
+                   comes while a shootdown waits with its lock held and
+                   interrupts on.  The storm ends well, and not one
+                   `lockdep:` line appears.
+  tlb-*            The TLB shootdown's in-kernel tests (test=tlb) on -smp
+                   4 with multi-threaded TCG and lockdebug: a page given
+                   back faults at once elsewhere, flush_tlb_others
+                   returns only after the slowest CPU answered, frames
+                   given back are never read through a stale entry after
+                   another program took them; tlb-sparse-4-y with CPU 2
+                   left out, so the CPUs asked are numbered past the
+                   count online.
 """
 
 import re
@@ -249,7 +264,7 @@ TLB_TIMEOUT = 180
 
 def tlb_row(name, build, append="", said=()):
     return Test(name, qemu_ktest, (build, "qemu32"),
-                {"append": f"test=tlb {append}".strip(),
+                {"append": f"test=tlb lockdebug {append}".strip(),
                  "extra": ["-smp", "4", *MULTI_THREAD],
                  "expect": TLB_TESTS + list(said), "timeout": TLB_TIMEOUT})
 
