@@ -12,9 +12,11 @@
  *
  * Each class below has one lock today (docs/smp.md, "Who holds which
  * lock", has the table), ordered by who calls whom.  A lock held with
- * interrupts on must rank below the run queue's: the timer's tick takes
- * that on top of whatever the code it interrupts holds.  A change of
- * order is made here, with its reason, and nowhere else.
+ * interrupts on must rank below every lock an interrupt handler takes:
+ * the input queue's and the run queue's, which the input interrupt and
+ * the timer's tick take on top of whatever the code they interrupt
+ * holds.  A change of order is made here, with its reason, and nowhere
+ * else.
  */
 #ifndef PV386_LOCK_ORDER_H
 #define PV386_LOCK_ORDER_H
@@ -33,12 +35,14 @@ enum lock_rank {
 	 * interrupts on, across the TLB shootdown below and the page
 	 * allocator's lock. */
 	LOCK_RANK_MM_BRK = 34,
-	/* The console's input queue: its reader hands it to the run queue
-	 * as it sleeps, and an input interrupt wakes the reader under it. */
-	LOCK_RANK_CONSOLE_INPUT = 35,
 	/* The one TLB shootdown in flight (arch/x86/kernel/tlb.c): held with
 	 * interrupts on while the other CPUs flush. */
 	LOCK_RANK_TLB_SHOOTDOWN = 36,
+	/* The console's input queue: the input interrupt fills it on top of
+	 * whatever the code it interrupts holds with interrupts on (a brk's
+	 * brk_lock and tlb_shootdown_lock, waiting for answers), so it ranks
+	 * above those; its reader hands it to the run queue as it sleeps. */
+	LOCK_RANK_CONSOLE_INPUT = 38,
 	/* The scheduler's run queue: wake-ups come from inside the task
 	 * table's lock and from interrupts. */
 	LOCK_RANK_RUNQUEUE = 40,

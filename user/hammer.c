@@ -15,14 +15,26 @@
  * numbers QEMU's CPUs in APIC-id order.  The CPU may change right after
  * CPUID; a count is where the round ended, near enough to show that
  * every CPU ran the path.  It yields every ROUNDS_PER_YIELD rounds so
- * that it moves between CPUs.  At the end one line says it all, and the
- * exit status is the number of wrong results (at most 255).
+ * that it moves between CPUs.
+ *
+ * Beside the rounds, a thread of its own takes a heap page, writes it
+ * and gives it back, again and again until the rounds are done: each
+ * time the page goes, every other CPU that runs this address space (the
+ * main thread, wherever it is) must flush, so a live switch meets TLB
+ * shootdowns in flight (docs/smp.md, "TLB shootdown").  A page that
+ * does not read back what was written is a wrong result too.  It
+ * yields after each page, so that the rounds keep their pace.
+ *
+ * At the end one line says it all, and the exit status is the number of
+ * wrong results (at most 255).
  */
 #include "lib/pv386.h"
 
 #define MAX_APIC_IDS		8
 #define ROUNDS_PER_YIELD	16
 #define WRONG_SHOWN		8
+#define PAGE			4096
+#define STACK_WORDS		1024
 
 static unsigned int wrong;
 static int my_pid;
@@ -87,6 +99,33 @@ static void round_of_calls(int sysenter, uint32_t *ticks)
 		*ticks = up[0];
 }
 
+/* ---- the heap thread: a page taken and given back, over and over ---- */
+
+static uint32_t heap_stack[STACK_WORDS] __attribute__((aligned(16)));
+static volatile int rounds_done;
+static volatile unsigned long heap_shrinks;
+
+static void heap_thread(void *arg)
+{
+	volatile uint32_t *page;
+
+	(void)arg;
+	while (!rounds_done) {
+		page = sbrk(PAGE);
+		if (page == (void *)-1) {
+			wrong_result("sbrk of a page", -1, 0);
+			return;
+		}
+		*page = heap_shrinks;
+		if (*page != heap_shrinks)
+			wrong_result("a fresh heap page", *page, heap_shrinks);
+		if (sbrk(-PAGE) == (void *)-1)
+			wrong_result("sbrk giving a page back", -1, 0);
+		heap_shrinks++;
+		yield();	/* the rounds keep their share of the CPUs */
+	}
+}
+
 /* Text added at line[*n], within size (the library has no snprintf). */
 static void append(char *line, size_t size, size_t *n, const char *fmt, ...)
 {
@@ -111,8 +150,9 @@ static void report(unsigned long rounds, int sysenter, const unsigned long *by_c
 		if (by_cpu[id])
 			append(line, sizeof(line), &n, " %u:%lu", id, by_cpu[id]);
 	line[n] = '\0';
-	printf("hammer: pid %d done: %lu rounds (%s), %u wrong; rounds by CPU:%s\n", my_pid,
-	       rounds, sysenter ? "int $0x80 and sysenter" : "int $0x80", wrong, line);
+	printf("hammer: pid %d done: %lu rounds (%s), %u wrong, %lu heap pages given back; "
+	       "rounds by CPU:%s\n", my_pid, rounds,
+	       sysenter ? "int $0x80 and sysenter" : "int $0x80", wrong, heap_shrinks, line);
 }
 
 int main(void)
@@ -122,10 +162,14 @@ int main(void)
 	int sysenter = have_sysenter();
 	uint32_t ticks = 0;
 	unsigned int id;
+	int heap_pid, status = -1;
 
 	getarg(arg, sizeof(arg));
 	rounds = arg[0] ? strtoul(arg, NULL, 10) : 1000;
 	my_pid = getpid();
+	heap_pid = thread_create(heap_thread, 0, heap_stack + STACK_WORDS);
+	if (heap_pid < 0)
+		wrong_result("thread_create of the heap thread", heap_pid, 0);
 	for (i = 0; i < rounds; i++) {
 		round_of_calls(sysenter, &ticks);
 		id = apic_id();
@@ -133,6 +177,9 @@ int main(void)
 		if (i % ROUNDS_PER_YIELD == ROUNDS_PER_YIELD - 1)
 			yield();
 	}
+	rounds_done = 1;
+	if (heap_pid > 0 && (wait(heap_pid, &status) != heap_pid || status != 0))
+		wrong_result("the heap thread's status", status, 0);
 	report(rounds, sysenter, by_cpu);
 	return wrong > 255 ? 255 : (int)wrong;
 }

@@ -35,6 +35,30 @@
  * (status 0) without waiting for it.  The thread runs on in the address
  * space its creator left; the space and its pages go when the thread
  * ends (tests/kernel/test_tlb.c checks that every page comes back).
+ *
+ * Three more arguments, each a load or a check of its own:
+ *
+ *   storm[N]   shootdowns one after another: STORM_READERS threads read a
+ *              page that stays (so the space is loaded on every CPU they
+ *              run on) while the main task takes a page and gives it
+ *              back N times (default STORM_SHRINKS), each time a
+ *              shootdown to those CPUs.  One line, "tlbshoot: storm: ..."
+ *              (tests/suite/hammer.py types at the shell meanwhile).
+ *   reuse      frames given back must not be read by anyone after they
+ *              are someone else's.  Round after round, REUSE_READERS
+ *              threads (one per CPU on four) read the first of REUSE_PAGES
+ *              heap pages over and over while the main task gives them all back with
+ *              one brk, and a second program ("refill", spawned at the
+ *              start) takes frames and writes its own mark in them as
+ *              fast as it can.  A reader must read only this program's
+ *              MAGIC until its read faults: a brk that freed the frames
+ *              before the shootdown lets a reader on another CPU read the
+ *              other program's mark (or the zeroes of its fresh page)
+ *              through its stale TLB entry.  Every reader must end killed
+ *              by #PF.  One line: "tlbshoot: reuse: R rounds, S stale
+ *              reads ...".
+ *   refill[T]  that second program: for T ticks, takes REUSE_PAGES heap
+ *              pages, marks each with REFILL_MARK, and gives them back.
  */
 #include "lib/pv386.h"
 
@@ -145,13 +169,202 @@ static int leave_a_thread(void)
 	return thread_create(sleeper, heap + PAGE, heap + PAGE) < 0;
 }
 
+/* ---- storm: a shootdown after another, readers on every CPU ---- */
+
+#define MAX_READERS	4
+#define STORM_READERS	3
+#define STORM_SHRINKS	2000
+#define START_TICKS	200	/* a thread not running by then is late */
+
+static uint32_t reader_stacks[MAX_READERS][STACK_WORDS] __attribute__((aligned(16)));
+static volatile uint32_t reader_reads[MAX_READERS];
+static volatile uint32_t *steady;	/* storm: a page that stays */
+
+static uint32_t ticks_now(void)
+{
+	uint32_t up[4] = { 0 };
+
+	uptime(up);
+	return up[0];
+}
+
+/* Until each of n readers has read at least `reads` times, or the ticks
+ * run out: whether they all did. */
+static int readers_reading(int n, uint32_t reads)
+{
+	uint32_t start = ticks_now();
+	int i, ready;
+
+	do {
+		for (i = 0, ready = 0; i < n; i++)
+			ready += reader_reads[i] >= reads;
+		if (ready == n)
+			return 1;
+		yield();
+	} while (ticks_now() - start < START_TICKS);
+	return 0;
+}
+
+static void steady_reader(void *arg)
+{
+	uint32_t i = (uint32_t)arg;
+
+	while (!stop) {
+		if (*steady != MAGIC)
+			wrong++;
+		reader_reads[i]++;
+	}
+}
+
+static int storm(unsigned long shrinks)
+{
+	int pids[STORM_READERS], i, ok = 0, status;
+	unsigned long done = 0;
+	volatile uint32_t *page;
+
+	steady = sbrk(PAGE);
+	if (steady == (void *)-1) {
+		printf("tlbshoot: no heap\n");
+		return 1;
+	}
+	*steady = MAGIC;
+	for (i = 0; i < STORM_READERS; i++)
+		pids[i] = thread_create(steady_reader, (void *)i,
+					reader_stacks[i] + STACK_WORDS);
+	readers_reading(STORM_READERS, READS_BEFORE);
+	for (; done < shrinks; done++) {
+		page = sbrk(PAGE);
+		if (page == (void *)-1)
+			break;
+		*page = done;		/* a frame of its own, then given back */
+		sbrk(-PAGE);
+	}
+	stop = 1;
+	for (i = 0; i < STORM_READERS; i++)
+		ok += pids[i] > 0 && wait(pids[i], &status) == pids[i] && status == 0;
+	printf("tlbshoot: storm: %lu pages given back, %d of %d readers ok, %u wrong reads\n",
+	       done, ok, STORM_READERS, wrong);
+	return done == shrinks && ok == STORM_READERS && !wrong ? 0 : 1;
+}
+
+/* ---- reuse: a frame given back is never read through a stale entry ---- */
+
+#define REUSE_READERS	4
+#define REUSE_PAGES	8
+#define REUSE_TICKS	500	/* the rounds, and the refiller's life */
+#define REUSE_ROUNDS	400	/* at most */
+#define REUSE_READS	100	/* each reader's reads before the brk */
+#define REFILL_MARK	0x0dd0da7au
+#define WORDS_PER_PAGE	(PAGE / 4)
+#define STRING(x)	#x
+#define TICKS_ARG(x)	STRING(x)	/* a number as spawn's text */
+
+static volatile uint32_t *reuse_base;	/* this round's pages */
+static volatile uint32_t stale_reads, stale_value;
+
+/* Reads the round's first page for ever: only its fault ends it.  That
+ * page's frame is the lowest of the round's (they were touched in
+ * order, and the allocator gives the lowest free frame), so it is the
+ * one the refiller's next page takes. */
+static void reuse_reader(void *arg)
+{
+	uint32_t i = (uint32_t)arg, v;
+
+	for (;;) {
+		v = reuse_base[0];
+		if (v != MAGIC) {
+			stale_value = v;
+			stale_reads++;
+		}
+		reader_reads[i]++;
+	}
+}
+
+/* One round: pages, readers on them, all given back by one brk; the
+ * number of readers killed by their page fault, as they must be. */
+static int reuse_round(void)
+{
+	char *base = sbrk(REUSE_PAGES * PAGE);
+	int pids[REUSE_READERS], i, killed = 0, status;
+
+	if (base == (void *)-1)
+		return -1;
+	reuse_base = (volatile uint32_t *)base;
+	for (i = 0; i < REUSE_PAGES; i++)
+		reuse_base[i * WORDS_PER_PAGE] = MAGIC;
+	for (i = 0; i < REUSE_READERS; i++) {
+		reader_reads[i] = 0;
+		pids[i] = thread_create(reuse_reader, (void *)i, reader_stacks[i] + STACK_WORDS);
+	}
+	readers_reading(REUSE_READERS, REUSE_READS);
+	brk(base);			/* every page goes back at once */
+	for (i = 0; i < REUSE_READERS; i++)
+		killed += pids[i] > 0 && wait(pids[i], &status) == pids[i] &&
+			  status == KILLED_BY_PF;
+	return killed;
+}
+
+static int reuse(void)
+{
+	uint32_t start = ticks_now();
+	int refiller, rounds = 0, killed = 0, k, status = -1;
+
+	refiller = spawn("tlbshoot", "refill" TICKS_ARG(REUSE_TICKS));
+	if (refiller < 0)
+		printf("tlbshoot: refiller not started: %d\n", refiller);
+	while (rounds < REUSE_ROUNDS && ticks_now() - start < REUSE_TICKS) {
+		if ((k = reuse_round()) < 0)
+			break;
+		killed += k;
+		rounds++;
+	}
+	if (refiller > 0)
+		wait(refiller, &status);
+	printf("tlbshoot: reuse: %d rounds, %u stale reads (the last %08x), "
+	       "%d of %d readers killed by #PF, refiller status %d\n", rounds, stale_reads,
+	       stale_value, killed, rounds * REUSE_READERS, status);
+	return rounds > 0 && !stale_reads && killed == rounds * REUSE_READERS &&
+	       status == 0 ? 0 : 1;
+}
+
+/* The other program: frames taken, marked as its own, given back. */
+static int refill(unsigned long ticks)
+{
+	uint32_t start = ticks_now();
+	volatile uint32_t *p;
+	int i;
+
+	while (ticks_now() - start < ticks) {
+		p = sbrk(REUSE_PAGES * PAGE);
+		if (p == (void *)-1)
+			return 1;
+		for (i = 0; i < REUSE_PAGES; i++)
+			p[i * WORDS_PER_PAGE] = REFILL_MARK;
+		sbrk(-REUSE_PAGES * PAGE);
+	}
+	return 0;
+}
+
+/* The number after a word (storm2000), or dflt if none. */
+static unsigned long number_after(const char *arg, size_t len, unsigned long dflt)
+{
+	return arg[len] ? strtoul(arg + len, NULL, 10) : dflt;
+}
+
 int main(void)
 {
-	char arg[16];
+	char arg[16] = "";
 	int threads_ok, shot_ok;
 
-	if (getarg(arg, sizeof(arg)) >= 0 && !strcmp(arg, "orphan"))
+	getarg(arg, sizeof(arg));
+	if (!strcmp(arg, "orphan"))
 		return leave_a_thread();
+	if (!strncmp(arg, "storm", 5))
+		return storm(number_after(arg, 5, STORM_SHRINKS));
+	if (!strcmp(arg, "reuse"))
+		return reuse();
+	if (!strncmp(arg, "refill", 6))
+		return refill(number_after(arg, 6, REUSE_TICKS));
 	threads_ok = threads_share_memory();
 	shot_ok = page_gone_for_the_reader();
 

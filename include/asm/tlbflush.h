@@ -60,11 +60,15 @@ void smp_flush_tlb_others(u32 cpumask, u32 va);
 /* The IPI's handler, on IPI_TLB_FLUSH_VECTOR (ipi.c sets it). */
 struct pt_regs;
 void tlb_flush_interrupt(struct pt_regs *regs);
+/* A CPU stopped with interrupts off (stop_cpus.c) answers here, in the
+ * code writer's fence, the request that asks it, if one does. */
+void tlb_answer_while_stopped(unsigned int cpu);
 
 /* Counts for the tests and the bench: shootdowns this kernel asked for
  * (each one op call, to one or more CPUs), and flushes CPU cpu did on
  * another's request. */
 unsigned long tlb_shootdowns(void);
 unsigned long tlb_flushes_received(unsigned int cpu);
+unsigned long tlb_flushes_received_stopped(void);	/* all CPUs: while stopped */
 
 #endif

@@ -10,7 +10,10 @@
  *                       of checked system calls each (they report their
  *                       own end, with their counts per CPU);
  *   hammer stop         stops the kernel threads, waits for them, and
- *                       prints their work per CPU and every wrong result.
+ *                       prints their work per CPU and every wrong result,
+ *                       and the TLB shootdowns asked since the start
+ *                       (each user hammer's heap thread gives pages
+ *                       back: user/hammer.c).
  *
  * A kernel thread's round runs the irq ops (save/restore, disable/
  * enable), read_cr3 and a spinlock's lock and unlock, and checks each:
@@ -35,6 +38,7 @@
 #include <asm/privileged.h>
 #include <asm/processor-flags.h>
 #include <asm/smp.h>
+#include <asm/tlbflush.h>
 
 #define HAMMER_ROUNDS_PER_YIELD	64
 #define HAMMER_WRONG_SHOWN	8	/* the first few wrong results printed */
@@ -55,6 +59,8 @@ static unsigned long hammer_wrong;
  * never interrupted by another task (no preemption in the kernel). */
 static unsigned long hammer_rounds[NR_CPUS];
 static unsigned long hammer_migrations_at_start;
+static unsigned long hammer_shootdowns_at_start;
+static unsigned long hammer_stopped_flushes_at_start;
 static bool hammer_started;
 
 /* *counter += n under hammer_lock; the new value. */
@@ -158,6 +164,8 @@ static int hammer_start(const char *calls)
 	hammer_shared = hammer_mine_total = hammer_wrong = 0;
 	memset(hammer_rounds, 0, sizeof(hammer_rounds));
 	hammer_migrations_at_start = sched_migrations();
+	hammer_shootdowns_at_start = tlb_shootdowns();
+	hammer_stopped_flushes_at_start = tlb_flushes_received_stopped();
 	for (cpu = 0; cpu < n; cpu++) {
 		hammer_add(&hammer_threads, 1);
 		task_create_kernel("hammer", hammer_thread);
@@ -193,6 +201,9 @@ static int hammer_stop(void)
 	printk("hammer: locked count %lu of %lu, %lu migrations, %lu wrong\n",
 	       hammer_shared, hammer_mine_total,
 	       sched_migrations() - hammer_migrations_at_start, hammer_wrong);
+	printk("hammer: %lu TLB shootdowns asked since the start, %lu flushes done by "
+	       "stopped CPUs\n", tlb_shootdowns() - hammer_shootdowns_at_start,
+	       tlb_flushes_received_stopped() - hammer_stopped_flushes_at_start);
 	return hammer_wrong || hammer_shared != hammer_mine_total ? -EINVAL : 0;
 }
 

@@ -20,7 +20,23 @@
  * which the first test cannot see broken (a reader flushed a moment
  * late still faults): when flush_tlb_others returns, every CPU asked has
  * flushed - its count of flushes done on request is already one more -
- * asked one at a time and all at once.
+ * asked one at a time and all at once.  On a machine with a CPU left out
+ * (the row tlb-sparse-4-y: CPU 2 of 4) the CPUs asked are not numbered
+ * 0..n-1, and each must still be asked and answer.
+ *
+ * tlb_flush_others_waits_for_the_slowest_cpu: the other CPUs held by
+ * kernel threads with interrupts off, so that none can answer; all but
+ * one let go at once, the last after HOLD_TICKS.  flush_tlb_others to
+ * them all must come back only after the last one answered: each CPU's
+ * count one more, the wait at least as long as the hold.  A sender that
+ * returned on the first answer would find the slow CPU's count unchanged.
+ *
+ * tlb_freed_frames_never_reach_a_stale_reader runs `tlbshoot reuse`:
+ * readers on every CPU, the frames under them given back by brk and
+ * taken at once by another program (user/tlbshoot.c says how).  A brk
+ * that freed the frames before the shootdown lets a reader on another
+ * CPU read the other program's data; it matters with CPUs that run at
+ * once (QEMU's multi-threaded TCG: the rows tlb-smp-4-y/n).
  */
 #include <ktest.h>
 #include <page_alloc.h>
@@ -28,6 +44,7 @@
 #include <asm/percpu.h>
 #include <asm/privileged.h>
 #include <asm/smp.h>
+#include <asm/spinlock.h>
 #include <asm/timer.h>
 #include <asm/tlbflush.h>
 #include "console_capture.h"
@@ -103,4 +120,114 @@ KTEST(tlb_flush_others_returns_after_every_answer)
 	flush_tlb_others(others, TLB_FLUSH_ALL);
 	for (cpu = 0; cpu < CPU_TABLES_MAX_CPUS; cpu++)
 		KT_EXPECT_EQ(tlb_flushes_received(cpu), before[cpu] + !!(others & (1u << cpu)));
+}
+
+/* ---- other CPUs held with interrupts off ---- */
+
+#define HOLD_TICKS		(timer_hz() / 4)	/* the slow CPU's */
+#define HOLD_MAX_TICKS		(2 * timer_hz())	/* never longer */
+#define HOLDERS_WAIT_TICKS	(2 * timer_hz())
+
+static volatile u32 held;		/* a bit per CPU a holder holds */
+static volatile unsigned int holders_ended;
+static volatile bool hold_release;	/* each holder then goes at its tick */
+static volatile unsigned long hold_until[CPU_TABLES_MAX_CPUS];
+static unsigned int holder_home;	/* the test's CPU: never held */
+
+/* A kernel thread: holds the CPU it finds itself on, interrupts off,
+ * until released and its tick has come (or HOLD_MAX_TICKS, whatever
+ * happens).  Not on the test's CPU, which the test keeps busy anyway,
+ * and one per CPU: a held CPU runs no other thread. */
+static void holder_thread(void)
+{
+	unsigned long flags, start = timer_ticks();
+	unsigned int cpu;
+
+	for (;;) {
+		flags = raw_local_irq_save();
+		cpu = smp_processor_id();
+		if (cpu != holder_home)
+			break;
+		raw_local_irq_restore(flags);
+		sched_yield();
+	}
+	__atomic_or_fetch(&held, 1u << cpu, __ATOMIC_SEQ_CST);
+	while (timer_ticks() - start < HOLD_MAX_TICKS &&
+	       (!hold_release || (long)(timer_ticks() - hold_until[cpu]) < 0))
+		cpu_relax();
+	raw_local_irq_restore(flags);	/* the shootdown's IPI comes in here */
+	__atomic_add_fetch(&holders_ended, 1, __ATOMIC_SEQ_CST);
+}
+
+/* A holder on every other online CPU; whether they all hold one. */
+static bool hold_other_cpus(u32 others, unsigned int n)
+{
+	unsigned long start = timer_ticks();
+	unsigned int i;
+
+	held = 0;
+	holders_ended = 0;
+	hold_release = false;
+	holder_home = smp_processor_id();
+	for (i = 0; i < n; i++)
+		task_create_kernel("tlbhold", holder_thread);
+	while (held != others && timer_ticks() - start < HOLDERS_WAIT_TICKS)
+		cpu_relax();		/* busy: this CPU takes no holder */
+	return held == others;
+}
+
+static void wait_for_holders(unsigned int n)
+{
+	while (holders_ended < n)
+		sched_sleep_ticks(1);
+}
+
+KTEST(tlb_flush_others_waits_for_the_slowest_cpu)
+{
+	unsigned long before[CPU_TABLES_MAX_CPUS], start, waited;
+	unsigned int cpu, self = smp_processor_id(), n = 0, slow = 0, answered = 0;
+	u32 others = 0;
+
+	if (num_online_cpus() < 3)
+		KT_SKIP("fewer than three CPUs: no second CPU to answer first");
+	for (cpu = 0; cpu < CPU_TABLES_MAX_CPUS; cpu++)
+		if (cpu_online(cpu) && cpu != self) {
+			others |= 1u << cpu;
+			slow = cpu;	/* the last: the slow one */
+			n++;
+		}
+	KT_EXPECT(hold_other_cpus(others, n));
+	for (cpu = 0; cpu < CPU_TABLES_MAX_CPUS; cpu++) {
+		before[cpu] = tlb_flushes_received(cpu);
+		hold_until[cpu] = timer_ticks();
+	}
+	start = timer_ticks();
+	hold_until[slow] = start + HOLD_TICKS;
+	hold_release = true;
+	flush_tlb_others(others, TLB_FLUSH_ALL);
+	waited = timer_ticks() - start;
+	for (cpu = 0; cpu < CPU_TABLES_MAX_CPUS; cpu++)
+		answered += tlb_flushes_received(cpu) == before[cpu] + 1;
+	printk("ktest:   %u of %u CPUs had answered when flush_tlb_others returned, "
+	       "after %lu ticks (CPU %u held %u)\n", answered, n, waited, slow, HOLD_TICKS);
+	for (cpu = 0; cpu < CPU_TABLES_MAX_CPUS; cpu++)
+		KT_EXPECT_EQ(tlb_flushes_received(cpu), before[cpu] + !!(others & (1u << cpu)));
+	KT_EXPECT(waited >= HOLD_TICKS);
+	wait_for_holders(n);
+}
+
+KTEST(tlb_freed_frames_never_reach_a_stale_reader)
+{
+	unsigned long pages = pages_free_count(), start;
+	unsigned int slots = task_slots_free();
+
+	if (num_online_cpus() < 2)
+		KT_SKIP("one CPU: no other TLB to hold a stale entry");
+	/* Its line says what it saw (not captured: the readers' kills,
+	 * a line each, come first and fill the capture). */
+	KT_EXPECT_EQ(run_program("tlbshoot", "reuse"), 0);
+	start = timer_ticks();
+	while (task_slots_free() != slots && timer_ticks() - start < ORPHAN_WAIT_TICKS)
+		sched_sleep_ticks(1);
+	KT_EXPECT_EQ(pages_free_count(), pages);
 }

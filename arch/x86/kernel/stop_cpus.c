@@ -36,6 +36,11 @@
  * their IPIs meanwhile (a TLB shootdown waits for every CPU's answer)
  * and its clock runs - and turns them off only to write: between the
  * first write and the last, no interrupt may run a site on it either.
+ * A stopped CPU takes no IPI, so it answers TLB shootdowns from its loop
+ * (tlb.c): a CPU still on its way to a safe point may be a sender,
+ * spinning for every answer (a thread giving heap pages back), and
+ * without that it would wait for the stopped CPUs while they wait for
+ * it, until the stop gave up.
  * A CPU that does not reach a safe point within STOP_TIMEOUT_TICKS (a
  * kernel thread in a long loop) makes the switch fail with -EBUSY and
  * changes nothing: the kernel never waits for ever.
@@ -48,6 +53,7 @@
 #include <asm/spinlock.h>
 #include <asm/stop_cpus.h>
 #include <asm/timer.h>
+#include <asm/tlbflush.h>
 
 #define STOP_TIMEOUT_TICKS	(HZ / 2)
 
@@ -67,14 +73,17 @@ struct stop_cpus_stats stop_cpus_stats;
  * (.text.patch_text, which the patcher checks holds no site and never
  * rewrites).  sync_core is an indirect call through the table, not a
  * site (inline cpuid in the PARAVIRT=n kernel): by the time the phase
- * moves on, the table is the new backend's and whole.
+ * moves on, the table is the new backend's and whole.  A shootdown
+ * that asks this CPU meanwhile is answered from here, in the fence too.
  */
 static void __section(".text.patch_text") __attribute__((noinline))
 stopped_loop(unsigned int cpu, unsigned int phase)
 {
 	stopped_for[cpu] = phase;
-	while (stop_phase == phase)
+	while (stop_phase == phase) {
+		tlb_answer_while_stopped(cpu);
 		cpu_relax();
+	}
 	sync_core();
 }
 

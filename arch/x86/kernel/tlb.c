@@ -19,6 +19,17 @@
  * second sender spinning for the lock, or a CPU the first is waiting
  * for that is itself waiting for something, still takes the IPI.  No
  * CPU is asked twice at once, and a sender never asks itself.
+ *
+ * One kind of CPU cannot take the IPI: one stopped for a live backend
+ * switch (stop_cpus.c), spinning with interrupts off until every other
+ * CPU has come to a safe point - the sender among them, which would
+ * wait for it for ever.  So a stopped CPU looks at pending in its loop
+ * and answers there (tlb_answer_while_stopped); the IPI stays pending in
+ * its APIC and is taken when the stop ends.  An answer is therefore
+ * given by whichever comes first, and each looks at its bit before it
+ * flushes: an IPI taken late, after the request it was sent for was
+ * answered, answers only a newer request that asks this CPU, with a
+ * flush made after that request's entries changed.
  */
 #include <kernel.h>
 #include <spinlock.h>
@@ -45,6 +56,7 @@ static struct {
 
 static unsigned long shootdowns;	/* under tlb_shootdown_lock */
 static unsigned long received[CPU_TABLES_MAX_CPUS];	/* each CPU its own */
+static unsigned long received_stopped[CPU_TABLES_MAX_CPUS];	/* of those, while stopped */
 
 /* Wait, with interrupts on, until every CPU asked has answered. */
 static void wait_for_answers(u32 asked)
@@ -81,7 +93,15 @@ void smp_flush_tlb_others(u32 cpumask, u32 va)
 	spin_unlock(&tlb_shootdown_lock);
 }
 
-/* On a CPU asked to flush (interrupts off): flush, then answer.  The
+/* Whether the request in flight asks this CPU (read before the flush:
+ * see the top of the file). */
+static inline bool asked(unsigned int cpu)
+{
+	return request.pending & (1u << cpu);
+}
+
+/* On a CPU asked to flush (interrupts off): flush, then answer, unless
+ * the request was answered already (while this CPU was stopped).  The
  * flush is whole whatever request.va says: the table has no one-page
  * flush (asm/tlbflush.h). */
 void tlb_flush_interrupt(struct pt_regs *regs)
@@ -90,8 +110,30 @@ void tlb_flush_interrupt(struct pt_regs *regs)
 
 	(void)regs;
 	apic_eoi();
+	if (!asked(cpu))
+		return;
 	flush_tlb();
 	received[cpu]++;
+	cpumask_clear_atomic(&request.pending, cpu);
+}
+
+/*
+ * A stopped CPU's answer (stop_cpus.c calls it from its loop): the same
+ * flush and answer, in the code writer's fence (.text.patch_text), whose
+ * sites are never rewritten - this runs while the other sites change.
+ * Its %cr3 reload is an indirect call through the table, which the
+ * switch may be filling meanwhile: each slot is one aligned word, and
+ * every backend's read_cr3 and write_cr3 do the same native work (the
+ * ROM's code is written once, before the table ever points at it).
+ */
+void __section(".text.patch_text") __attribute__((noinline))
+tlb_answer_while_stopped(unsigned int cpu)
+{
+	if (!asked(cpu))
+		return;
+	write_cr3(read_cr3());
+	received[cpu]++;
+	received_stopped[cpu]++;
 	cpumask_clear_atomic(&request.pending, cpu);
 }
 
@@ -121,4 +163,14 @@ unsigned long tlb_shootdowns(void)
 unsigned long tlb_flushes_received(unsigned int cpu)
 {
 	return cpu < CPU_TABLES_MAX_CPUS ? received[cpu] : 0;
+}
+
+unsigned long tlb_flushes_received_stopped(void)
+{
+	unsigned long n = 0;
+	unsigned int cpu;
+
+	for (cpu = 0; cpu < CPU_TABLES_MAX_CPUS; cpu++)
+		n += received_stopped[cpu];
+	return n;
 }
