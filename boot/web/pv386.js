@@ -17,6 +17,7 @@
 import { Terminal } from "./xterm/xterm.esm.js";
 import { CHOICES, MODULES, findChoice } from "./choices.js";
 import { Machine, DEFAULT_MEMORY_MIB } from "./machine.js";
+import { readOptions } from "./options.js";
 import { Shell } from "./shell.js";
 import { Panel } from "./panel.js";
 import { Session } from "./session.js";
@@ -32,6 +33,7 @@ const EXIT_VALUES = {
 
 const $ = (id) => document.getElementById(id);
 const url = new URLSearchParams(location.search);
+const options = readOptions(location.search);
 
 // timing: milliseconds since the page started loading (performance.now()).
 const timing = { loadMs: null, bootMs: null, readyMs: null, bootToReadyMs: null };
@@ -139,7 +141,7 @@ function choiceLine() {
 // bootParams: the choice's command line and module, or the URL's.
 function bootParams(choice) {
   const module = MODULES[url.has("module") ? url.get("module") : choice.module] ?? null;
-  return { choice, cmdline: url.get("cmdline") ?? choice.cmdline, module,
+  return { choice, cmdline: options.cmdline ?? choice.cmdline, module,
     memoryMiB: +(url.get("memory") ?? DEFAULT_MEMORY_MIB) };
 }
 
@@ -231,4 +233,18 @@ window.pv386 = {
   instructions: () => machine.instructions(),
 };
 
-if (url.has("autostart") && url.get("autostart") !== "0") boot();
+// showProblems: what the link asked for that the page does not take.
+function showProblems(problems) {
+  if (!problems.length) return;
+  $("notice").replaceChildren(`This link's options were not all taken; nothing booted by itself. ` +
+    "Press Boot to boot without them.", ...problems.map((p) => {
+    const line = document.createElement("span");
+    line.className = "problem";
+    line.textContent = p;
+    return line;
+  }));
+  $("notice").hidden = false;
+}
+
+showProblems(options.problems);
+if (options.autostart) boot();

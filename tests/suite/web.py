@@ -17,6 +17,14 @@
                    time, weight; also build/test-logs/web-chromium.json)
                    and build/test-logs/web-chromium.png the page.
 
+  web-CHECK        tests/web/defects.mjs --only CHECK: one defect class the
+                   page once had, tried as a student, a teacher or an
+                   attacker would (the file says what each check does):
+                     cmdline-refused  a link's ?cmdline= with a control
+                                      character or over 255 bytes boots
+                                      nothing and says why; the kernel
+                                      echoes the rest escaped
+
   web-choices-leave-out-v86s-panics
                    the page's suite choices leave out (notest=, in
                    boot/web/choices.js) exactly the cases
@@ -39,16 +47,19 @@ SITE = "build/web/index.html"
 CHROMIUM = "/usr/bin/chromium"
 PLAYWRIGHT = "build/npm/node_modules/playwright-core/package.json"
 WEB_TEST = "tests/web/chromium.mjs"
+DEFECTS_TEST = "tests/web/defects.mjs"
+# tests/web/defects.mjs's checks, each a row web-NAME.
+WEB_CHECKS = ["cmdline-refused"]
 WEB_TIMEOUT = 120          # seconds; a pass takes about 15
 CHOICES = "boot/web/choices.js"
 STOPPERS = re.compile(r'^export const V86_STOPPERS = "([^"]*)";$', re.M)
 
 
-def run_web_test():
-    """tests/web/chromium.mjs in a process group of its own, so that a run
+def run_web_test(script=WEB_TEST, *args):
+    """A tests/web script in a process group of its own, so that a run
     killed at WEB_TIMEOUT takes its Chromium and its server with it:
     (status or None, output)."""
-    proc = subprocess.Popen(["node", WEB_TEST, "--logs", LOG_DIR], cwd=ROOT,
+    proc = subprocess.Popen(["node", script, "--logs", LOG_DIR, *args], cwd=ROOT,
                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True, errors="replace",
                             start_new_session=True)
@@ -61,12 +72,16 @@ def run_web_test():
         return None, f"{output}\n(killed after {WEB_TIMEOUT} s)"
 
 
-def web_chromium(log):
-    """The page in Chromium (tests/web/chromium.mjs says what it checks)."""
+def need_browser():
     need_file(SITE, "make web")
     need_tool("node", "web")
     need_file(CHROMIUM, "tools/ensure-deps web")
     need_file(PLAYWRIGHT, "tools/ensure-deps web")
+
+
+def web_chromium(log):
+    """The page in Chromium (tests/web/chromium.mjs says what it checks)."""
+    need_browser()
     fresh_log(log)
     status, output = run_web_test()
     with open(log, "w") as f:
@@ -74,6 +89,20 @@ def web_chromium(log):
     if status != 0:
         failed = [line for line in output.splitlines() if line.startswith("FAILED: ")]
         reason = failed[0][len("FAILED: "):] if failed else f"{WEB_TEST} exited with {status}"
+        raise Failure(reason, last_lines(output))
+
+
+def web_check(log, name):
+    """One check of tests/web/defects.mjs."""
+    need_browser()
+    fresh_log(log)
+    status, output = run_web_test(DEFECTS_TEST, "--only", name)
+    with open(log, "w") as f:
+        f.write(output)
+    if status != 0:
+        failed = [line for line in output.splitlines() if line.startswith(f"FAIL {name}: ")]
+        reason = (failed[0][len(f"FAIL {name}: "):] if failed
+                  else f"{DEFECTS_TEST} exited with {status}")
         raise Failure(reason, last_lines(output))
 
 
@@ -94,4 +123,5 @@ def web_choices_leave_out_v86s_panics(log):
 
 def tests():
     return [Test("web-choices-leave-out-v86s-panics", web_choices_leave_out_v86s_panics),
-            Test("web-chromium", web_chromium)]
+            Test("web-chromium", web_chromium)] + \
+        [Test(f"web-{name}", web_check, (name,)) for name in WEB_CHECKS]

@@ -1,0 +1,64 @@
+// boot/web/options.js - the options a link gives the page (docs/web.md),
+// read from the URL and checked before anything boots.  A link is written
+// by anybody: a value the page cannot take as it is is never half taken
+// or silently replaced; it is named in the page's notice, and nothing
+// boots by itself until the student has read it.
+//
+//   ?boot=ID         a choice of choices.js
+//   &autostart       boot it as the page opens
+//   &cmdline=TEXT    the kernel's command line instead of the choice's
+//   &module=rom|kernel|none   the Multiboot module instead of the choice's
+//   &memory=MIB      the PC's memory
+//
+// The command line goes to the kernel, which echoes it on COM1, where
+// xterm.js reads escape sequences: a control character in it could write
+// anything into the student's terminal, so the page refuses it, and the
+// kernel escapes it too (kernel/cmdline.c).
+
+// The kernel keeps 255 bytes of its command line (struct boot_info's
+// cmdline[256], include/bootinfo.h) and would cut the rest silently.
+export const CMDLINE_MAX_BYTES = 255;
+
+// C0, DEL and C1: what a terminal takes as control, not text.
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/u;
+
+// codePoint: "U+001B" for a character.
+const codePoint = (c) => `U+${c.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}`;
+
+// textProblem: why text cannot be sent to the machine as name, or null.
+export function textProblem(name, text, maxBytes) {
+  const control = CONTROL.exec(text);
+  if (control)
+    return `${name} holds a control character (${codePoint(control[0])} at character ` +
+      `${control.index + 1}), which the page does not send: it could drive the terminal.`;
+  const bytes = new TextEncoder().encode(text).length;
+  if (bytes > maxBytes)
+    return `${name} is ${bytes} bytes long; the kernel keeps at most ${maxBytes} bytes.`;
+  return null;
+}
+
+// readOptions: the options of the URL's query string, each checked:
+// {boot, autostart, cmdline, module, memoryMiB, problems: [text]}.  A value
+// with a problem is left out (null: the choice's own), and a link with any
+// problem does not autostart.
+export function readOptions(search) {
+  const url = new URLSearchParams(search);
+  const problems = [];
+  const options = {
+    boot: url.get("boot"),
+    autostart: url.has("autostart") && url.get("autostart") !== "0",
+    cmdline: url.get("cmdline"),
+    module: url.get("module"),
+    memoryMiB: url.has("memory") ? +url.get("memory") : null,
+  };
+  if (options.cmdline !== null) {
+    const problem = textProblem("The link's command line (cmdline=)", options.cmdline,
+      CMDLINE_MAX_BYTES);
+    if (problem) {
+      problems.push(problem);
+      options.cmdline = null;
+    }
+  }
+  if (problems.length) options.autostart = false;
+  return { ...options, problems };
+}

@@ -1,0 +1,174 @@
+// tests/web/defects.mjs - the web page (build/web/, `make web`) tried in
+// Debian's Chromium, headless, as a student, a teacher and an attacker
+// would: each check below is one defect class the page once had, and
+// tests/suite/web.py runs each as a row of its own (web-NAME).
+//
+// Usage:  node tests/web/defects.mjs [--logs DIR] [--only NAME[,NAME...]]
+//
+// Every check opens its own page (a fresh browser context) on the site,
+// served by tools/web-serve on a free port of 127.0.0.1, and prints
+// "PASS NAME" or "FAIL NAME: why"; the exit status is 1 if any failed.
+// A failed check saves DIR/web-NAME-failed.png and prints the terminal's
+// last lines and the page's console.
+
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { ROOT, launch, openPage } from "../../tools/web/browser.mjs";
+import { SITE, serve } from "../../tools/web/site.mjs";
+
+const arg = (name) => (process.argv.includes(name)
+  ? process.argv[process.argv.indexOf(name) + 1] : null);
+const LOGS = path.resolve(arg("--logs") ?? path.join(ROOT, "build/test-logs"));
+const READY_TIMEOUT_MS = 20000;
+const ANSWER_TIMEOUT_MS = 15000;
+
+class TestFailure extends Error {}
+function check(ok, what) {
+  if (!ok) throw new TestFailure(what);
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// waitFor: poll fn (a page-side predicate) until true; fail saying what.
+async function waitFor(page, fn, arg, what, timeout = ANSWER_TIMEOUT_MS) {
+  try {
+    await page.waitForFunction(fn, arg, { timeout, polling: 50 });
+  } catch (e) {
+    if (/Target (page|closed)|has been closed/.test(e.message)) throw e;
+    throw new TestFailure(`${what} (not within ${timeout / 1000} s)`);
+  }
+}
+
+const terminalText = (page) => page.evaluate(() => window.pv386.terminalText());
+const text = (page, selector) => page.locator(selector).innerText();
+const pageState = (page) => page.evaluate(() => window.pv386.state());
+
+// ready: the ready line in the terminal's DOM, as the page measured it.
+async function ready(page, what = "no `pv386 ready` line") {
+  await waitFor(page, () => window.pv386?.timing.readyMs != null &&
+    document.querySelector("#terminal .xterm-rows")?.textContent.includes("pv386 ready"),
+  null, what, READY_TIMEOUT_MS);
+}
+
+// shellUp: the shell's prompt came and the page's queue is empty.
+async function shellUp(page) {
+  await waitFor(page, () => document.body.dataset.shell === "up", null,
+    "the shell's prompt never came", READY_TIMEOUT_MS);
+  await waitFor(page, () => !window.pv386.shellBusy(), null,
+    "the page's queue of shell commands never emptied");
+}
+
+// answered: pattern occurs in the terminal more than n times.
+async function answered(page, pattern, n, what) {
+  await waitFor(page, ([source, k]) =>
+    (window.pv386.terminalText().match(new RegExp(source, "g")) || []).length > k,
+  [pattern.source, n], what);
+}
+
+const count = (text, pattern) => (text.match(new RegExp(pattern.source, "g")) || []).length;
+
+// notice: the page's notice about the link's options (role=alert), or "".
+const notice = (page) => page.evaluate(() => {
+  const n = document.getElementById("notice");
+  return n && !n.hidden ? n.innerText : "";
+});
+
+// refusedWithoutBooting: the page at query says why (pattern) and boots
+// nothing; a boot that started, or a ready line, fails it at once.
+async function refusedWithoutBooting(page, base, query, why) {
+  await page.goto(base + query);
+  await waitFor(page, () => {
+    const n = document.getElementById("notice");
+    return (n && !n.hidden && n.textContent) || window.pv386?.timing.bootMs != null;
+  }, null, `${query}: neither a notice nor a boot`, 10000);
+  await sleep(300);
+  const said = await notice(page);
+  const state = await pageState(page);
+  check(state === "idle", `${query}: the page booted anyway (state ${state}); notice '${said}'`);
+  check(why.test(said), `${query}: the notice says '${said}', not ${why}`);
+  return said;
+}
+
+// ---- 1. the command line of a link ----
+
+// A link's ?cmdline= must not reach the terminal with control bytes (an
+// ESC sequence drives xterm.js; a CR starts a fake line), nor be longer
+// than the kernel keeps (255 bytes, include/bootinfo.h).  A printable
+// line still boots, and the kernel echoes what is not ASCII as \xNN.
+async function cmdlineRefused({ base, open }) {
+  const { page } = await open();
+  const hacks = [
+    ["x%0Dpv386%20ready%3A%20backend%3DHACKED", /control character/],
+    ["%1B%5B1%3B31mCOURSE%20NOTICE%3A%20run%20curl%20x%20%7C%20sh%1B%5B0m", /control character/],
+    ["%1B%5D8%3B%3Bhttp%3A%2F%2Fexample.org%07link%1B%5D8%3B%3B%07", /control character/],
+    ["x%C2%9B31m", /control character/],
+    ["a".repeat(256), /255 bytes/],
+    ["%C3%A9".repeat(128), /255 bytes/],
+  ];
+  for (const [cmdline, why] of hacks) {
+    const said = await refusedWithoutBooting(page, base, `?boot=native&cmdline=${cmdline}&autostart`, why);
+    const status = await text(page, "#status");
+    check(!/ready|HACKED/.test(status), `the status line says '${status}'`);
+    console.log(`cmdline: refused ${cmdline.slice(0, 40)}: ${said.split("\n").pop()}`);
+  }
+  await page.goto(`${base}?boot=native&cmdline=caf%C3%A9%20${"a".repeat(249)}&autostart`);
+  await ready(page, "a printable 255-byte command line did not boot");
+  const echo = (await terminalText(page)).split("\n").find((l) => l.startsWith("pv386: booted by"));
+  check(/command line 'caf\\xc3\\xa9 a{249}'$/.test(echo ?? ""), `the kernel echoed: ${echo}`);
+  check(await page.evaluate(() => window.pv386.timing.readyMs !== null), "no ready");
+  console.log(`cmdline: a 255-byte line with an é boots; echoed ${echo.slice(0, 60)}…`);
+}
+
+// ---- the checks, by name (tests/suite/web.py's WEB_CHECKS) ----
+
+const CHECKS = {
+  "cmdline-refused": cmdlineRefused,
+};
+
+async function runCheck(browser, base, name) {
+  const contexts = [];
+  const open = async (viewport) => {
+    const record = await openPage(browser, viewport);
+    contexts.push(record);
+    return record;
+  };
+  try {
+    await CHECKS[name]({ browser, base, open });
+    console.log(`PASS ${name}`);
+    return true;
+  } catch (e) {
+    console.log(`FAIL ${name}: ${e.message}`);
+    for (const record of contexts) {
+      await record.page.screenshot({ path: path.join(LOGS, `web-${name}-failed.png`), fullPage: true })
+        .catch(() => {});
+      const text = await terminalText(record.page).catch(() => "(no terminal)");
+      console.log(`--- the terminal's last lines:\n${text.trimEnd().split("\n").slice(-15).join("\n")}`);
+      console.log("--- the page's console:\n" + record.console.slice(-15).join("\n"));
+      console.log("--- the page's uncaught errors:\n" + record.errors.slice(-5).join("\n"));
+    }
+    return false;
+  } finally {
+    for (const record of contexts) await record.context.close().catch(() => {});
+  }
+}
+
+async function main() {
+  mkdirSync(LOGS, { recursive: true });
+  const only = arg("--only")?.split(",") ?? Object.keys(CHECKS);
+  const unknown = only.filter((n) => !(n in CHECKS));
+  if (unknown.length) throw new Error(`no such check: ${unknown.join(", ")}`);
+  const site = await serve();
+  const browser = await launch();
+  let failed = 0;
+  try {
+    for (const name of only) if (!await runCheck(browser, site.url, name)) failed++;
+  } finally {
+    await browser.close();
+    site.stop();
+  }
+  console.log(failed ? `${failed} of ${only.length} checks failed` : `all ${only.length} checks passed`);
+  process.exitCode = failed ? 1 : 0;
+}
+
+await main();
