@@ -68,7 +68,10 @@ export class Machine {
   }
 
   // boot: a fresh PC running the kernel with cmdline and, if given, module
-  // (a site path) as its Multiboot module.
+  // (a site path) as its Multiboot module.  Resolves once the PC runs, or
+  // its load ended (a download failed): only then may the next boot
+  // discard it, so that no emulator is left half made (the page
+  // serializes boots on this).
   async boot({ cmdline, module, memoryMiB = DEFAULT_MEMORY_MIB }) {
     await this.discard();
     this.state = "loading";
@@ -91,7 +94,15 @@ export class Machine {
     });
     this.emulator = emulator;
     current = this;
+    const loaded = new Promise((resolve) => { this.loaded = resolve; });
     this.listen(emulator);
+    await loaded;
+  }
+
+  // settled: the load is over, one way or the other.
+  settled() {
+    this.loaded?.();
+    this.loaded = null;
   }
 
   // listen: v86's events for this emulator only (an old one may still
@@ -105,6 +116,7 @@ export class Machine {
       emulator.keyboard_set_enabled(this.keyboardWanted);
       this.watch();
       this.on.started();
+      this.settled();
     });
     emulator.add_listener("emulator-stopped", () => {
       if (mine() && this.state === "running")
@@ -203,6 +215,7 @@ export class Machine {
     this.state = kind;
     clearInterval(this.watchdog);
     this.on.ended({ kind, text, code, crashed });
+    this.settled();
   }
 
   // discard: the emulator goes.  A live one is destroyed by v86 itself; a
@@ -211,6 +224,7 @@ export class Machine {
   // taken down one by one.
   async discard() {
     clearInterval(this.watchdog);
+    this.settled();
     const emulator = this.emulator;
     const alive = this.state === "running" || this.state === "loading";
     this.emulator = null;

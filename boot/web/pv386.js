@@ -145,6 +145,32 @@ function bootParams(choice) {
     memoryMiB: +(url.get("memory") ?? DEFAULT_MEMORY_MIB) };
 }
 
+// Boots are serialized: a Boot or Reboot pressed while a PC is still
+// loading waits for it, and any number of presses meanwhile make one boot
+// more (each boot discards the PC before it; a PC discarded half loaded
+// kept running, and v86 threw from its loop).
+let booting = null;          // the boots under way (a promise), or null
+let bootAgain = false;
+
+async function requestBoot() {
+  if (booting) {
+    bootAgain = true;
+    setStatus("Rebooting as soon as the PC being loaded has started…");
+    return booting;
+  }
+  booting = (async () => {
+    do {
+      bootAgain = false;
+      await boot();
+    } while (bootAgain);
+  })();
+  try {
+    await booting;
+  } finally {
+    booting = null;
+  }
+}
+
 async function boot() {
   const choice = findChoice($("boot-choice").value);
   booted = bootParams(choice);
@@ -220,9 +246,9 @@ function fillMenu() {
 }
 
 fillMenu();
-$("boot").addEventListener("click", boot);
-$("reboot").addEventListener("click", boot);
-$("banner-reboot").addEventListener("click", boot);
+$("boot").addEventListener("click", requestBoot);
+$("reboot").addEventListener("click", requestBoot);
+$("banner-reboot").addEventListener("click", requestBoot);
 showBuild($("build-line"), $("parts-table").tBodies[0]);
 
 window.pv386 = {
@@ -247,4 +273,4 @@ function showProblems(problems) {
 }
 
 showProblems(options.problems);
-if (options.autostart) boot();
+if (options.autostart) requestBoot();

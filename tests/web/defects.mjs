@@ -4,6 +4,7 @@
 // tests/suite/web.py runs each as a row of its own (web-NAME).
 //
 // Usage:  node tests/web/defects.mjs [--logs DIR] [--only NAME[,NAME...]]
+//                                      [--site DIR]    (build/web)
 //
 // Every check opens its own page (a fresh browser context) on the site,
 // served by tools/web-serve on a free port of 127.0.0.1, and prints
@@ -120,10 +121,75 @@ async function cmdlineRefused({ base, open }) {
   console.log(`cmdline: a 255-byte line with an é boots; echoed ${echo.slice(0, 60)}…`);
 }
 
+// ---- 2. reboots in a row ----
+
+// countEmulators: an init script that counts the v86 instances the page
+// makes (WebAssembly.instantiate with v86's imports) and, per instance,
+// the calls of its timer import: an emulator that runs calls it all the
+// time.  window.__emulators: [{calls}].
+function countEmulators() {
+  const emulators = window.__emulators = [];
+  const instantiate = WebAssembly.instantiate;
+  WebAssembly.instantiate = function (source, imports, ...rest) {
+    const env = imports?.env;
+    if (env && typeof env.run_hardware_timers === "function") {
+      const entry = { calls: 0 };
+      emulators.push(entry);
+      const timers = env.run_hardware_timers;
+      imports = { ...imports, env: { ...env, run_hardware_timers(...a) {
+        entry.calls++;
+        return timers.apply(this, a);
+      } } };
+    }
+    return instantiate.call(this, source, imports, ...rest);
+  };
+}
+
+// alive: how many of the page's emulators ran during one second.
+async function aliveEmulators(page) {
+  const before = await page.evaluate(() => window.__emulators.map((e) => e.calls));
+  await sleep(1000);
+  const after = await page.evaluate(() => window.__emulators.map((e) => e.calls));
+  return after.filter((n, i) => n > (before[i] ?? 0)).length;
+}
+
+// Reboot clicked 6 times, 150 ms apart, while the first reboot loads:
+// the boots must be serialized, so that one PC runs at the end (clicks
+// during a boot make at most one more), and nothing throws.
+async function rebootSerialized({ base, open }) {
+  const record = await open();
+  const { page } = record;
+  await page.addInitScript(countEmulators);
+  // A PC takes a while to load on a real network: each of its files
+  // comes 400 ms late, so that the clicks fall while one loads.
+  await page.route(/\/(v86\.wasm|bios\.bin|vgabios\.bin|pv386\.elf)$/, async (route) => {
+    await sleep(400);
+    await route.continue();
+  });
+  await page.goto(`${base}?boot=native&autostart`);
+  await ready(page);
+  for (let i = 0; i < 6; i++) {
+    await page.locator("#reboot").click();
+    await sleep(150);
+  }
+  await waitFor(page, () => window.pv386.state() === "running" &&
+    window.pv386.timing.readyMs !== null, null, "no ready line after the reboots",
+  READY_TIMEOUT_MS);
+  await sleep(2000);
+  const made = await page.evaluate(() => window.__emulators.length);
+  const alive = await aliveEmulators(page);
+  console.log(`reboot: ${made} emulators made in all (the first boot's too); ${alive} running`);
+  check(record.errors.length === 0, `uncaught errors: ${record.errors.join(" | ")}`);
+  check(alive === 1, `${alive} emulators still run after 6 reboots, not 1`);
+  check(made <= 3, `6 reboot clicks made ${made - 1} emulators, not at most 2`);
+  await ready(page);
+}
+
 // ---- the checks, by name (tests/suite/web.py's WEB_CHECKS) ----
 
 const CHECKS = {
   "cmdline-refused": cmdlineRefused,
+  "reboot-serialized": rebootSerialized,
 };
 
 async function runCheck(browser, base, name) {
@@ -158,7 +224,7 @@ async function main() {
   const only = arg("--only")?.split(",") ?? Object.keys(CHECKS);
   const unknown = only.filter((n) => !(n in CHECKS));
   if (unknown.length) throw new Error(`no such check: ${unknown.join(", ")}`);
-  const site = await serve();
+  const site = await serve(arg("--site") ? path.resolve(arg("--site")) : SITE);
   const browser = await launch();
   let failed = 0;
   try {
