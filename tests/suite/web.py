@@ -29,6 +29,8 @@
                                       late: one emulator runs at the end,
                                       at most two more were made, no
                                       uncaught error
+                     typeahead-step  `sites` typed during the boot, then
+                                      step 4: `pvops` runs alone
 
   web-choices-leave-out-v86s-panics
                    the page's suite choices leave out (notest=, in
@@ -54,7 +56,7 @@ PLAYWRIGHT = "build/npm/node_modules/playwright-core/package.json"
 WEB_TEST = "tests/web/chromium.mjs"
 DEFECTS_TEST = "tests/web/defects.mjs"
 # tests/web/defects.mjs's checks, each a row web-NAME.
-WEB_CHECKS = ["cmdline-refused", "reboot-serialized"]
+WEB_CHECKS = ["cmdline-refused", "reboot-serialized", "typeahead-step"]
 WEB_TIMEOUT = 120          # seconds; a pass takes about 15
 CHOICES = "boot/web/choices.js"
 STOPPERS = re.compile(r'^export const V86_STOPPERS = "([^"]*)";$', re.M)

@@ -185,11 +185,39 @@ async function rebootSerialized({ base, open }) {
   await ready(page);
 }
 
+// ---- 3. typed ahead, then a step ----
+
+// `sites` typed into the terminal while the kernel boots, then step 4
+// (pvops): the step's command must reach the shell alone, not as
+// `sitespvops`.
+async function typeaheadStep({ base, open }) {
+  const { page } = await open();
+  await page.goto(`${base}?boot=native&autostart`);
+  await waitFor(page, () => window.pv386.state() === "running", null, "the PC never ran",
+    READY_TIMEOUT_MS);
+  await page.locator("#terminal").click();
+  await page.keyboard.type("sites");
+  await ready(page);
+  await waitFor(page, () => document.body.dataset.shell === "up", null,
+    "the shell's prompt never came", READY_TIMEOUT_MS);
+  await sleep(500);
+  const pattern = /pvops: backend native, \d+ ops/;
+  const before = count(await terminalText(page), pattern);
+  await page.locator('button.step[data-step="4"]').click();
+  await answered(page, pattern, before, "step 4 (pvops) after `sites` typed ahead: no pvops answer");
+  const all = await terminalText(page);
+  check(!/sitespvops/.test(all), "the step's command merged with the typed-ahead `sites`");
+  await waitFor(page, () => document.querySelector('button.step[data-step="4"]')
+    .closest("li").dataset.state === "answered", null, "step 4 not marked answered");
+  console.log("typeahead: step 4 after `sites` typed during boot ran `pvops` alone");
+}
+
 // ---- the checks, by name (tests/suite/web.py's WEB_CHECKS) ----
 
 const CHECKS = {
   "cmdline-refused": cmdlineRefused,
   "reboot-serialized": rebootSerialized,
+  "typeahead-step": typeaheadStep,
 };
 
 async function runCheck(browser, base, name) {
