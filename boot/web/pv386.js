@@ -206,6 +206,8 @@ function ended({ kind, text, code, crashed }) {
       "(its emulator_exit), where v86 halts.";
   } else if (kind === "halted") {
     message = `The machine halted: ${text}`;
+  } else if (kind === "failed") {
+    message = `The PC could not be started: ${text} Check the connection, then retry.`;
   } else {
     message = `The emulator (v86) stopped: ${text} The machine cannot go on` + (crashed
       ? ": this is v86's limit, not the kernel's (a real CPU raises an exception here: " +
@@ -214,9 +216,10 @@ function ended({ kind, text, code, crashed }) {
   $("banner-text").textContent = message;
   $("banner").hidden = false;
   $("banner").dataset.kind = kind;
+  $("banner-reboot").textContent = kind === "failed" ? "Retry" : "Reboot";
   // The banner is an alert, read out by itself; the status only points to it.
-  setStatus(`The machine ${kind === "stopped" ? "stopped" : kind}: the banner says how. ` +
-    "Reboot to start again.");
+  setStatus(kind === "failed" ? "The PC could not be started: the banner says why."
+    : `The machine ${kind}: the banner says how. Reboot to start again.`);
 }
 
 // setStatus: the status line (an aria-live region) says text.

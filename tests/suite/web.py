@@ -24,13 +24,18 @@
                                       character or over 255 bytes boots
                                       nothing and says why; the kernel
                                       echoes the rest escaped
-                     reboot-serialized  six Reboot clicks 150 ms apart
-                                      while the PC's files come 400 ms
-                                      late: one emulator runs at the end,
-                                      at most two more were made, no
-                                      uncaught error
+                     reboot-serialized  six Reboot clicks 150 ms apart,
+                                      each PC's load 400 ms late: one
+                                      emulator runs at the end, never two
+                                      at once, clicks during a load make
+                                      one boot, no uncaught error
                      typeahead-step  `sites` typed during the boot, then
-                                      step 4: `pvops` runs alone
+                                      step 4: `pvops` runs alone (after
+                                      the ^U the page asks for, if the
+                                      shell shows the line)
+                     network-failure  v86.wasm, the BIOS, the kernel: each
+                                      failing on the network brings a
+                                      banner naming it, and its Retry boots
 
   web-choices-leave-out-v86s-panics
                    the page's suite choices leave out (notest=, in
@@ -56,7 +61,7 @@ PLAYWRIGHT = "build/npm/node_modules/playwright-core/package.json"
 WEB_TEST = "tests/web/chromium.mjs"
 DEFECTS_TEST = "tests/web/defects.mjs"
 # tests/web/defects.mjs's checks, each a row web-NAME.
-WEB_CHECKS = ["cmdline-refused", "reboot-serialized", "typeahead-step"]
+WEB_CHECKS = ["cmdline-refused", "reboot-serialized", "typeahead-step", "network-failure"]
 WEB_TIMEOUT = 120          # seconds; a pass takes about 15
 CHOICES = "boot/web/choices.js"
 STOPPERS = re.compile(r'^export const V86_STOPPERS = "([^"]*)";$', re.M)
