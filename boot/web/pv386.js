@@ -86,6 +86,17 @@ const panel = new Panel($("panel"), shell);
 const session = new Session($("steps"), shell);
 let booted = null;          // {choice, cmdline, module} of the running boot
 
+// Tab, Shift+Tab and Escape leave the terminal, as they leave the VGA
+// screen: xterm.js would send them to COM1, and a keyboard-only user
+// could never reach the steps or the panel (the shell has no use for a
+// tab or a lone escape; arrow keys are keys of their own).  Tab is left
+// to the browser, which moves the focus; Escape takes it away.
+terminal.attachCustomKeyEventHandler((e) => {
+  if (e.key !== "Tab" && e.key !== "Escape") return true;
+  if (e.type === "keydown" && e.key === "Escape") terminal.blur();
+  return false;
+});
+
 terminal.onData((data) => {
   if (machine.state !== "running") return;
   shell.typed();

@@ -36,6 +36,8 @@
                      network-failure  v86.wasm, the BIOS, the kernel: each
                                       failing on the network brings a
                                       banner naming it, and its Retry boots
+                     terminal-keyboard  Tab, Shift+Tab and Escape leave the
+                                      COM1 terminal; other keys still type
 
   web-choices-leave-out-v86s-panics
                    the page's suite choices leave out (notest=, in
@@ -61,7 +63,8 @@ PLAYWRIGHT = "build/npm/node_modules/playwright-core/package.json"
 WEB_TEST = "tests/web/chromium.mjs"
 DEFECTS_TEST = "tests/web/defects.mjs"
 # tests/web/defects.mjs's checks, each a row web-NAME.
-WEB_CHECKS = ["cmdline-refused", "reboot-serialized", "typeahead-step", "network-failure"]
+WEB_CHECKS = ["cmdline-refused", "reboot-serialized", "typeahead-step", "network-failure",
+              "terminal-keyboard"]
 WEB_TIMEOUT = 120          # seconds; a pass takes about 15
 CHOICES = "boot/web/choices.js"
 STOPPERS = re.compile(r'^export const V86_STOPPERS = "([^"]*)";$', re.M)

@@ -262,6 +262,36 @@ async function networkFailure({ base, open }) {
   }
 }
 
+// ---- 5. the keyboard leaves the terminal ----
+
+// Tab, Shift+Tab and Escape in the COM1 terminal must leave it, as they
+// leave the VGA screen: a keyboard-only user reaches the steps and the
+// panel.  Other keys still reach the shell.
+async function terminalKeyboard({ base, open }) {
+  const { page } = await open();
+  await page.goto(`${base}?boot=native&autostart`);
+  await ready(page);
+  await shellUp(page);
+  const inTerminal = () => page.evaluate(() =>
+    document.getElementById("terminal").contains(document.activeElement));
+  for (const key of ["Tab", "Shift+Tab", "Escape"]) {
+    await page.locator("#terminal").click();
+    check(await inTerminal(), "a click does not focus the terminal");
+    await page.keyboard.press(key);
+    const where = await page.evaluate(() => {
+      const a = document.activeElement;
+      return `${a.tagName.toLowerCase()}${a.id ? "#" + a.id : ""}${a.className ? "." + a.className : ""}`;
+    });
+    check(!await inTerminal(), `${key} in the terminal: the focus stays there (${where})`);
+    console.log(`keyboard: ${key} left the terminal, to ${where}`);
+  }
+  await page.locator("#terminal").click();
+  const before = count(await terminalText(page), /pv: backend native/);
+  await page.keyboard.type("pv\r");
+  await answered(page, /pv: backend native/, before, "`pv` typed in the terminal: no answer");
+  console.log("keyboard: `pv` typed in the terminal still answers");
+}
+
 // ---- the checks, by name (tests/suite/web.py's WEB_CHECKS) ----
 
 const CHECKS = {
@@ -269,6 +299,7 @@ const CHECKS = {
   "reboot-serialized": rebootSerialized,
   "typeahead-step": typeaheadStep,
   "network-failure": networkFailure,
+  "terminal-keyboard": terminalKeyboard,
 };
 
 async function runCheck(browser, base, name) {
