@@ -24,8 +24,8 @@
 
 import { V86 } from "./v86/libv86.esm.js";
 import { LoadError, bytes, wasmModule } from "./files.js";
+import { DEFAULT_MEMORY_MIB } from "./options.js";
 
-export const DEFAULT_MEMORY_MIB = 128;   // QEMU's default; the guest needs room
 export const KERNEL = "kernel/pv386.elf";
 const WATCH_INTERVAL_MS = 1000;
 const STALL_INTERVALS = 3;               // this many without an instruction: stopped

@@ -8,7 +8,8 @@
 //   &autostart       boot it as the page opens
 //   &cmdline=TEXT    the kernel's command line instead of the choice's
 //   &module=rom|kernel|none   the Multiboot module instead of the choice's
-//   &memory=MIB      the PC's memory
+//   &memory=MIB      the PC's memory, 4 to 1024 (v86 took anything: 0 or 4096
+//                    for its 64 MiB default, 2048 for a PC that never started)
 //
 // The command line goes to the kernel, which echoes it on COM1, where
 // xterm.js reads escape sequences: a control character in it could write
@@ -18,6 +19,13 @@
 // The kernel keeps 255 bytes of its command line (struct boot_info's
 // cmdline[256], include/bootinfo.h) and would cut the rest silently.
 export const CMDLINE_MAX_BYTES = 255;
+
+// The PC's memory in MiB: at least what the kernel needs to boot to its
+// shell (its image and tables take about 2 MiB), at most what it maps
+// (1 GiB: it leaves any more unused).  The default is QEMU's.
+export const MEMORY_MIN_MIB = 4;
+export const MEMORY_MAX_MIB = 1024;
+export const DEFAULT_MEMORY_MIB = 128;
 
 // C0, DEL and C1: what a terminal takes as control, not text.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/u;
@@ -49,8 +57,15 @@ export function readOptions(search) {
     autostart: url.has("autostart") && url.get("autostart") !== "0",
     cmdline: url.get("cmdline"),
     module: url.get("module"),
-    memoryMiB: url.has("memory") ? +url.get("memory") : null,
+    memoryMiB: DEFAULT_MEMORY_MIB,
   };
+  if (url.has("memory")) {
+    const text = url.get("memory");
+    const mib = /^\d{1,5}$/.test(text) ? Number(text) : NaN;
+    if (mib >= MEMORY_MIN_MIB && mib <= MEMORY_MAX_MIB) options.memoryMiB = mib;
+    else problems.push(`The link's memory size (memory=${text}) is not a whole number of MiB ` +
+      `from ${MEMORY_MIN_MIB} to ${MEMORY_MAX_MIB}; the PC would get ${DEFAULT_MEMORY_MIB} MiB.`);
+  }
   if (options.cmdline !== null) {
     const problem = textProblem("The link's command line (cmdline=)", options.cmdline,
       CMDLINE_MAX_BYTES);

@@ -16,7 +16,7 @@
 
 import { Terminal } from "./xterm/xterm.esm.js";
 import { CHOICES, MODULES, findChoice } from "./choices.js";
-import { Machine, DEFAULT_MEMORY_MIB } from "./machine.js";
+import { Machine } from "./machine.js";
 import { readOptions } from "./options.js";
 import { Shell } from "./shell.js";
 import { Panel } from "./panel.js";
@@ -153,7 +153,7 @@ function choiceLine() {
 function bootParams(choice) {
   const module = MODULES[url.has("module") ? url.get("module") : choice.module] ?? null;
   return { choice, cmdline: options.cmdline ?? choice.cmdline, module,
-    memoryMiB: +(url.get("memory") ?? DEFAULT_MEMORY_MIB) };
+    memoryMiB: options.memoryMiB };
 }
 
 // Boots are serialized: a Boot or Reboot pressed while a PC is still

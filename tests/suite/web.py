@@ -38,6 +38,9 @@
                                       banner naming it, and its Retry boots
                      terminal-keyboard  Tab, Shift+Tab and Escape leave the
                                       COM1 terminal; other keys still type
+                     memory-values  ?memory= outside 4-1024 MiB or not a
+                                      number is named and boots nothing;
+                                      4 and 1024 boot with that much
 
   web-choices-leave-out-v86s-panics
                    the page's suite choices leave out (notest=, in
@@ -64,7 +67,7 @@ WEB_TEST = "tests/web/chromium.mjs"
 DEFECTS_TEST = "tests/web/defects.mjs"
 # tests/web/defects.mjs's checks, each a row web-NAME.
 WEB_CHECKS = ["cmdline-refused", "reboot-serialized", "typeahead-step", "network-failure",
-              "terminal-keyboard"]
+              "terminal-keyboard", "memory-values"]
 WEB_TIMEOUT = 120          # seconds; a pass takes about 15
 CHOICES = "boot/web/choices.js"
 STOPPERS = re.compile(r'^export const V86_STOPPERS = "([^"]*)";$', re.M)

@@ -292,6 +292,30 @@ async function terminalKeyboard({ base, open }) {
   console.log("keyboard: `pv` typed in the terminal still answers");
 }
 
+// ---- 6. ?memory= ----
+
+// A memory size the PC cannot have is named, and nothing boots: v86
+// took 0, abc and 4096 for its 64 MiB default, wrapped 99999999, and
+// halted on 1, 2048 and -1 with a banner blaming pv386.  The ends of the
+// range the page takes (4 MiB, enough for the kernel; 1024 MiB, what it
+// maps) boot with that much.
+async function memoryValues({ base, open }) {
+  const { page } = await open();
+  for (const bad of ["0", "abc", "4096", "99999999", "1", "2048", "-1", "1.5", "", "64k", "3"]) {
+    const said = await refusedWithoutBooting(page, base, `?boot=native&memory=${bad}&autostart`,
+      /memory.*4 to 1024/i);
+    check(await page.locator("#banner").isHidden(), `memory=${bad}: a banner shows`);
+    console.log(`memory: refused '${bad}': ${said.split("\n").pop()}`);
+  }
+  for (const good of [4, 1024]) {
+    await page.goto(`${base}?boot=native&memory=${good}&autostart`);
+    await ready(page, `memory=${good} did not boot`);
+    const map = (await terminalText(page)).split("\n").find((l) => l.startsWith("mem: map of"));
+    check(map?.includes(`${good * 1024 - 128} KiB available`), `memory=${good}: the kernel says '${map}'`);
+    console.log(`memory: ${good} MiB boots: ${map}`);
+  }
+}
+
 // ---- the checks, by name (tests/suite/web.py's WEB_CHECKS) ----
 
 const CHECKS = {
@@ -300,6 +324,7 @@ const CHECKS = {
   "typeahead-step": typeaheadStep,
   "network-failure": networkFailure,
   "terminal-keyboard": terminalKeyboard,
+  "memory-values": memoryValues,
 };
 
 async function runCheck(browser, base, name) {
