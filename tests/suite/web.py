@@ -41,6 +41,9 @@
                      memory-values  ?memory= outside 4-1024 MiB or not a
                                       number is named and boots nothing;
                                       4 and 1024 boot with that much
+                     suite-panel      a suite's own `pv: switched` lines
+                                      leave the panel idle, not asking a
+                                      shell that is not there
 
   web-choices-leave-out-v86s-panics
                    the page's suite choices leave out (notest=, in
@@ -67,7 +70,8 @@ WEB_TEST = "tests/web/chromium.mjs"
 DEFECTS_TEST = "tests/web/defects.mjs"
 # tests/web/defects.mjs's checks, each a row web-NAME.
 WEB_CHECKS = ["cmdline-refused", "reboot-serialized", "typeahead-step", "network-failure",
-              "terminal-keyboard", "memory-values"]
+              "terminal-keyboard", "memory-values",
+              "suite-panel"]
 WEB_TIMEOUT = 120          # seconds; a pass takes about 15
 CHOICES = "boot/web/choices.js"
 STOPPERS = re.compile(r'^export const V86_STOPPERS = "([^"]*)";$', re.M)

@@ -316,6 +316,25 @@ async function memoryValues({ base, open }) {
   }
 }
 
+// ---- 7. a suite's live switches ----
+
+// A suite (?boot=test) prints `pv: switched` lines of its own tests; the
+// panel must not take them for a switch to read, with no shell to ask:
+// once the machine exited, nothing is asked, and the panel says so.
+async function suitePanel({ base, open }) {
+  const { page } = await open();
+  await page.goto(`${base}?boot=test&cmdline=test%3Dcmd_pv&autostart`);
+  await waitFor(page, () => document.getElementById("banner").dataset.kind === "exited", null,
+    "the suite did not exit", 40000);
+  check(/pv: switched from/.test(await terminalText(page)), "the suite printed no `pv: switched`");
+  await sleep(1000);
+  const note = await text(page, "#panel-note");
+  const busy = await page.evaluate(() => window.pv386.shellBusy());
+  console.log(`suite: after the exit, the panel says '${note}'; shell busy: ${busy}`);
+  check(!/Asking the shell|could not read/.test(note), `after the suite the panel says '${note}'`);
+  check(!busy, "after the suite the page's shell is busy");
+}
+
 // ---- the checks, by name (tests/suite/web.py's WEB_CHECKS) ----
 
 const CHECKS = {
@@ -325,6 +344,7 @@ const CHECKS = {
   "network-failure": networkFailure,
   "terminal-keyboard": terminalKeyboard,
   "memory-values": memoryValues,
+  "suite-panel": suitePanel,
 };
 
 async function runCheck(browser, base, name) {
