@@ -17,13 +17,14 @@
 import { Terminal } from "./xterm/xterm.esm.js";
 import { CHOICES, MODULES, findChoice } from "./choices.js";
 import { Machine } from "./machine.js";
-import { readOptions } from "./options.js";
+import { readOptions, textProblem } from "./options.js";
 import { Shell } from "./shell.js";
 import { Panel } from "./panel.js";
 import { Session } from "./session.js";
 import { showBuild } from "./about.js";
 
 const READY_LINE = /^pv386 ready: backend=(\S+)/;
+const SHELL_LINE_MAX = 127;      // the shell's LINE_MAX less its NUL (kernel/shell/shell.c)
 const SWITCH_LINE = /^pv: switched from (\S+) to (\S+):/;
 // pv386's exit values (include/asm/machine.h: EMU_EXIT_PASS, EMU_EXIT_FAIL).
 const EXIT_VALUES = {
@@ -119,6 +120,20 @@ screen.addEventListener("keydown", (e) => {
   } else if (!["Shift", "Control", "Alt", "Meta"].includes(e.key)) {
     shell.typed();
   }
+});
+
+// The line form: a phone has no keys to type into the terminal with, so
+// the page offers a text field; Enter sends its line to COM1, as if
+// typed there.  Only printable text goes (options.js's check).
+$("line-form").addEventListener("submit", (e) => {
+  e.preventDefault();
+  const input = $("line-input");
+  const problem = textProblem("The line", input.value, SHELL_LINE_MAX);
+  if (problem) return setStatus(problem);
+  if (machine.state !== "running") return setStatus("Boot first: no machine runs to type to.");
+  shell.typed();
+  machine.send(`${input.value}\r`);
+  input.value = "";
 });
 
 // heardLine: each whole line the kernel printed on COM1.
@@ -234,7 +249,7 @@ function ended({ kind, text, code, crashed }) {
 }
 
 // setStatus: the status line (an aria-live region) says text.
-let statusText = "";
+let statusText = $("status").textContent;   // the first hint, until replaced
 function setStatus(text) {
   statusText = text;
   $("status").textContent = text;
@@ -263,7 +278,10 @@ fillMenu();
 $("boot").addEventListener("click", requestBoot);
 $("reboot").addEventListener("click", requestBoot);
 $("banner-reboot").addEventListener("click", requestBoot);
-showBuild($("build-line"), $("parts-table").tBodies[0]);
+// The footer (the parts) shows once the page above it is whole: shown
+// before the steps were made, it would be pushed down in view.
+showBuild($("build-line"), $("parts-table").tBodies[0])
+  .finally(() => { $("footer").hidden = false; });
 
 window.pv386 = {
   timing,

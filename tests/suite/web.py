@@ -44,6 +44,12 @@
                      suite-panel      a suite's own `pv: switched` lines
                                       leave the panel idle, not asking a
                                       shell that is not there
+                     phone-layout     at 390 px the page fits its width,
+                                      nothing spills, and a line typed in
+                                      the page's own input reaches the shell
+                     layout-stable    load to shell: layout shift under
+                                      0.1, the Boot button still, the
+                                      first hint kept
 
   web-choices-leave-out-v86s-panics
                    the page's suite choices leave out (notest=, in
@@ -71,7 +77,7 @@ DEFECTS_TEST = "tests/web/defects.mjs"
 # tests/web/defects.mjs's checks, each a row web-NAME.
 WEB_CHECKS = ["cmdline-refused", "reboot-serialized", "typeahead-step", "network-failure",
               "terminal-keyboard", "memory-values",
-              "suite-panel"]
+              "suite-panel", "phone-layout", "layout-stable"]
 WEB_TIMEOUT = 120          # seconds; a pass takes about 15
 CHOICES = "boot/web/choices.js"
 STOPPERS = re.compile(r'^export const V86_STOPPERS = "([^"]*)";$', re.M)

@@ -335,6 +335,90 @@ async function suitePanel({ base, open }) {
   check(!busy, "after the suite the page's shell is busy");
 }
 
+// ---- 8. a phone, and a page that holds still ----
+
+// spill: the elements whose box reaches past the viewport's right edge,
+// or whose content spills out of a box that neither clips nor scrolls.
+const spills = (page) => page.evaluate(() => {
+  const width = document.documentElement.clientWidth;
+  const found = [];
+  for (const el of document.querySelectorAll("body *")) {
+    const box = el.getBoundingClientRect();
+    if (!box.width || el.closest("[hidden]")) continue;
+    const name = `${el.tagName.toLowerCase()}${el.id ? "#" + el.id : ""}` +
+      `${typeof el.className === "string" && el.className ? "." + el.className.split(" ")[0] : ""}`;
+    if (box.right <= width + 1) continue;
+    // Past the edge is fine inside a box that scrolls or clips it and
+    // itself ends within the viewport.
+    let held = false;
+    for (let up = el.parentElement; up && up !== document.body && !held; up = up.parentElement)
+      held = /auto|scroll|hidden|clip/.test(getComputedStyle(up).overflowX) &&
+        up.getBoundingClientRect().right <= width + 1;
+    if (!held) found.push(`${name} ends at ${Math.round(box.right)}`);
+  }
+  return { width, scrollWidth: document.documentElement.scrollWidth, found: found.slice(0, 6) };
+});
+
+// At 390 px (a phone) the page fits its width, the screen and the
+// terminal scroll inside their own boxes, and a line typed into the
+// page's own input (a phone has no keys for the terminal) reaches the
+// shell.
+async function phoneLayout({ base, open }) {
+  const { page } = await open({ width: 390, height: 844 });
+  await page.goto(`${base}?boot=native&autostart`);
+  await ready(page);
+  await shellUp(page);
+  const layout = await spills(page);
+  console.log(`phone: the page is ${layout.scrollWidth} px wide in ${layout.width}`);
+  check(layout.scrollWidth <= layout.width, `at 390 px the page lays out ${layout.scrollWidth} px ` +
+    `wide: ${layout.found.join(", ")}`);
+  check(layout.found.length === 0, `at 390 px these spill out: ${layout.found.join(", ")}`);
+  const input = page.locator("#line-input");
+  check(await input.count() === 1 && await input.isVisible(), "at 390 px there is no line to type in");
+  const before = count(await terminalText(page), /pv: backend native/);
+  await input.fill("pv");
+  await input.press("Enter");
+  await answered(page, /pv: backend native/, before, "`pv` sent from the line input: no answer");
+  check(await input.inputValue() === "", "the line input keeps what it sent");
+  console.log("phone: `pv` typed in the page's line input answered");
+}
+
+// The page holds still while it loads and boots: its cumulative layout
+// shift stays under 0.1 (Web Vitals' "good"; it was 0.85, the Boot button
+// jumping about 380 px), the Boot button does not move, and the first
+// hint stays until something replaces it.
+async function layoutStable({ base, open }) {
+  for (const viewport of [{ width: 1500, height: 1100 }, { width: 390, height: 844 }])
+    await layoutStableAt(base, viewport, await open(viewport));
+}
+
+async function layoutStableAt(base, viewport, { page }) {
+  const at = `at ${viewport.width} px`;
+  await page.addInitScript(() => {
+    window.__shift = 0;
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) if (!e.hadRecentInput) window.__shift += e.value;
+    }).observe({ type: "layout-shift", buffered: true });
+    document.addEventListener("DOMContentLoaded", () => {
+      window.__bootAt = document.getElementById("boot").getBoundingClientRect().top;
+    });
+  });
+  await page.goto(`${base}?boot=native`);
+  await sleep(1500);
+  const hint = await text(page, "#status");
+  check(/press Boot/.test(hint), `${at}, 1.5 s after load the first hint is gone: the status says '${hint}'`);
+  await page.goto(`${base}?boot=native&autostart`);
+  await ready(page);
+  await shellUp(page);
+  await sleep(1000);
+  const { shift, moved } = await page.evaluate(() => ({ shift: window.__shift,
+    moved: document.getElementById("boot").getBoundingClientRect().top - window.__bootAt }));
+  console.log(`layout ${at}: shift ${shift.toFixed(3)} from load to the shell; the Boot button ` +
+    `moved ${Math.round(moved)} px`);
+  check(shift < 0.1, `${at} the layout shifts ${shift.toFixed(3)} (over 0.1) while the page boots`);
+  check(Math.abs(moved) <= 1, `${at} the Boot button moved ${Math.round(moved)} px`);
+}
+
 // ---- the checks, by name (tests/suite/web.py's WEB_CHECKS) ----
 
 const CHECKS = {
@@ -345,6 +429,8 @@ const CHECKS = {
   "terminal-keyboard": terminalKeyboard,
   "memory-values": memoryValues,
   "suite-panel": suitePanel,
+  "phone-layout": phoneLayout,
+  "layout-stable": layoutStable,
 };
 
 async function runCheck(browser, base, name) {
