@@ -50,6 +50,8 @@
                      layout-stable    load to shell: layout shift under
                                       0.1, the Boot button still, the
                                       first hint kept
+                     file-url         opened as a file://, the page says to
+                                      run `make serve`, and where to go
 
   web-choices-leave-out-v86s-panics
                    the page's suite choices leave out (notest=, in
@@ -77,7 +79,8 @@ DEFECTS_TEST = "tests/web/defects.mjs"
 # tests/web/defects.mjs's checks, each a row web-NAME.
 WEB_CHECKS = ["cmdline-refused", "reboot-serialized", "typeahead-step", "network-failure",
               "terminal-keyboard", "memory-values",
-              "suite-panel", "phone-layout", "layout-stable"]
+              "suite-panel", "phone-layout", "layout-stable",
+              "file-url"]
 WEB_TIMEOUT = 120          # seconds; a pass takes about 15
 CHOICES = "boot/web/choices.js"
 STOPPERS = re.compile(r'^export const V86_STOPPERS = "([^"]*)";$', re.M)

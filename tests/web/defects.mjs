@@ -419,6 +419,21 @@ async function layoutStableAt(base, viewport, { page }) {
   check(Math.abs(moved) <= 1, `${at} the Boot button moved ${Math.round(moved)} px`);
 }
 
+// ---- 9. opened as a file ----
+
+// Opened from the disk (file://), the browser runs none of the page's
+// modules: the page must still say what to do (`make serve`).
+async function fileUrl({ open, site }) {
+  const { page } = await open();
+  await page.goto(pathToFileURL(path.join(site, "index.html")).href);
+  await sleep(1500);
+  const visible = await page.evaluate(() => [...document.querySelectorAll("[role=alert]")]
+    .filter((e) => !e.hidden && e.offsetParent !== null).map((e) => e.innerText).join(" | "));
+  console.log(`file: the page says: ${visible || "(nothing)"}`);
+  check(/make serve/.test(visible), "opened as a file://, the page does not say to run `make serve`");
+  check(/127\.0\.0\.1:8386/.test(visible), "opened as a file://, the page does not give the address");
+}
+
 // ---- the checks, by name (tests/suite/web.py's WEB_CHECKS) ----
 
 const CHECKS = {
@@ -431,9 +446,10 @@ const CHECKS = {
   "suite-panel": suitePanel,
   "phone-layout": phoneLayout,
   "layout-stable": layoutStable,
+  "file-url": fileUrl,
 };
 
-async function runCheck(browser, base, name) {
+async function runCheck(browser, base, siteDir, name) {
   const contexts = [];
   const open = async (viewport) => {
     const record = await openPage(browser, viewport);
@@ -441,7 +457,7 @@ async function runCheck(browser, base, name) {
     return record;
   };
   try {
-    await CHECKS[name]({ browser, base, open });
+    await CHECKS[name]({ browser, base, open, site: siteDir });
     console.log(`PASS ${name}`);
     return true;
   } catch (e) {
@@ -465,11 +481,12 @@ async function main() {
   const only = arg("--only")?.split(",") ?? Object.keys(CHECKS);
   const unknown = only.filter((n) => !(n in CHECKS));
   if (unknown.length) throw new Error(`no such check: ${unknown.join(", ")}`);
-  const site = await serve(arg("--site") ? path.resolve(arg("--site")) : SITE);
+  const siteDir = arg("--site") ? path.resolve(arg("--site")) : SITE;
+  const site = await serve(siteDir);
   const browser = await launch();
   let failed = 0;
   try {
-    for (const name of only) if (!await runCheck(browser, site.url, name)) failed++;
+    for (const name of only) if (!await runCheck(browser, site.url, siteDir, name)) failed++;
   } finally {
     await browser.close();
     site.stop();
