@@ -53,6 +53,12 @@
                      file-url         opened as a file://, the page says to
                                       run `make serve`, and where to go
 
+  web-serve-after-web-builds-nothing
+                   a fresh copy of the tree builds a user program twice: the
+                   second build runs no compiler or linker (the first once
+                   deleted the objects as intermediates, so `make serve`
+                   after `make web` built and linked again)
+
   web-choices-leave-out-v86s-panics
                    the page's suite choices leave out (notest=, in
                    boot/web/choices.js) exactly the cases
@@ -64,8 +70,10 @@ fails saying so.
 
 import os
 import re
+import shutil
 import signal
 import subprocess
+import tempfile
 
 from . import v86_gaps
 
@@ -83,6 +91,7 @@ WEB_CHECKS = ["cmdline-refused", "reboot-serialized", "typeahead-step", "network
               "file-url"]
 WEB_TIMEOUT = 120          # seconds; a pass takes about 15
 CHOICES = "boot/web/choices.js"
+PROGRAM = "build/user/hello.elf"   # a user program, and the library it links
 STOPPERS = re.compile(r'^export const V86_STOPPERS = "([^"]*)";$', re.M)
 
 
@@ -152,7 +161,39 @@ def web_choices_leave_out_v86s_panics(log):
                       f"LEFT_OUT {sorted(suite)}: make them the same")
 
 
+def web_serve_after_web_builds_nothing(log):
+    """`make serve` right after `make web` on a fresh tree must build
+    nothing: the first build once deleted the user programs' objects as
+    intermediate files, which the next build (whose dependency files
+    name them) compiled and linked again, kernel and all.  A copy of the
+    tree's files builds one program twice; the second build must run no
+    compiler and no linker."""
+    fresh_log(log)
+    with tempfile.TemporaryDirectory(prefix="pv386-fresh-") as tree:
+        files = subprocess.run(["git", "-C", ROOT, "ls-files", "-z"], capture_output=True,
+                               check=True).stdout.decode().split("\0")
+        for name in filter(None, files):
+            if os.path.isfile(os.path.join(ROOT, name)):
+                os.makedirs(os.path.join(tree, os.path.dirname(name)), exist_ok=True)
+                shutil.copy2(os.path.join(ROOT, name), os.path.join(tree, name))
+        runs = []
+        for _ in range(2):
+            done = subprocess.run(["make", "--no-print-directory", PROGRAM], cwd=tree,
+                                  capture_output=True, text=True)
+            runs.append(done.stdout + done.stderr)
+            if done.returncode != 0:
+                raise Failure(f"make {PROGRAM} failed in a fresh copy",
+                              runs[-1].splitlines()[-20:])
+    with open(log, "w") as f:
+        f.write("".join(f"--- make {PROGRAM}, run {i + 1}:\n{out}" for i, out in enumerate(runs)))
+    again = [line for line in runs[1].splitlines() if re.match(r"(gcc|cc|ld|strip) ", line)]
+    if again:
+        raise Failure(f"the second make {PROGRAM} in a fresh tree built again: {again[0][:100]}",
+                      again[:6])
+
+
 def tests():
     return [Test("web-choices-leave-out-v86s-panics", web_choices_leave_out_v86s_panics),
-            Test("web-chromium", web_chromium)] + \
+            Test("web-chromium", web_chromium),
+            Test("web-serve-after-web-builds-nothing", web_serve_after_web_builds_nothing)] + \
         [Test(f"web-{name}", web_check, (name,)) for name in WEB_CHECKS]
