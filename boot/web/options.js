@@ -5,7 +5,7 @@
 // boots by itself until the student has read it.
 //
 //   ?boot=ID         a choice of choices.js
-//   &autostart       boot it as the page opens
+//   &autostart       boot it as the page opens (=0, false, no or off: not)
 //   &cmdline=TEXT    the kernel's command line instead of the choice's
 //   &module=rom|kernel|none   the Multiboot module instead of the choice's
 //   &memory=MIB      the PC's memory, 4 to 1024 (v86 took anything: 0 or 4096
@@ -14,7 +14,10 @@
 // The command line goes to the kernel, which echoes it on COM1, where
 // xterm.js reads escape sequences: a control character in it could write
 // anything into the student's terminal, so the page refuses it, and the
-// kernel escapes it too (kernel/cmdline.c).
+// kernel escapes it too (kernel/cmdline.c).  A name (boot, module) must
+// be one the page has as its own: a link's "__proto__" is no module.
+
+import { CHOICES, MODULES } from "./choices.js";
 
 // The kernel keeps 255 bytes of its command line (struct boot_info's
 // cmdline[256], include/bootinfo.h) and would cut the rest silently.
@@ -26,6 +29,10 @@ export const CMDLINE_MAX_BYTES = 255;
 export const MEMORY_MIN_MIB = 4;
 export const MEMORY_MAX_MIB = 1024;
 export const DEFAULT_MEMORY_MIB = 128;
+
+// What a link's autostart= may say: nothing, or yes or no in a usual way.
+const AUTOSTART_YES = ["", "1", "true", "yes", "on"];
+const AUTOSTART_NO = ["0", "false", "no", "off"];
 
 // C0, DEL and C1: what a terminal takes as control, not text.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/u;
@@ -47,18 +54,37 @@ export function textProblem(name, text, maxBytes) {
 
 // readOptions: the options of the URL's query string, each checked:
 // {boot, autostart, cmdline, module, memoryMiB, problems: [text]}.  A value
-// with a problem is left out (null: the choice's own), and a link with any
-// problem does not autostart.
+// with a problem is left out (null: the choice's own; boot: the first
+// choice), and a link with any problem does not autostart.
 export function readOptions(search) {
   const url = new URLSearchParams(search);
   const problems = [];
   const options = {
     boot: url.get("boot"),
-    autostart: url.has("autostart") && url.get("autostart") !== "0",
+    autostart: url.has("autostart"),
     cmdline: url.get("cmdline"),
     module: url.get("module"),
     memoryMiB: DEFAULT_MEMORY_MIB,
   };
+  const ids = CHOICES.map((c) => c.id);
+  if (options.boot !== null && !ids.includes(options.boot)) {
+    problems.push(`The link's choice (boot=${options.boot}) is none of the page's: ` +
+      `${ids.join(", ")}.`);
+    options.boot = null;
+  }
+  const modules = [...Object.keys(MODULES), "none"];
+  if (options.module !== null && !modules.includes(options.module)) {
+    problems.push(`The link's module (module=${options.module}) is none of ` +
+      `${modules.join(", ")}.`);
+    options.module = null;
+  }
+  if (options.autostart) {
+    const value = url.get("autostart").toLowerCase();
+    if (AUTOSTART_NO.includes(value)) options.autostart = false;
+    else if (!AUTOSTART_YES.includes(value))
+      problems.push(`The link's autostart=${url.get("autostart")} is neither yes nor no ` +
+        "(autostart, or autostart=1, boots as the page opens; autostart=0 does not).");
+  }
   if (url.has("memory")) {
     const text = url.get("memory");
     const mib = /^\d{1,5}$/.test(text) ? Number(text) : NaN;

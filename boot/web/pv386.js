@@ -33,7 +33,6 @@ const EXIT_VALUES = {
 };
 
 const $ = (id) => document.getElementById(id);
-const url = new URLSearchParams(location.search);
 const options = readOptions(location.search);
 
 // timing: milliseconds since the page started loading (performance.now()).
@@ -147,7 +146,11 @@ function heardLine(line) {
     const then = booted.choice.shell ? "" : "; the suite runs, and the machine exits at its end";
     setStatus(`pv386 is ready (backend ${ready[1]}): ${seconds} s after Boot${then}.`);
   }
-  if (SWITCH_LINE.test(line)) panel.switched();
+  const switched = SWITCH_LINE.exec(line);
+  if (switched && booted?.choice.shell) {
+    setStatus(`pv386 is running, backend ${switched[2]} (switched live from ${switched[1]}).`);
+    panel.switched();
+  }
 }
 
 // promptSeen: the shell waits for a line: the page's buttons can work.
@@ -166,7 +169,8 @@ function choiceLine() {
 
 // bootParams: the choice's command line and module, or the URL's.
 function bootParams(choice) {
-  const module = MODULES[url.has("module") ? url.get("module") : choice.module] ?? null;
+  const name = options.module ?? choice.module ?? "none";
+  const module = name === "none" ? null : MODULES[name];
   return { choice, cmdline: options.cmdline ?? choice.cmdline, module,
     memoryMiB: options.memoryMiB };
 }
@@ -268,7 +272,7 @@ setInterval(() => {
 function fillMenu() {
   const select = $("boot-choice");
   for (const choice of CHOICES) select.append(new Option(choice.label, choice.id));
-  select.value = findChoice(url.get("boot")).id;
+  select.value = findChoice(options.boot).id;
   const about = () => { $("choice-about").textContent = findChoice(select.value).about; };
   select.addEventListener("change", about);
   about();

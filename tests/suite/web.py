@@ -52,6 +52,11 @@
                                       first hint kept
                      file-url         opened as a file://, the page says to
                                       run `make serve`, and where to go
+                     link-values      an unknown boot or module (__proto__
+                                      too) is named and boots nothing;
+                                      autostart=false/0/no/off boot nothing
+                     status-backend   the status line follows a live switch,
+                                      from the panel or typed
 
   web-serve-after-web-builds-nothing
                    a fresh copy of the tree builds a user program twice: the
@@ -88,7 +93,7 @@ DEFECTS_TEST = "tests/web/defects.mjs"
 WEB_CHECKS = ["cmdline-refused", "reboot-serialized", "typeahead-step", "network-failure",
               "terminal-keyboard", "memory-values",
               "suite-panel", "phone-layout", "layout-stable",
-              "file-url"]
+              "file-url", "link-values", "status-backend"]
 WEB_TIMEOUT = 120          # seconds; a pass takes about 15
 CHOICES = "boot/web/choices.js"
 PROGRAM = "build/user/hello.elf"   # a user program, and the library it links

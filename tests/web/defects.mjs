@@ -434,6 +434,63 @@ async function fileUrl({ open, site }) {
   check(/127\.0\.0\.1:8386/.test(visible), "opened as a file://, the page does not give the address");
 }
 
+// ---- 10. the link's other values, and the status line ----
+
+// A link's boot and module must name what the page has: ?module=__proto__
+// requested /[object Object], and an unknown boot or module was ignored
+// without a word.  ?autostart=false must not boot.
+async function linkValues({ base, open }) {
+  const record = await open();
+  const { page } = record;
+  for (const [query, why] of [
+    ["?boot=native&module=__proto__&autostart", /module=__proto__/],
+    ["?boot=native&module=toString&autostart", /module=toString/],
+    ["?boot=nosuch&autostart", /boot=nosuch/],
+    ["?boot=__proto__&autostart", /boot=__proto__/],
+    ["?boot=native&module=nosuch&autostart", /module=nosuch/],
+    ["?boot=native&autostart=maybe", /autostart=maybe/],
+  ]) {
+    const said = await refusedWithoutBooting(page, base, query, why);
+    console.log(`link: ${query}: ${said.split("\n").pop()}`);
+  }
+  const odd = record.requests.filter((u) => /object|undefined|null/i.test(u));
+  check(odd.length === 0, `requests for ${odd.join(" ")}`);
+  for (const no of ["false", "0", "no", "off"]) {
+    await page.goto(`${base}?boot=native&autostart=${no}`);
+    await sleep(1500);
+    const state = await pageState(page);
+    check(state === "idle", `?autostart=${no} booted (state ${state})`);
+    check(await notice(page) === "", `?autostart=${no}: a notice`);
+  }
+  console.log("link: autostart=false, 0, no and off boot nothing");
+  await page.goto(`${base}?boot=rom&module=none&autostart`);
+  await ready(page, "?boot=rom&module=none did not boot");
+  check(/pv=rom.*no ops ROM|rom/.test(await terminalText(page)), "rom without a module");
+  console.log("link: ?boot=rom&module=none boots without the ROM");
+}
+
+// The status line follows a live switch: it said "backend native" for
+// ever after the panel switched to trace.
+async function statusBackend({ base, open }) {
+  const { page } = await open();
+  await page.goto(`${base}?boot=native&autostart`);
+  await ready(page);
+  await shellUp(page);
+  await page.locator('button.switch[data-backend="trace"]').click();
+  await waitFor(page, () => document.getElementById("panel").dataset.backend === "trace", null,
+    "the panel never read the table under trace");
+  await shellUp(page);
+  const status = await text(page, "#status");
+  console.log(`status: after pv use trace: ${status}`);
+  check(/trace/.test(status) && !/backend native/.test(status),
+    `after a switch to trace the status line says '${status}'`);
+  await page.locator("#terminal").click();
+  await page.keyboard.type("pv use native\r");
+  await waitFor(page, () => /backend native/.test(document.getElementById("status").textContent),
+    null, "after `pv use native` typed, the status line does not say native");
+  console.log(`status: after pv use native typed: ${await text(page, "#status")}`);
+}
+
 // ---- the checks, by name (tests/suite/web.py's WEB_CHECKS) ----
 
 const CHECKS = {
@@ -447,6 +504,8 @@ const CHECKS = {
   "phone-layout": phoneLayout,
   "layout-stable": layoutStable,
   "file-url": fileUrl,
+  "link-values": linkValues,
+  "status-backend": statusBackend,
 };
 
 async function runCheck(browser, base, siteDir, name) {
