@@ -8,6 +8,7 @@
 //   &autostart       boot it as the page opens (=0, false, no or off: not)
 //   &cmdline=TEXT    the kernel's command line instead of the choice's
 //   &module=rom|kernel|none   the Multiboot module instead of the choice's
+//   &c=COMMAND       type COMMAND once the shell's prompt came (as v86's ?c=)
 //   &memory=MIB      the PC's memory, 4 to 1024 (v86 took anything: 0 or 4096
 //                    for its 64 MiB default, 2048 for a PC that never started)
 //
@@ -22,6 +23,9 @@ import { CHOICES, MODULES } from "./choices.js";
 // The kernel keeps 255 bytes of its command line (struct boot_info's
 // cmdline[256], include/bootinfo.h) and would cut the rest silently.
 export const CMDLINE_MAX_BYTES = 255;
+
+// A line of the shell: its LINE_MAX less the NUL (kernel/shell/shell.c).
+export const SHELL_LINE_MAX = 127;
 
 // The PC's memory in MiB: at least what the kernel needs to boot to its
 // shell (its image and tables take about 2 MiB), at most what it maps
@@ -53,7 +57,7 @@ export function textProblem(name, text, maxBytes) {
 }
 
 // readOptions: the options of the URL's query string, each checked:
-// {boot, autostart, cmdline, module, memoryMiB, problems: [text]}.  A value
+// {boot, autostart, cmdline, module, memoryMiB, command, problems: [text]}.  A value
 // with a problem is left out (null: the choice's own; boot: the first
 // choice), and a link with any problem does not autostart.
 export function readOptions(search) {
@@ -65,7 +69,15 @@ export function readOptions(search) {
     cmdline: url.get("cmdline"),
     module: url.get("module"),
     memoryMiB: DEFAULT_MEMORY_MIB,
+    command: url.get("c"),
   };
+  if (options.command !== null) {
+    const problem = textProblem("The link's command (c=)", options.command, SHELL_LINE_MAX);
+    if (problem) {
+      problems.push(problem);
+      options.command = null;
+    }
+  }
   const ids = CHOICES.map((c) => c.id);
   if (options.boot !== null && !ids.includes(options.boot)) {
     problems.push(`The link's choice (boot=${options.boot}) is none of the page's: ` +

@@ -17,14 +17,15 @@
 import { Terminal } from "./xterm/xterm.esm.js";
 import { CHOICES, MODULES, findChoice } from "./choices.js";
 import { Machine } from "./machine.js";
-import { readOptions, textProblem } from "./options.js";
+import { DEFAULT_MEMORY_MIB, SHELL_LINE_MAX, readOptions, textProblem } from "./options.js";
+import { ownBuild } from "./own.js";
+import { copyLink, download, keepURL, setupLink } from "./share.js";
 import { Shell } from "./shell.js";
 import { Panel } from "./panel.js";
 import { Session } from "./session.js";
 import { showBuild } from "./about.js";
 
 const READY_LINE = /^pv386 ready: backend=(\S+)/;
-const SHELL_LINE_MAX = 127;      // the shell's LINE_MAX less its NUL (kernel/shell/shell.c)
 const SWITCH_LINE = /^pv: switched from (\S+) to (\S+):/;
 // pv386's exit values (include/asm/machine.h: EMU_EXIT_PASS, EMU_EXIT_FAIL).
 const EXIT_VALUES = {
@@ -144,7 +145,8 @@ function heardLine(line) {
     document.body.dataset.readyMs = Math.round(timing.readyMs);
     const seconds = (timing.bootToReadyMs / 1000).toFixed(2);
     const then = booted.choice.shell ? "" : "; the suite runs, and the machine exits at its end";
-    setStatus(`pv386 is ready (backend ${ready[1]}): ${seconds} s after Boot${then}.`);
+    const what = booted.own ? `Your kernel (${booted.own})` : "pv386";
+    setStatus(`${what} is ready (backend ${ready[1]}): ${seconds} s after Boot${then}.`);
   }
   const switched = SWITCH_LINE.exec(line);
   if (switched && booted?.choice.shell) {
@@ -158,7 +160,8 @@ function promptSeen() {
   if (document.body.dataset.shell === "up") return;
   document.body.dataset.shell = "up";
   session.enable(true);
-  panel.enable({ rom: booted.module === MODULES.rom });
+  panel.enable({ rom: booted.module === MODULES.rom || (booted.own && booted.module !== null) });
+  if (booted.command !== null) shell.run(booted.command).catch(() => {});
 }
 
 // ---- booting and how a run ends ----
@@ -167,12 +170,26 @@ function choiceLine() {
   return `“${booted.choice.label}” (command line '${booted.cmdline}')`;
 }
 
-// bootParams: the choice's command line and module, or the URL's.
-function bootParams(choice) {
+// menuBoot: what the menu's choice boots: its command line and module,
+// or the link's; the link's command (c=) the first time only.
+let commandLeft = options.command;
+function menuBoot() {
+  const choice = findChoice($("boot-choice").value);
   const name = options.module ?? choice.module ?? "none";
   const module = name === "none" ? null : MODULES[name];
+  const command = commandLeft;
+  commandLeft = null;
   return { choice, cmdline: options.cmdline ?? choice.cmdline, module,
-    memoryMiB: options.memoryMiB };
+    memoryMiB: options.memoryMiB, command, own: null };
+}
+
+// ownBoot: your own build (own.js): its kernel and module as bytes.
+function ownBoot(build) {
+  const label = `your kernel ${build.name}` +
+    (build.moduleName ? ` with module ${build.moduleName}` : "");
+  return { choice: { id: "own", label, shell: true }, cmdline: build.cmdline,
+    kernel: build.kernel, module: build.module, memoryMiB: options.memoryMiB, command: null,
+    own: build.name };
 }
 
 // Boots are serialized: a Boot or Reboot pressed while a PC is still
@@ -181,8 +198,11 @@ function bootParams(choice) {
 // kept running, and v86 threw from its loop).
 let booting = null;          // the boots under way (a promise), or null
 let bootAgain = false;
+let nextBoot = null;         // what the next boot boots (its parameters)
 
-async function requestBoot() {
+// requestBoot: boot params (menuBoot(), ownBoot(), or the last boot's).
+async function requestBoot(params) {
+  nextBoot = params;
   if (booting) {
     bootAgain = true;
     setStatus("Rebooting as soon as the PC being loaded has started…");
@@ -191,7 +211,7 @@ async function requestBoot() {
   booting = (async () => {
     do {
       bootAgain = false;
-      await boot();
+      await boot(nextBoot);
     } while (bootAgain);
   })();
   try {
@@ -201,9 +221,9 @@ async function requestBoot() {
   }
 }
 
-async function boot() {
-  const choice = findChoice($("boot-choice").value);
-  booted = bootParams(choice);
+async function boot(params) {
+  const { choice } = params;
+  booted = params;
   shell.reset();
   panel.reset();
   panel.disable(choice.shell ? "Waiting for the shell…"
@@ -279,9 +299,21 @@ function fillMenu() {
 }
 
 fillMenu();
-$("boot").addEventListener("click", requestBoot);
-$("reboot").addEventListener("click", requestBoot);
-$("banner-reboot").addEventListener("click", requestBoot);
+$("boot").addEventListener("click", () => requestBoot(menuBoot()));
+// Reboot: the same again (your own build too).
+const again = () => requestBoot(booted ? { ...booted, command: null } : menuBoot());
+$("reboot").addEventListener("click", again);
+$("banner-reboot").addEventListener("click", again);
+ownBuild((build) => requestBoot(ownBoot(build)));
+
+// The address bar follows the menu; the copy button copies it, to boot.
+const link = () => setupLink($("boot-choice").value, options,
+  { memoryMiB: DEFAULT_MEMORY_MIB });
+$("boot-choice").addEventListener("change", () => keepURL(link()));
+$("copy-link").addEventListener("click", () => copyLink(link(), setStatus));
+$("download-transcript").addEventListener("click", () => download(
+  `pv386-com1-${new Date().toISOString().replace(/\.\d+Z$/, "Z").replace(/:/g, "-")}.txt`,
+  terminalText() + "\n"));
 // The footer (the parts) shows once the page above it is whole: shown
 // before the steps were made, it would be pushed down in view.
 showBuild($("build-line"), $("parts-table").tBodies[0])
@@ -309,4 +341,4 @@ function showProblems(problems) {
 }
 
 showProblems(options.problems);
-if (options.autostart) requestBoot();
+if (options.autostart) requestBoot(menuBoot());

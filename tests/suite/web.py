@@ -57,6 +57,14 @@
                                       autostart=false/0/no/off boot nothing
                      status-backend   the status line follows a live switch,
                                       from the panel or typed
+                     copy-link        the URL follows the menu; the copy
+                                      button copies a link that boots it
+                     command-link     ?c=pvops types pvops after the prompt;
+                                      a ?c= with a CR is refused
+                     transcript       the COM1 transcript downloads as .txt
+                     own-kernel       a picked or dropped kernel (and module)
+                                      boots; a file with no Multiboot header
+                                      or a bad checksum is refused, saying so
 
   web-serve-after-web-builds-nothing
                    a fresh copy of the tree builds a user program twice: the
@@ -93,7 +101,8 @@ DEFECTS_TEST = "tests/web/defects.mjs"
 WEB_CHECKS = ["cmdline-refused", "reboot-serialized", "typeahead-step", "network-failure",
               "terminal-keyboard", "memory-values",
               "suite-panel", "phone-layout", "layout-stable",
-              "file-url", "link-values", "status-backend"]
+              "file-url", "link-values", "status-backend",
+              "copy-link", "command-link", "transcript", "own-kernel"]
 WEB_TIMEOUT = 120          # seconds; a pass takes about 15
 CHOICES = "boot/web/choices.js"
 PROGRAM = "build/user/hello.elf"   # a user program, and the library it links

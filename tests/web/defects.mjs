@@ -491,6 +491,111 @@ async function statusBackend({ base, open }) {
   console.log(`status: after pv use native typed: ${await text(page, "#status")}`);
 }
 
+// ---- 11. what a teacher asked for ----
+
+// A "copy link" button copies a link to this setup, and the page's own
+// URL follows the menu, so that the address bar is such a link too.
+async function copyLink({ base, open }) {
+  const { page, context } = await open();
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: base });
+  await page.goto(`${base}?boot=native&memory=64`);
+  await page.locator("#boot-choice").selectOption("trace");
+  await waitFor(page, () => new URLSearchParams(location.search).get("boot") === "trace", null,
+    `choosing trace in the menu leaves the URL at ${await page.evaluate(() => location.search)}`, 3000);
+  const button = page.locator("#copy-link");
+  check(await button.count() === 1 && await button.isVisible(), "no copy-link button");
+  await button.click();
+  await sleep(300);
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  const url = new URL(copied);
+  console.log(`link: copied ${copied}`);
+  check(url.origin + url.pathname === base && url.searchParams.get("boot") === "trace" &&
+    url.searchParams.get("memory") === "64" && url.searchParams.has("autostart"),
+  `the copied link is ${copied}`);
+  await page.goto(copied);
+  await ready(page, "the copied link does not boot");
+  check(/backend=trace/.test(await terminalText(page)), "the copied link does not boot trace");
+}
+
+// ?c=COMMAND types COMMAND once the shell's prompt came (v86's own pages
+// have the same option), and only printable text of a shell line.
+async function commandLink({ base, open }) {
+  const { page } = await open();
+  await page.goto(`${base}?boot=native&c=pvops&autostart`);
+  await ready(page);
+  await answered(page, /pvops: backend native, \d+ ops/, 0, "?c=pvops: no pvops answer");
+  check(/pv386> pvops/.test(await terminalText(page)), "?c=pvops: the command is not in the terminal");
+  console.log("link: ?c=pvops typed pvops after the prompt");
+  const said = await refusedWithoutBooting(page, base, "?boot=native&c=pv%0Dpv%20use%20trace&autostart",
+    /control character/);
+  console.log(`link: a ?c= with a CR: ${said.split("\n").pop()}`);
+}
+
+// The COM1 transcript downloads as a text file.
+async function transcript({ base, open }) {
+  const { page } = await open();
+  await page.goto(`${base}?boot=native&autostart`);
+  await ready(page);
+  await shellUp(page);
+  const button = page.locator("#download-transcript");
+  check(await button.count() === 1 && await button.isVisible(), "no transcript download button");
+  const [download] = await Promise.all([page.waitForEvent("download", { timeout: 5000 }),
+    button.click()]);
+  const file = await download.path();
+  const { readFileSync } = await import("node:fs");
+  const body = readFileSync(file, "utf8");
+  console.log(`transcript: ${download.suggestedFilename()}, ${body.length} characters`);
+  check(/\.txt$/.test(download.suggestedFilename()), `the file is ${download.suggestedFilename()}`);
+  check(body.includes("pv386 ready: backend=native") && body.includes("pv386> "),
+    "the transcript lacks the ready line or the prompt");
+}
+
+// Booting your own build: pick (or drop) a kernel ELF, and optionally a
+// module; the page checks it is a Multiboot image and says why not.
+async function ownKernel({ base, open }) {
+  const { page } = await open();
+  await page.goto(`${base}?boot=native`);
+  const input = page.locator("#own-kernel");
+  check(await input.count() === 1, "no way to pick your own kernel");
+  const refuse = async (files, why) => {
+    await input.setInputFiles(files);
+    await page.locator("#own-boot").click();
+    await sleep(500);
+    const note = await text(page, "#own-note");
+    check(await pageState(page) === "idle", `${files.name ?? files}: booted`);
+    check(why.test(note), `${files.name ?? files}: the page says '${note}', not ${why}`);
+    console.log(`own: refused ${files.name ?? path.basename(files)}: ${note}`);
+  };
+  await refuse({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("hello\n") },
+    /not a Multiboot image.*no Multiboot header/i);
+  await refuse(path.join(ROOT, "build/user/hello.elf"), /not a Multiboot image.*no Multiboot header/i);
+  const bad = Buffer.alloc(64);
+  bad.writeUInt32LE(0x1badb002, 16);
+  bad.writeUInt32LE(3, 20);
+  bad.writeUInt32LE(0, 24);
+  await refuse({ name: "bad.bin", mimeType: "application/octet-stream", buffer: bad },
+    /checksum/i);
+  await input.setInputFiles(path.join(ROOT, "build/pv386-stripped.elf"));
+  await page.locator("#own-module").setInputFiles(path.join(ROOT, "build/pvrom.bin"));
+  await page.locator("#own-cmdline").fill("pv=rom");
+  await page.locator("#own-boot").click();
+  await ready(page, "your own kernel (pv386-stripped.elf, pvrom.bin, pv=rom) did not boot");
+  check(/backend=rom/.test(await terminalText(page)), "your own kernel did not get its module");
+  console.log(`own: picked pv386-stripped.elf + pvrom.bin booted: ${await text(page, "#status")}`);
+  // Dropped on the page.
+  const { readFileSync } = await import("node:fs");
+  const elf = readFileSync(path.join(ROOT, "build/pv386-stripped.elf")).toString("base64");
+  const drop = await page.evaluateHandle((b64) => {
+    const data = new DataTransfer();
+    data.items.add(new File([Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))], "mine.elf"));
+    return data;
+  }, elf);
+  await page.dispatchEvent("body", "drop", { dataTransfer: drop });
+  await waitFor(page, () => /mine\.elf/.test(document.getElementById("status").textContent) &&
+    window.pv386.timing.readyMs !== null, null, "a dropped kernel did not boot", READY_TIMEOUT_MS);
+  console.log(`own: dropped mine.elf booted: ${await text(page, "#status")}`);
+}
+
 // ---- the checks, by name (tests/suite/web.py's WEB_CHECKS) ----
 
 const CHECKS = {
@@ -506,6 +611,10 @@ const CHECKS = {
   "file-url": fileUrl,
   "link-values": linkValues,
   "status-backend": statusBackend,
+  "copy-link": copyLink,
+  "command-link": commandLink,
+  "transcript": transcript,
+  "own-kernel": ownKernel,
 };
 
 async function runCheck(browser, base, siteDir, name) {
