@@ -72,6 +72,12 @@
                    deleted the objects as intermediates, so `make serve`
                    after `make web` built and linked again)
 
+  web-bench-figures
+                   tools/web-bench (make bench's web figures), 3 runs: each
+                   waits for a quiet machine and says how busy it was, the
+                   figures are the runs' medians, and on a quiet machine
+                   pv386 is ready within 2 s of Boot
+
   web-choices-leave-out-v86s-panics
                    the page's suite choices leave out (notest=, in
                    boot/web/choices.js) exactly the cases
@@ -81,6 +87,7 @@
 fails saying so.
 """
 
+import json
 import os
 import re
 import shutil
@@ -206,8 +213,51 @@ def web_serve_after_web_builds_nothing(log):
                       again[:6])
 
 
+WEB_BENCH = "tools/web-bench"
+BENCH_RUNS = 3
+BOOT_TO_READY_MS = 2000    # the page's figure: the ready line within 2 s of Boot
+
+
+def median(values):
+    ordered = sorted(values)
+    mid = len(ordered) // 2
+    return ordered[mid] if len(ordered) % 2 else (ordered[mid - 1] + ordered[mid]) / 2
+
+
+def web_bench_figures(log):
+    """tools/web-bench, as `make bench` runs it: each run waits for a quiet
+    machine (and says how busy it was), the figures are the medians of
+    the runs, and on a quiet machine pv386 is ready within 2 s of Boot."""
+    need_browser()
+    fresh_log(log)
+    proc = subprocess.run([WEB_BENCH, str(BENCH_RUNS)], cwd=ROOT, capture_output=True,
+                          text=True, timeout=WEB_TIMEOUT * 3, stdin=subprocess.DEVNULL,
+                          env={**os.environ, "WEB_BENCH_QUIET_WAIT_S": "5"})
+    with open(log, "w") as f:
+        f.write(proc.stdout + proc.stderr)
+    if proc.returncode != 0:
+        raise Failure(f"{WEB_BENCH} exited with {proc.returncode}", last_lines(proc.stderr))
+    figures = json.loads(proc.stdout)
+    busy = figures.get("machine_busy")
+    if not isinstance(busy, list) or len(busy) != BENCH_RUNS or "quiet" not in figures:
+        raise Failure(f"{WEB_BENCH} does not say how busy the machine was for each of its "
+                      f"{BENCH_RUNS} runs (machine_busy, quiet): {sorted(figures)}")
+    for key in ("ready_ms", "ready_after_load_ms", "boot_to_ready_ms"):
+        if figures[f"{key}_median"] != median(figures[key]):
+            raise Failure(f"{key}_median {figures[f'{key}_median']} is not the median of "
+                          f"{figures[key]}")
+    boot = figures["boot_to_ready_ms_median"]
+    with open(log, "a") as f:
+        f.write(f"\nboot to ready: median {boot} ms of {figures['boot_to_ready_ms']}; machine busy "
+                f"{busy}; quiet: {figures['quiet']}\n")
+    if figures["quiet"] and boot > BOOT_TO_READY_MS:
+        raise Failure(f"on a quiet machine pv386 was ready {boot} ms after Boot (median of "
+                      f"{figures['boot_to_ready_ms']}), over {BOOT_TO_READY_MS}")
+
+
 def tests():
     return [Test("web-choices-leave-out-v86s-panics", web_choices_leave_out_v86s_panics),
             Test("web-chromium", web_chromium),
-            Test("web-serve-after-web-builds-nothing", web_serve_after_web_builds_nothing)] + \
+            Test("web-serve-after-web-builds-nothing", web_serve_after_web_builds_nothing),
+            Test("web-bench-figures", web_bench_figures)] + \
         [Test(f"web-{name}", web_check, (name,)) for name in WEB_CHECKS]
