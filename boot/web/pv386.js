@@ -5,14 +5,12 @@
 // panel (panel.js) type through the follower; the status line and the
 // banner say what the machine is doing, and how its run ended.
 //
-// URL options, for teachers' links and for tests (docs/web.md):
-//   ?boot=ID         preselect a choice of choices.js (native, trace, rom,
-//                    nopatch, guest, guest-test, test, rom-test, test-all)
-//   &autostart       boot it as the page opens
-//   &cmdline=TEXT    replace the choice's kernel command line
-//   &module=rom|kernel|none   replace the choice's Multiboot module
-//   &memory=MIB      the PC's memory (default 128)
-// window.pv386 gives a test the figures and the terminal's text.
+// A link's options (?boot=, &autostart, &cmdline=, &module=, &memory=,
+// &c=; docs/web.md) are read and checked by options.js; what it does not
+// take is named in the notice.  share.js keeps the URL a link to the
+// setup and downloads the transcript; own.js boots your own build.
+// Boots are serialized (requestBoot).  window.pv386 gives a test the
+// figures and the terminal's text.
 
 import { Terminal } from "./xterm/xterm.esm.js";
 import { CHOICES, MODULES, findChoice } from "./choices.js";
