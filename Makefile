@@ -146,8 +146,10 @@ $(USER_DIR)/%.elf: $(USER_DIR)/%.o $(USER_LIB) user/user.ld
 
 # The kernel packs them stripped: symbols and debug information stay in
 # build/user/NAME.elf, for gdb (and -initrd), and cost the kernel image
-# nothing.  Make must keep those: they are not intermediate files.
-.SECONDARY: $(USER_ELFS)
+# nothing.  Make must keep those: they are not intermediate files.  Nor
+# are their objects: deleted after a first build, they were built and
+# linked again by the next (whose .d files name them), kernel and all.
+.SECONDARY: $(USER_ELFS) $(USER_ELFS:.elf=.o) $(USER_LIB)
 USER_PACKED := $(patsubst %,$(USER_DIR)/packed/%.elf,$(USER_PROGS))
 
 $(USER_DIR)/packed/%.elf: $(USER_DIR)/%.elf

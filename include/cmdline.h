@@ -38,9 +38,13 @@ struct boot_option {
 #define early_boot_option(name, handler, help) \
 	__boot_option(name, handler, help, true)
 
+/* A boot_info.cmdline (255 bytes) with each byte shown as \xNN. */
+#define CMDLINE_SHOWN_MAX	(4 * 255 + 1)
+
 void cmdline_parse_early(const char *cmdline);
 void cmdline_parse(const char *cmdline);
 int parse_ulong(const char *s, unsigned long *out);
 bool list_has_word(const char *list, const char *word);
+char *cmdline_printable(char *out, size_t size, const char *in);
 
 #endif

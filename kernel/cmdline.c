@@ -57,6 +57,38 @@ int parse_ulong(const char *s, unsigned long *out)
 	return 0;
 }
 
+/*
+ * out (of size bytes) gets in with every byte outside printable ASCII,
+ * and the backslash, written as \xNN: what a terminal shows then is the
+ * text itself.  CMDLINE_SHOWN_MAX holds a whole boot_info.cmdline.
+ * Truncated at a whole escape if out is too small; returns out.
+ */
+char *cmdline_printable(char *out, size_t size, const char *in)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t n = 0;
+	unsigned char c;
+
+	if (!size)
+		return out;
+	for (; (c = *in); in++) {
+		bool plain = c >= 0x20 && c < 0x7f && c != '\\';
+
+		if (n + (plain ? 1 : 4) >= size)
+			break;
+		if (plain) {
+			out[n++] = c;
+			continue;
+		}
+		out[n++] = '\\';
+		out[n++] = 'x';
+		out[n++] = hex[c >> 4];
+		out[n++] = hex[c & 15];
+	}
+	out[n] = '\0';
+	return out;
+}
+
 static const struct boot_option *find_option(const char *name)
 {
 	const struct boot_option *opt;
@@ -76,6 +108,7 @@ static void apply_option(char *word, bool early)
 {
 	char *value = strstr(word, "=");
 	const struct boot_option *opt;
+	char shown[CMDLINE_SHOWN_MAX], shown_value[CMDLINE_SHOWN_MAX];
 
 	if (value)
 		*value++ = '\0';
@@ -86,12 +119,14 @@ static void apply_option(char *word, bool early)
 		return;
 	}
 	if (!opt) {
-		printk("cmdline: unknown option '%s' ignored\n", word);
+		printk("cmdline: unknown option '%s' ignored\n",
+		       cmdline_printable(shown, sizeof(shown), word));
 		return;
 	}
 	if (!opt->early && opt->handler(value))
 		printk("cmdline: bad value '%s' for '%s' ignored (%s)\n",
-		       value ? value : "", word, opt->help);
+		       cmdline_printable(shown_value, sizeof(shown_value), value ? value : ""),
+		       word, opt->help);
 }
 
 static void parse(const char *cmdline, bool early)

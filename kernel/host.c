@@ -15,6 +15,9 @@
 #include <asm/timer.h>
 
 static char boot_cmdline[256];
+/* launched()'s echo of the line: one guest at a time, so only the
+ * launch that got it writes here. */
+static char shown_cmdline[CMDLINE_SHOWN_MAX];
 static bool boot_guest;
 static unsigned int guest_mib = GUESTMEM_DEFAULT_MIB;
 
@@ -151,8 +154,9 @@ static int launched(int err, const char *cmdline, unsigned int mib)
 		return err;
 	}
 	err = give_thread();
-	if (!err)
-		printk("host: guest started: %u MiB, command line '%s'\n", mib, cmdline);
+	if (!err)	/* the line may come from a link: shown escaped */
+		printk("host: guest started: %u MiB, command line '%s'\n", mib,
+		       cmdline_printable(shown_cmdline, sizeof(shown_cmdline), cmdline));
 	return err;
 }
 

@@ -42,6 +42,19 @@ static void __noreturn boot_thread_rest(void)
 		sched_sleep_on(boot_thread_rest);
 }
 
+/* The loader's name and the command line come from outside the kernel
+ * (a boot menu, a web page's link): shown with cmdline_printable, so that
+ * no byte of them drives the terminal on a console.  Static buffers: the
+ * boot CPU says this once, before anything else runs. */
+static void boot_banner(void)
+{
+	static char loader[CMDLINE_SHOWN_MAX], line[CMDLINE_SHOWN_MAX];
+
+	printk("pv386: booted by %s, command line '%s'\n",
+	       cmdline_printable(loader, sizeof(loader), boot_info.loader),
+	       cmdline_printable(line, sizeof(line), boot_info.cmdline));
+}
+
 void kmain(const void *multiboot_info)
 {
 	extable_init();			/* before the first fault it may have to fix */
@@ -54,8 +67,7 @@ void kmain(const void *multiboot_info)
 	paravirt_choose_backend();	/* pv=, before any site is patched */
 	paravirt_patch_init();		/* before anything else runs a patch site */
 	platform->console_init();
-	printk("pv386: booted by %s, command line '%s'\n",
-	       boot_info.loader, boot_info.cmdline);
+	boot_banner();
 	paravirt_backend_report();
 	paravirt_patch_report();
 	cmdline_parse(boot_info.cmdline);

@@ -43,6 +43,7 @@ export async function showBuild(line, partsBody) {
   commit.id = "build-commit";
   commit.textContent = info.commit;
   line.append(commit, ` on ${info.date}.`);
+  line.title = line.textContent;        // whole, where a narrow window cuts it
   partsBody.replaceChildren(...info.parts.map((part) => {
     const row = document.createElement("tr");
     row.append(textCell(part.name), textCell(part.what), textCell(part.version), licenceCell(part),

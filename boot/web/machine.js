@@ -12,6 +12,8 @@
 //            ring-0 code segment, or with a CS beyond the GDT: see
 //            docs/v86-bugs.md) traps the WebAssembly ("unreachable"), or
 //            anything else ends its loop.
+//   failed   the PC could not be made: one of its files did not come
+//            (files.js says why: the network, the site's answer).
 //   halted   the machine is fine but its CPU waits in hlt with interrupts
 //            off for good: pv386 panicked, or `poweroff` found no emulator
 //            port to power off by.
@@ -21,8 +23,10 @@
 // machine always does).
 
 import { V86 } from "./v86/libv86.esm.js";
+import { LoadError, bytes, wasmModule } from "./files.js";
+import { DEFAULT_MEMORY_MIB } from "./options.js";
 
-export const DEFAULT_MEMORY_MIB = 128;   // QEMU's default; the guest needs room
+export const KERNEL = "kernel/pv386.elf";
 const WATCH_INTERVAL_MS = 1000;
 const STALL_INTERVALS = 3;               // this many without an instruction: stopped
 const DISCARD_WAIT_MS = 1000;
@@ -63,27 +67,39 @@ export class Machine {
     this.screen = screen;
     this.on = on;
     this.emulator = null;
-    this.state = "idle";        // loading, running, exited, stopped, halted
+    this.state = "idle";        // loading, running, exited, stopped, halted, failed
     this.keyboardWanted = false;
   }
 
   // boot: a fresh PC running the kernel with cmdline and, if given, module
-  // (a site path) as its Multiboot module.
-  async boot({ cmdline, module, memoryMiB = DEFAULT_MEMORY_MIB }) {
+  // (a site path) as its Multiboot module.  Resolves once the PC runs, or
+  // its load ended (a download failed): only then may the next boot
+  // discard it, so that no emulator is left half made (the page
+  // serializes boots on this).
+  async boot({ cmdline, module, kernel = KERNEL, memoryMiB = DEFAULT_MEMORY_MIB }) {
     await this.discard();
     this.state = "loading";
     this.exitCode = null;
     this.panicText = null;
     this.suspect = null;
     this.freshScreen();
+    let files;
+    try {
+      files = await this.files(kernel, module);
+    } catch (e) {
+      if (!(e instanceof LoadError)) throw e;
+      this.end("failed", `${e.file} could not be loaded: ${e.reason}.`);
+      return;
+    }
+    if (this.state !== "loading") return;      // discarded meanwhile
     const emulator = new V86({
-      wasm_path: "v86/v86.wasm",
+      wasm_fn: async (imports) => (await WebAssembly.instantiate(files.wasm, imports)).exports,
       memory_size: memoryMiB << 20,
       screen_container: this.screen,
-      bios: { url: "bios/bios.bin" },
-      vga_bios: { url: "bios/vgabios.bin" },
-      multiboot: { url: "kernel/pv386.elf" },
-      ...(module ? { initrd: { url: module } } : {}),
+      bios: { buffer: files.bios },
+      vga_bios: { buffer: files.vgaBios },
+      multiboot: { buffer: files.kernel },
+      ...(files.module ? { initrd: { buffer: files.module } } : {}),
       cmdline,
       autostart: true,
       disable_mouse: true,
@@ -91,7 +107,25 @@ export class Machine {
     });
     this.emulator = emulator;
     current = this;
+    const loaded = new Promise((resolve) => { this.loaded = resolve; });
     this.listen(emulator);
+    await loaded;
+  }
+
+  // files: what the PC needs, fetched (files.js), or a LoadError.  kernel
+  // and module are site paths, or ArrayBuffers already in hand.
+  async files(kernel, module) {
+    const get = (f) => (typeof f === "string" ? bytes(f) : f.slice(0));
+    const [wasm, bios, vgaBios, kernelBytes, moduleBytes] = await Promise.all([
+      wasmModule("v86/v86.wasm"), bytes("bios/bios.bin"), bytes("bios/vgabios.bin"),
+      get(kernel), module ? get(module) : null]);
+    return { wasm, bios, vgaBios, kernel: kernelBytes, module: moduleBytes };
+  }
+
+  // settled: the load is over, one way or the other.
+  settled() {
+    this.loaded?.();
+    this.loaded = null;
   }
 
   // listen: v86's events for this emulator only (an old one may still
@@ -105,13 +139,11 @@ export class Machine {
       emulator.keyboard_set_enabled(this.keyboardWanted);
       this.watch();
       this.on.started();
+      this.settled();
     });
     emulator.add_listener("emulator-stopped", () => {
       if (mine() && this.state === "running")
         this.end("stopped", "v86 stopped the machine on its own.");
-    });
-    emulator.add_listener("download-error", (e) => {
-      if (mine()) this.end("stopped", `it could not load ${e.file_name} from this site.`);
     });
   }
 
@@ -203,6 +235,7 @@ export class Machine {
     this.state = kind;
     clearInterval(this.watchdog);
     this.on.ended({ kind, text, code, crashed });
+    this.settled();
   }
 
   // discard: the emulator goes.  A live one is destroyed by v86 itself; a
@@ -211,6 +244,7 @@ export class Machine {
   // taken down one by one.
   async discard() {
     clearInterval(this.watchdog);
+    this.settled();
     const emulator = this.emulator;
     const alive = this.state === "running" || this.state === "loading";
     this.emulator = null;

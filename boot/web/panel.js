@@ -52,6 +52,7 @@ export class Panel {
   // enable: the shell is up; rom tells whether the ops ROM was loaded (only
   // then can `pv use rom` work).
   enable({ rom }) {
+    this.enabled = true;
     this.readButton.disabled = false;
     for (const b of this.switches) {
       b.disabled = false;
@@ -62,6 +63,8 @@ export class Panel {
 
   // disable: no shell to ask (not booted, a suite, or the run ended).
   disable(why) {
+    this.enabled = false;
+    this.again = false;
     this.readButton.disabled = true;
     for (const b of this.switches) b.disabled = true;
     this.say(why);
@@ -89,18 +92,21 @@ export class Panel {
     try {
       await this.shell.run(`pv use ${backend}`);
     } catch (e) {
-      this.say(`pv use ${backend}: ${e.message}`);
+      if (this.enabled) this.say(`pv use ${backend}: ${e.message}`);
     }
   }
 
-  // switched: a live switch happened, whoever typed it.
+  // switched: a live switch happened, whoever typed it.  A suite's own
+  // tests switch too, with no shell to ask: only an enabled panel reads.
   switched() {
     this.read();
   }
 
   // read: pvops, then the chosen op's sites.  A read asked for while one
-  // runs is done once more after it, not twice in parallel.
+  // runs is done once more after it, not twice in parallel; none is done
+  // while the panel is disabled (no shell, or the run ended).
   async read() {
+    if (!this.enabled) return;
     if (this.reading) {
       this.again = true;
       return this.reading;
@@ -111,7 +117,7 @@ export class Panel {
     } finally {
       this.reading = null;
     }
-    if (this.again) {
+    if (this.again && this.enabled) {
       this.again = false;
       return this.read();
     }
@@ -129,7 +135,7 @@ export class Panel {
       this.say(`Read at ${new Date().toLocaleTimeString()}: backend ${table.backend}, ` +
         `${table.count} ops${table.traced ? ", calls counted since the switch" : ""}.`);
     } catch (e) {
-      this.say(`The panel could not read the table: ${e.message}`);
+      if (this.enabled) this.say(`The panel could not read the table: ${e.message}`);
     }
   }
 
@@ -154,7 +160,7 @@ export class Panel {
       if (await this.readSites())
         this.say(`Sites of ${op}, read at ${new Date().toLocaleTimeString()}.`);
     } catch (e) {
-      this.say(`The panel could not read the sites: ${e.message}`);
+      if (this.enabled) this.say(`The panel could not read the sites: ${e.message}`);
     }
   }
 

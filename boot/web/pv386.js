@@ -5,18 +5,19 @@
 // panel (panel.js) type through the follower; the status line and the
 // banner say what the machine is doing, and how its run ended.
 //
-// URL options, for teachers' links and for tests (docs/web.md):
-//   ?boot=ID         preselect a choice of choices.js (native, trace, rom,
-//                    nopatch, guest, guest-test, test, rom-test, test-all)
-//   &autostart       boot it as the page opens
-//   &cmdline=TEXT    replace the choice's kernel command line
-//   &module=rom|kernel|none   replace the choice's Multiboot module
-//   &memory=MIB      the PC's memory (default 128)
-// window.pv386 gives a test the figures and the terminal's text.
+// A link's options (?boot=, &autostart, &cmdline=, &module=, &memory=,
+// &c=; docs/web.md) are read and checked by options.js; what it does not
+// take is named in the notice.  share.js keeps the URL a link to the
+// setup and downloads the transcript; own.js boots your own build.
+// Boots are serialized (requestBoot).  window.pv386 gives a test the
+// figures and the terminal's text.
 
 import { Terminal } from "./xterm/xterm.esm.js";
 import { CHOICES, MODULES, findChoice } from "./choices.js";
-import { Machine, DEFAULT_MEMORY_MIB } from "./machine.js";
+import { Machine } from "./machine.js";
+import { DEFAULT_MEMORY_MIB, SHELL_LINE_MAX, readOptions, textProblem } from "./options.js";
+import { ownBuild } from "./own.js";
+import { copyLink, download, keepURL, setupLink } from "./share.js";
 import { Shell } from "./shell.js";
 import { Panel } from "./panel.js";
 import { Session } from "./session.js";
@@ -31,7 +32,7 @@ const EXIT_VALUES = {
 };
 
 const $ = (id) => document.getElementById(id);
-const url = new URLSearchParams(location.search);
+const options = readOptions(location.search);
 
 // timing: milliseconds since the page started loading (performance.now()).
 const timing = { loadMs: null, bootMs: null, readyMs: null, bootToReadyMs: null };
@@ -84,6 +85,17 @@ const panel = new Panel($("panel"), shell);
 const session = new Session($("steps"), shell);
 let booted = null;          // {choice, cmdline, module} of the running boot
 
+// Tab, Shift+Tab and Escape leave the terminal, as they leave the VGA
+// screen: xterm.js would send them to COM1, and a keyboard-only user
+// could never reach the steps or the panel (the shell has no use for a
+// tab or a lone escape; arrow keys are keys of their own).  Tab is left
+// to the browser, which moves the focus; Escape takes it away.
+terminal.attachCustomKeyEventHandler((e) => {
+  if (e.key !== "Tab" && e.key !== "Escape") return true;
+  if (e.type === "keydown" && e.key === "Escape") terminal.blur();
+  return false;
+});
+
 terminal.onData((data) => {
   if (machine.state !== "running") return;
   shell.typed();
@@ -108,6 +120,20 @@ screen.addEventListener("keydown", (e) => {
   }
 });
 
+// The line form: a phone has no keys to type into the terminal with, so
+// the page offers a text field; Enter sends its line to COM1, as if
+// typed there.  Only printable text goes (options.js's check).
+$("line-form").addEventListener("submit", (e) => {
+  e.preventDefault();
+  const input = $("line-input");
+  const problem = textProblem("The line", input.value, SHELL_LINE_MAX);
+  if (problem) return setStatus(problem);
+  if (machine.state !== "running") return setStatus("Boot first: no machine runs to type to.");
+  shell.typed();
+  machine.send(`${input.value}\r`);
+  input.value = "";
+});
+
 // heardLine: each whole line the kernel printed on COM1.
 function heardLine(line) {
   const ready = READY_LINE.exec(line);
@@ -117,9 +143,14 @@ function heardLine(line) {
     document.body.dataset.readyMs = Math.round(timing.readyMs);
     const seconds = (timing.bootToReadyMs / 1000).toFixed(2);
     const then = booted.choice.shell ? "" : "; the suite runs, and the machine exits at its end";
-    setStatus(`pv386 is ready (backend ${ready[1]}): ${seconds} s after Boot${then}.`);
+    const what = booted.own ? `Your kernel (${booted.own})` : "pv386";
+    setStatus(`${what} is ready (backend ${ready[1]}): ${seconds} s after Boot${then}.`);
   }
-  if (SWITCH_LINE.test(line)) panel.switched();
+  const switched = SWITCH_LINE.exec(line);
+  if (switched && booted?.choice.shell) {
+    setStatus(`pv386 is running, backend ${switched[2]} (switched live from ${switched[1]}).`);
+    panel.switched();
+  }
 }
 
 // promptSeen: the shell waits for a line: the page's buttons can work.
@@ -127,7 +158,8 @@ function promptSeen() {
   if (document.body.dataset.shell === "up") return;
   document.body.dataset.shell = "up";
   session.enable(true);
-  panel.enable({ rom: booted.module === MODULES.rom });
+  panel.enable({ rom: booted.module === MODULES.rom || (booted.own && booted.module !== null) });
+  if (booted.command !== null) shell.run(booted.command).catch(() => {});
 }
 
 // ---- booting and how a run ends ----
@@ -136,16 +168,60 @@ function choiceLine() {
   return `“${booted.choice.label}” (command line '${booted.cmdline}')`;
 }
 
-// bootParams: the choice's command line and module, or the URL's.
-function bootParams(choice) {
-  const module = MODULES[url.has("module") ? url.get("module") : choice.module] ?? null;
-  return { choice, cmdline: url.get("cmdline") ?? choice.cmdline, module,
-    memoryMiB: +(url.get("memory") ?? DEFAULT_MEMORY_MIB) };
+// menuBoot: what the menu's choice boots: its command line and module,
+// or the link's; the link's command (c=) the first time only.
+let commandLeft = options.command;
+function menuBoot() {
+  const choice = findChoice($("boot-choice").value);
+  const name = options.module ?? choice.module ?? "none";
+  const module = name === "none" ? null : MODULES[name];
+  const command = commandLeft;
+  commandLeft = null;
+  return { choice, cmdline: options.cmdline ?? choice.cmdline, module,
+    memoryMiB: options.memoryMiB, command, own: null };
 }
 
-async function boot() {
-  const choice = findChoice($("boot-choice").value);
-  booted = bootParams(choice);
+// ownBoot: your own build (own.js): its kernel and module as bytes.
+function ownBoot(build) {
+  const label = `your kernel ${build.name}` +
+    (build.moduleName ? ` with module ${build.moduleName}` : "");
+  return { choice: { id: "own", label, shell: true }, cmdline: build.cmdline,
+    kernel: build.kernel, module: build.module, memoryMiB: options.memoryMiB, command: null,
+    own: build.name };
+}
+
+// Boots are serialized: a Boot or Reboot pressed while a PC is still
+// loading waits for it, and any number of presses meanwhile make one boot
+// more (each boot discards the PC before it; a PC discarded half loaded
+// kept running, and v86 threw from its loop).
+let booting = null;          // the boots under way (a promise), or null
+let bootAgain = false;
+let nextBoot = null;         // what the next boot boots (its parameters)
+
+// requestBoot: boot params (menuBoot(), ownBoot(), or the last boot's).
+async function requestBoot(params) {
+  nextBoot = params;
+  if (booting) {
+    bootAgain = true;
+    setStatus("Rebooting as soon as the PC being loaded has started…");
+    return booting;
+  }
+  booting = (async () => {
+    do {
+      bootAgain = false;
+      await boot(nextBoot);
+    } while (bootAgain);
+  })();
+  try {
+    await booting;
+  } finally {
+    booting = null;
+  }
+}
+
+async function boot(params) {
+  const { choice } = params;
+  booted = params;
   shell.reset();
   panel.reset();
   panel.disable(choice.shell ? "Waiting for the shell…"
@@ -178,6 +254,8 @@ function ended({ kind, text, code, crashed }) {
       "(its emulator_exit), where v86 halts.";
   } else if (kind === "halted") {
     message = `The machine halted: ${text}`;
+  } else if (kind === "failed") {
+    message = `The PC could not be started: ${text} Check the connection, then retry.`;
   } else {
     message = `The emulator (v86) stopped: ${text} The machine cannot go on` + (crashed
       ? ": this is v86's limit, not the kernel's (a real CPU raises an exception here: " +
@@ -186,13 +264,14 @@ function ended({ kind, text, code, crashed }) {
   $("banner-text").textContent = message;
   $("banner").hidden = false;
   $("banner").dataset.kind = kind;
+  $("banner-reboot").textContent = kind === "failed" ? "Retry" : "Reboot";
   // The banner is an alert, read out by itself; the status only points to it.
-  setStatus(`The machine ${kind === "stopped" ? "stopped" : kind}: the banner says how. ` +
-    "Reboot to start again.");
+  setStatus(kind === "failed" ? "The PC could not be started: the banner says why."
+    : `The machine ${kind}: the banner says how. Reboot to start again.`);
 }
 
 // setStatus: the status line (an aria-live region) says text.
-let statusText = "";
+let statusText = $("status").textContent;   // the first hint, until replaced
 function setStatus(text) {
   statusText = text;
   $("status").textContent = text;
@@ -211,17 +290,32 @@ setInterval(() => {
 function fillMenu() {
   const select = $("boot-choice");
   for (const choice of CHOICES) select.append(new Option(choice.label, choice.id));
-  select.value = findChoice(url.get("boot")).id;
+  select.value = findChoice(options.boot).id;
   const about = () => { $("choice-about").textContent = findChoice(select.value).about; };
   select.addEventListener("change", about);
   about();
 }
 
 fillMenu();
-$("boot").addEventListener("click", boot);
-$("reboot").addEventListener("click", boot);
-$("banner-reboot").addEventListener("click", boot);
-showBuild($("build-line"), $("parts-table").tBodies[0]);
+$("boot").addEventListener("click", () => requestBoot(menuBoot()));
+// Reboot: the same again (your own build too).
+const again = () => requestBoot(booted ? { ...booted, command: null } : menuBoot());
+$("reboot").addEventListener("click", again);
+$("banner-reboot").addEventListener("click", again);
+ownBuild((build) => requestBoot(ownBoot(build)));
+
+// The address bar follows the menu; the copy button copies it, to boot.
+const link = () => setupLink($("boot-choice").value, options,
+  { memoryMiB: DEFAULT_MEMORY_MIB });
+$("boot-choice").addEventListener("change", () => keepURL(link()));
+$("copy-link").addEventListener("click", () => copyLink(link(), setStatus));
+$("download-transcript").addEventListener("click", () => download(
+  `pv386-com1-${new Date().toISOString().replace(/\.\d+Z$/, "Z").replace(/:/g, "-")}.txt`,
+  terminalText() + "\n"));
+// The footer (the parts) shows once the page above it is whole: shown
+// before the steps were made, it would be pushed down in view.
+showBuild($("build-line"), $("parts-table").tBodies[0])
+  .finally(() => { $("footer").hidden = false; });
 
 window.pv386 = {
   timing,
@@ -231,4 +325,18 @@ window.pv386 = {
   instructions: () => machine.instructions(),
 };
 
-if (url.has("autostart") && url.get("autostart") !== "0") boot();
+// showProblems: what the link asked for that the page does not take.
+function showProblems(problems) {
+  if (!problems.length) return;
+  $("notice").replaceChildren(`This link's options were not all taken; nothing booted by itself. ` +
+    "Press Boot to boot without them.", ...problems.map((p) => {
+    const line = document.createElement("span");
+    line.className = "problem";
+    line.textContent = p;
+    return line;
+  }));
+  $("notice").hidden = false;
+}
+
+showProblems(options.problems);
+if (options.autostart) requestBoot(menuBoot());

@@ -7,12 +7,16 @@
 // The student types on the same line (the terminal, or the VGA screen's
 // keyboard), so a command is sent only when the prompt is empty and
 // nothing was typed since: the page never writes into a half-typed line.
+// Keys typed while the kernel booted may still wait in its input, unseen
+// (the prompt looks empty): each command therefore starts with ^U, which
+// clears the shell's line (kernel/shell/shell.c), so that it runs alone.
 // What the shell prints stays exactly what the terminal shows; the page
 // only reads it.  The shell draws its line with printable characters, \r
 // (back to the prompt's column 0), \b (one left) and \r\n (kernel/shell/
 // shell.c), so a line and a cursor model it exactly.
 
 export const PROMPT = "pv386> ";
+const CLEAR_LINE = "\x15";        // ^U
 const ANSWER_TIMEOUT_MS = 60000;   // `bench` or a busy guest may take a while
 
 export class Shell {
@@ -64,7 +68,9 @@ export class Shell {
     this.seenPrompt = true;
     this.ready = true;
     const job = this.job;
-    if (job) {
+    // The ^U before a command redraws an empty prompt too: the answer
+    // comes only after the command's own line.
+    if (job && job.lines.length) {
       this.job = null;
       clearTimeout(this.timer);
       job.resolve(job.lines);
@@ -102,7 +108,7 @@ export class Shell {
     this.job = this.queue.shift();
     this.ready = false;
     this.timer = setTimeout(() => this.giveUp(), ANSWER_TIMEOUT_MS);
-    this.sendBytes(this.job.command + "\r");
+    this.sendBytes(CLEAR_LINE + this.job.command + "\r");
   }
 
   giveUp() {

@@ -108,3 +108,17 @@ KTEST(printk_kill_line_is_one_message)
 	KT_EXPECT(strstr(line, "(iretfault) killed: ") != NULL);
 	KT_EXPECT(captured_lines_whole("task "));
 }
+
+/* What the kernel echoes of a command line (cmdline_printable): no byte
+ * that could drive a terminal, each shown as \xNN, cut at a whole escape. */
+KTEST(cmdline_printable_escapes_control_bytes)
+{
+	char buf[CMDLINE_SHOWN_MAX], small[8];
+
+	cmdline_printable(buf, sizeof(buf), "a\x1b[2J\rb\x7f\x9b\\ c");
+	KT_EXPECT(formats_as("a\\x1b[2J\\x0db\\x7f\\x9b\\x5c c", buf));
+	cmdline_printable(small, sizeof(small), "ab\x01\x02z");
+	KT_EXPECT(formats_as("ab\\x01", small));
+	cmdline_printable(small, sizeof(small), "abcdefghij");
+	KT_EXPECT(formats_as("abcdefg", small));
+}

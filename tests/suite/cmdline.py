@@ -48,6 +48,19 @@ CMDLINE_CHECKS = [
         "expect": ["cmdline: bad value '' for 'hz' ignored",
                    "timer: PIT at 19 Hz (divisor 62799)"],
     },
+    {   # Control bytes in the command line (a web page's link sets it) are
+        # echoed as \xNN, on every console: raw, an ESC sequence would
+        # drive the terminal reading COM1, and a CR would start a fake
+        # line (the page once took "x\rpv386 ready: ..." for the ready
+        # line).  The row also checks the words the parser warns about.
+        "name": "cmdline-control-bytes-escaped-y",
+        "build": "y",
+        "append": "test=cmdline \x1b[31mred\x1b]8;;http://x\x07 x\rpv386\x7f\x9b",
+        "expect": [f"pv386: booted by qemu, command line '{BUILDS['y'].elf} test=cmdline "
+                   "\\x1b[31mred\\x1b]8;;http://x\\x07 x\\x0dpv386\\x7f\\xc2\\x9b'$",
+                   "cmdline: unknown option '\\x1b[31mred\\x1b]8;;http://x\\x07' ignored",
+                   "cmdline: unknown option 'x\\x0dpv386\\x7f\\xc2\\x9b' ignored"],
+    },
     {
         "name": "cmdline-hz-10000-y",
         "build": "y",

@@ -40,7 +40,7 @@ const LOGS = path.resolve(process.argv.includes("--logs")
   ? process.argv[process.argv.indexOf("--logs") + 1] : path.join(ROOT, "build/test-logs"));
 const READY_TIMEOUT_MS = 20000;
 const ANSWER_TIMEOUT_MS = 15000;
-const WEIGHT_LIMIT = 1000000;   // issue 26: under 1 MB gzipped
+const WEIGHT_LIMIT = 1000000;   // the site, gzipped: under 1 MB
 
 // The README's first session: each step's command and what its answer holds.
 const STEPS = [
