@@ -60,11 +60,10 @@ static void check_irqs_off(struct guest *g)
 /*
  * A page fault on the fetch of the guest's own page-fault handler, at
  * the address its gate gives: the handler can never run, and each
- * delivery of the fault would push one more frame below the last (the
- * host writes a frame where the stack pointer says, in guest memory,
- * whatever its page tables map there): a guest that loaded an empty
- * page directory had its whole memory overwritten from its stack down.
- * A CPU would double-fault; the guest is stopped.
+ * delivery of the fault would push one more frame below the last, until
+ * the stack ran out of mapped pages (deliver() writes frames through the
+ * guest's tables and stops it there) - thousands of nested faults for
+ * one mistake.  A CPU would double-fault at once; the guest is stopped.
  */
 static bool page_fault_handler_unmapped(struct guest *g, const struct pt_regs *r, u32 cr2)
 {
