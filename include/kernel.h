@@ -11,6 +11,9 @@
 
 int printk(const char *fmt, ...) __printf(1, 2);
 int vprintk(const char *fmt, va_list ap);
+/* How much of s[0..n) is whole lines (to its last newline), or n if it
+ * has no newline: where text from outside is cut into messages. */
+size_t printk_whole_lines(const char *s, size_t n);
 int snprintf(char *buf, size_t size, const char *fmt, ...) __printf(3, 4);
 int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap);
 

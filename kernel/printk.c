@@ -153,6 +153,19 @@ int vprintk(const char *fmt, va_list ap)
 	return n;
 }
 
+/* Text that comes in pieces (a user's write) is printed a message per
+ * run of whole lines, so that a line is cut by another CPU's only when
+ * it is longer than a piece. */
+size_t printk_whole_lines(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = n; i > 0; i--)
+		if (s[i - 1] == '\n')
+			return i;
+	return n;
+}
+
 int printk(const char *fmt, ...)
 {
 	va_list ap;

@@ -22,7 +22,10 @@
 #include <asm/tlbflush.h>
 #include <asm/uaccess.h>
 
-#define WRITE_CHUNK	128
+/* A write goes to the consoles in pieces of up to WRITE_CHUNK bytes, each
+ * cut after its last newline: a line that fits is one message, never cut
+ * by another CPU's (user/lib's printf makes lines of at most 255). */
+#define WRITE_CHUNK	256
 #define WRITE_MAX	4096
 #define BRK_FREE_BATCH	32	/* frames freed per TLB shootdown */
 
@@ -56,6 +59,8 @@ static long sys_write(u32 buf, u32 len)
 
 		if (copy_from_user(chunk, buf + done, n))
 			return done ? (long)done : -EFAULT;
+		if (done + n < len)	/* the rest of a line goes with its next piece */
+			n = printk_whole_lines(chunk, n);
 		chunk[n] = '\0';	/* a NUL inside ends the chunk early: harmless */
 		printk("%s", chunk);
 		done += n;
