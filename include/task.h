@@ -121,6 +121,9 @@ struct mm *mm_alloc(void);
 void mm_get(struct mm *mm);
 void mm_put(struct mm *mm);
 int task_wait(int pid, int *status);	/* pid collected, or -ECHILD */
+/* The same, the child collected only if deliver(arg, its status) gives 0
+ * (else deliver's error, and the child stays for the next wait). */
+int task_wait_deliver(int pid, int (*deliver)(void *arg, int status), void *arg);
 void task_exit(int status) __noreturn;
 void task_reap_orphans(void);
 int task_reap(int *status);		/* an ended child's pid, 0, or -ECHILD */

@@ -377,14 +377,24 @@ int task_reap(int *status)
 	return pid;
 }
 
-/* Wait for a child to end: its pid and *status, -ECHILD, or -EINTR
- * when the waiter itself is killed (it must get back to user mode to
- * end, not sleep on for a child that may never end). */
-int task_wait(int pid, int *status)
+/*
+ * Wait for a child to end, and hand its status to deliver(arg, status):
+ * the child's pid, -ECHILD, -EINTR when the waiter itself is killed (it
+ * must get back to user mode to end, not sleep on for a child that may
+ * never end), or deliver's error.  The child is collected only once
+ * deliver has succeeded: deliver may fault (sys_wait copies to user
+ * memory that another thread may have given back meanwhile), and a wait
+ * that fails must change nothing, the zombie left for the next wait.
+ * deliver runs without task_lock, and the zombie cannot go meanwhile:
+ * a child that has a parent is collected by that parent alone (the
+ * idle task takes only orphans), and its parent is here.
+ */
+int task_wait_deliver(int pid, int (*deliver)(void *arg, int status), void *arg)
 {
 	unsigned long flags;
 	struct task *z;
 	bool has_child;
+	int err;
 
 	spin_lock_irqsave_call(&task_lock, &flags);
 	while (!(z = find_zombie(pid, &has_child)) && has_child &&
@@ -395,11 +405,27 @@ int task_wait(int pid, int *status)
 		return has_child ? -EINTR : -ECHILD;
 	}
 	pid = z->pid;
-	if (status)
-		*status = z->exit_status;
+	spin_unlock_irqrestore_call(&task_lock, flags);
+	err = deliver(arg, z->exit_status);
+	if (err)
+		return err;
+	spin_lock_irqsave_call(&task_lock, &flags);
 	task_free(z);
 	spin_unlock_irqrestore_call(&task_lock, flags);
 	return pid;
+}
+
+static int store_status(void *arg, int status)
+{
+	if (arg)
+		*(int *)arg = status;
+	return 0;
+}
+
+/* The same for a caller in the kernel: *status (if status is not NULL). */
+int task_wait(int pid, int *status)
+{
+	return task_wait_deliver(pid, store_status, status);
 }
 
 /*
