@@ -281,6 +281,50 @@ int task_create_thread(u32 entry, u32 esp)
 	return t->pid;
 }
 
+/*
+ * Another task's address space, held for reading it: the space a task
+ * uses can go at any moment (its task exits on another CPU: task_release
+ * clears t->mm, then lets go), and its page directory, tables and pages
+ * with it, to whoever allocates next - a ring-3 program that fills them
+ * with entries of its own.  So a reference, taken only while the space
+ * still has users (mm_get_unless_zero), and kept only if the task still
+ * names that space afterwards: t->mm is cleared before the task lets
+ * go, so a task that still names it holds it, and the slot was not
+ * freed and claimed by another space meanwhile.  task_lock keeps the
+ * task slot itself (its pid, its name) from being freed and claimed.
+ */
+int task_get_mm(int pid, struct mm **mmp, char *name, size_t size)
+{
+	struct mm *mm = NULL, *stale = NULL;
+	unsigned long flags;
+	struct task *t;
+	int err = 0;
+
+	spin_lock_irqsave_call(&task_lock, &flags);
+	t = task_by_pid(pid);
+	if (!t || t->state == TASK_ZOMBIE) {
+		err = -ESRCH;
+	} else {
+		strlcpy(name, t->name, size);
+		mm = *(struct mm *volatile *)&t->mm;
+		if (mm && !mm_get_unless_zero(mm)) {
+			mm = NULL;
+			err = -ESRCH;	/* exiting: its space is gone */
+		} else if (mm && *(struct mm *volatile *)&t->mm != mm) {
+			stale = mm;	/* left it meanwhile: not its any more */
+			mm = NULL;
+			err = -ESRCH;
+		} else if (!mm && t->user) {
+			err = -ESRCH;	/* a program's task that has let go */
+		}
+	}
+	spin_unlock_irqrestore_call(&task_lock, flags);
+	if (stale)
+		mm_put(stale);		/* may be the last: not under task_lock */
+	*mmp = mm;
+	return err;
+}
+
 /* Everything but the kernel stack we are running on.  The address
  * space is left first (%cr3 and this CPU's bit in its mask), then let
  * go: its last user frees it, and must find it loaded nowhere. */
