@@ -20,7 +20,7 @@
 #include <asm/smp.h>
 #include <asm/timer.h>
 
-#define RACE_SECONDS	3
+#define RACE_SECONDS	1
 #define FILLERS		2
 
 static int run_vm(const struct shell_command *vm, int pid)
