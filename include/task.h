@@ -119,8 +119,16 @@ int task_create_thread(u32 entry, u32 esp);
  * one user more; one user fewer, the last freeing it. */
 struct mm *mm_alloc(void);
 void mm_get(struct mm *mm);
+bool mm_get_unless_zero(struct mm *mm);	/* false: it has no user left */
 void mm_put(struct mm *mm);
+/* Live task pid's address space, held (mm_put when done), *mm NULL for a
+ * kernel thread, its name copied into name: 0, or -ESRCH if pid is no
+ * live task.  For reading another task's space or tables. */
+int task_get_mm(int pid, struct mm **mm, char *name, size_t size);
 int task_wait(int pid, int *status);	/* pid collected, or -ECHILD */
+/* The same, the child collected only if deliver(arg, its status) gives 0
+ * (else deliver's error, and the child stays for the next wait). */
+int task_wait_deliver(int pid, int (*deliver)(void *arg, int status), void *arg);
 void task_exit(int status) __noreturn;
 void task_reap_orphans(void);
 int task_reap(int *status);		/* an ended child's pid, 0, or -ECHILD */

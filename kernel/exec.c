@@ -138,9 +138,14 @@ int exec_load(struct task *t, const struct program *prog, const char *arg)
 	if (!err)
 		err = map_user_page(t->pgd, USER_STACK_TOP - PAGE_SIZE, true);
 	if (err) {
-		mm_put(t->mm);
+		struct mm *mm = t->mm;
+
+		/* Cleared before it is let go, as task_release does: a reader
+		 * that holds a space checks that the task still names it
+		 * (task_get_mm), which must then mean the task holds it. */
 		t->mm = NULL;
 		t->pgd = kernel_page_dir;
+		mm_put(mm);
 		return err;
 	}
 	/* The program's code was written through the kernel's mapping and

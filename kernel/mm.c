@@ -5,7 +5,10 @@
  * exec.c makes one for each program it loads (mm_alloc); each thread the
  * program starts takes one more reference (mm_get, task.c); each task
  * that ends lets go of it (mm_put), and the last one frees the pages,
- * the page tables and the directory.  Kept apart from task.c, which both
+ * the page tables and the directory.  Code that reads another task's
+ * space (the shell's `vm PID`) holds it the same way for the time it
+ * reads, through mm_get_unless_zero (task_get_mm, task.c): a space
+ * whose last user has gone is not brought back.  Kept apart from task.c, which both
  * calls exec.c and is called by it for this.
  *
  * The slots are a fixed table, as the tasks are: every space in use has
@@ -61,10 +64,30 @@ void mm_get(struct mm *mm)
 }
 
 /*
+ * One user more, unless it has none: a space whose users fell to 0 is
+ * being freed (or its slot is free, or already another's), and must not
+ * be used again.  For a reader that does not run in the space; it then
+ * checks that the space is still the one it meant (task_get_mm).
+ */
+bool mm_get_unless_zero(struct mm *mm)
+{
+	unsigned long flags;
+	bool got;
+
+	spin_lock_irqsave_call(&mm_slots_lock, &flags);
+	got = mm->users != 0;
+	if (got)
+		mm->users++;
+	spin_unlock_irqrestore_call(&mm_slots_lock, flags);
+	return got;
+}
+
+/*
  * One user fewer; the last frees the pages, the page tables and the
  * directory.  No CPU has the space loaded then: each task switched away
- * from it (task.c, task_release) before it let go, so no TLB can hold an
- * entry of it and nothing needs shooting down.  The directory's address
+ * from it (task.c, task_release) before it let go, and a reader that
+ * held it (task_get_mm) never loaded it, so no TLB can hold an entry of
+ * it and nothing needs shooting down.  The directory's address
  * is read before the slot can be claimed again.
  */
 void mm_put(struct mm *mm)

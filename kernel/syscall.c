@@ -80,9 +80,9 @@ static long sys_spawn(u32 name_ptr, u32 arg_ptr)
 	return task_spawn(name, arg);
 }
 
-/* The status is written only once the child is collected, and a fault
- * then would lose it: so write first what is already there, which
- * proves the place writable and changes nothing. */
+/* A status pointer that is bad from the start fails at once, before
+ * any wait: write what is already there, which proves the place
+ * writable and changes nothing. */
 static bool status_writable(u32 ptr)
 {
 	int old;
@@ -91,16 +91,26 @@ static bool status_writable(u32 ptr)
 	       !copy_to_user(ptr, &old, sizeof(old));
 }
 
+/* And the status goes there before the child is collected: a fault then
+ * (another thread gave the page back while this one slept) fails the
+ * wait and leaves the child for the next one. */
+static int copy_status_to_user(void *ptr, int status)
+{
+	return copy_to_user((u32)ptr, &status, sizeof(status)) ? -EFAULT : 0;
+}
+
+static int no_status(void *ptr, int status)
+{
+	(void)ptr, (void)status;
+	return 0;
+}
+
 static long sys_wait(int pid, u32 status_ptr)
 {
-	int status, err;
-
 	if (status_ptr && !status_writable(status_ptr))
 		return -EFAULT;
-	err = task_wait(pid, &status);
-	if (err >= 0 && status_ptr && copy_to_user(status_ptr, &status, sizeof(status)))
-		return -EFAULT;
-	return err;
+	return task_wait_deliver(pid, status_ptr ? copy_status_to_user : no_status,
+				 (void *)status_ptr);
 }
 
 /*

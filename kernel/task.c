@@ -281,6 +281,50 @@ int task_create_thread(u32 entry, u32 esp)
 	return t->pid;
 }
 
+/*
+ * Another task's address space, held for reading it: the space a task
+ * uses can go at any moment (its task exits on another CPU: task_release
+ * clears t->mm, then lets go), and its page directory, tables and pages
+ * with it, to whoever allocates next - a ring-3 program that fills them
+ * with entries of its own.  So a reference, taken only while the space
+ * still has users (mm_get_unless_zero), and kept only if the task still
+ * names that space afterwards: t->mm is cleared before the task lets
+ * go, so a task that still names it holds it, and the slot was not
+ * freed and claimed by another space meanwhile.  task_lock keeps the
+ * task slot itself (its pid, its name) from being freed and claimed.
+ */
+int task_get_mm(int pid, struct mm **mmp, char *name, size_t size)
+{
+	struct mm *mm = NULL, *stale = NULL;
+	unsigned long flags;
+	struct task *t;
+	int err = 0;
+
+	spin_lock_irqsave_call(&task_lock, &flags);
+	t = task_by_pid(pid);
+	if (!t || t->state == TASK_ZOMBIE) {
+		err = -ESRCH;
+	} else {
+		strlcpy(name, t->name, size);
+		mm = *(struct mm *volatile *)&t->mm;
+		if (mm && !mm_get_unless_zero(mm)) {
+			mm = NULL;
+			err = -ESRCH;	/* exiting: its space is gone */
+		} else if (mm && *(struct mm *volatile *)&t->mm != mm) {
+			stale = mm;	/* left it meanwhile: not its any more */
+			mm = NULL;
+			err = -ESRCH;
+		} else if (!mm && t->user) {
+			err = -ESRCH;	/* a program's task that has let go */
+		}
+	}
+	spin_unlock_irqrestore_call(&task_lock, flags);
+	if (stale)
+		mm_put(stale);		/* may be the last: not under task_lock */
+	*mmp = mm;
+	return err;
+}
+
 /* Everything but the kernel stack we are running on.  The address
  * space is left first (%cr3 and this CPU's bit in its mask), then let
  * go: its last user frees it, and must find it loaded nowhere. */
@@ -380,14 +424,24 @@ int task_reap(int *status)
 	return pid;
 }
 
-/* Wait for a child to end: its pid and *status, -ECHILD, or -EINTR
- * when the waiter itself is killed (it must get back to user mode to
- * end, not sleep on for a child that may never end). */
-int task_wait(int pid, int *status)
+/*
+ * Wait for a child to end, and hand its status to deliver(arg, status):
+ * the child's pid, -ECHILD, -EINTR when the waiter itself is killed (it
+ * must get back to user mode to end, not sleep on for a child that may
+ * never end), or deliver's error.  The child is collected only once
+ * deliver has succeeded: deliver may fault (sys_wait copies to user
+ * memory that another thread may have given back meanwhile), and a wait
+ * that fails must change nothing, the zombie left for the next wait.
+ * deliver runs without task_lock, and the zombie cannot go meanwhile:
+ * a child that has a parent is collected by that parent alone (the
+ * idle task takes only orphans), and its parent is here.
+ */
+int task_wait_deliver(int pid, int (*deliver)(void *arg, int status), void *arg)
 {
 	unsigned long flags;
 	struct task *z;
 	bool has_child;
+	int err;
 
 	spin_lock_irqsave_call(&task_lock, &flags);
 	while (!(z = find_zombie(pid, &has_child)) && has_child &&
@@ -398,11 +452,27 @@ int task_wait(int pid, int *status)
 		return has_child ? -EINTR : -ECHILD;
 	}
 	pid = z->pid;
-	if (status)
-		*status = z->exit_status;
+	spin_unlock_irqrestore_call(&task_lock, flags);
+	err = deliver(arg, z->exit_status);
+	if (err)
+		return err;
+	spin_lock_irqsave_call(&task_lock, &flags);
 	task_free(z);
 	spin_unlock_irqrestore_call(&task_lock, flags);
 	return pid;
+}
+
+static int store_status(void *arg, int status)
+{
+	if (arg)
+		*(int *)arg = status;
+	return 0;
+}
+
+/* The same for a caller in the kernel: *status (if status is not NULL). */
+int task_wait(int pid, int *status)
+{
+	return task_wait_deliver(pid, store_status, status);
 }
 
 /*

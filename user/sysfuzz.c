@@ -36,6 +36,14 @@
  * spawned one, reaped by wait).  Watchpoints go only where nothing of this
  * program writes.
  *
+ * After every BATCH calls, and at the end, it checks that the kernel
+ * still reaches its own memory as the CPU does, whatever the calls did
+ * to the address space (threads started and killed, brk): a call that
+ * writes a buffer on its stack and one in its heap, one that reads a
+ * name from each, a wait whose status is on its stack; at the very end,
+ * once every child is collected, a program spawned and waited for, its
+ * status on the stack.  These calls are not counted in the summary.
+ *
  * Argument, comma-separated words:
  *   seed=S      the generator's seed (default 1), decimal or 0x-hex
  *   calls=N     how many calls (default 1000)
@@ -1027,6 +1035,79 @@ static void fuzz_unknown(void)
 	expect(-ENOSYS);
 }
 
+/* ---- after each batch: the kernel still reaches our own memory ---- */
+
+#define BATCH		1000	/* calls between two checks */
+#define SPAWNED_TICKS	"1"	/* the end's own child: sleep's argument */
+
+static unsigned long own_checks;	/* calls made by the checks: not counted */
+
+/* One call of a check, by each way in in turn, outside the count of
+ * calls; a mismatch line like any, naming what was checked. */
+static void check_call(const char *name, uint32_t nr, uint32_t a, uint32_t b, long want)
+{
+	cur.name = name;
+	cur.nr = nr, cur.a = a, cur.b = b, cur.c = 0;
+	cur.by_sysenter = have_sysenter() && (own_checks++ & 1);
+	cur.result = cur.by_sysenter ? syscall_sysenter(nr, a, b, 0) : syscall_int80(nr, a, b, 0);
+	if (cur.result != want)
+		report("expected %d: the kernel cannot reach this program's own %s",
+		       (int)want, name);
+}
+
+/*
+ * What the CPU lets this program read and write, the kernel must reach
+ * too, after whatever the calls before did to the address space (threads
+ * started and killed on hostile entries and stacks, brk, ...): a call
+ * that writes a buffer on the stack and in the heap (cpuinfo, known
+ * values), one that reads a name from each (spawn of no such program:
+ * -ENOENT, not -EFAULT), and a wait whose status is on the stack (for
+ * ourselves, no child: -ECHILD, not -EFAULT).  Each checked from here too.
+ */
+static void check_own_memory(void)
+{
+	volatile uint32_t info[2] = { ~0u, ~0u };
+	char name[sizeof(nosuch)];
+	volatile int status = 0x5a5a5a5a;
+	uint32_t heap = heap_start;
+
+	memcpy(name, nosuch, sizeof(name));
+	check_call("stack (cpuinfo)", SYS_cpuinfo, (uint32_t)info, 0, 0);
+	if (info[0] != cpu_family || info[1] != cpu_feature_bits)
+		report("cpuinfo wrote %x %x on the stack", (unsigned int)info[0],
+		       (unsigned int)info[1]);
+	check_call("stack (spawn)", SYS_spawn, (uint32_t)name, 0, -ENOENT);
+	check_call("stack (wait)", SYS_wait, my_pid, (uint32_t)&status, -ECHILD);
+	if (status != 0x5a5a5a5a)
+		report("wait changed a status on the stack to %x", (unsigned int)status);
+	if (heap_end - heap_start < 2 * sizeof(name) + 8)
+		return;			/* brk left no heap to check */
+	memcpy((void *)heap, nosuch, sizeof(name));
+	check_call("heap (spawn)", SYS_spawn, heap, 0, -ENOENT);
+	*(volatile uint32_t *)(heap + 8) = ~0u;
+	check_call("heap (cpuinfo)", SYS_cpuinfo, heap + 8, 0, 0);
+	if (*(volatile uint32_t *)(heap + 8) != cpu_family)
+		report("cpuinfo wrote %x in the heap", *(volatile unsigned int *)(heap + 8));
+}
+
+/* At the end, every child collected: a program spawned now and waited
+ * for, its status on the stack, gives its pid and status 0. */
+static void check_spawn_and_wait(void)
+{
+	volatile int status = -1;
+	int pid = spawn("sleep", SPAWNED_TICKS);
+
+	if (pid < 0) {
+		report("spawn at the end: %d", pid);
+		return;
+	}
+	check_call("stack (wait for a child)", SYS_wait, pid, (uint32_t)&status, pid);
+	if (cur.result == pid && status != 0)
+		report("status %d on the stack from the child's wait", status);
+	if (cur.result != pid)
+		wait(pid, 0);
+}
+
 /* Every call but exit (which would end the run). */
 static void (*const fuzzers[NR_SYSCALLS])(void) = {
 	[SYS_write] = fuzz_write,	[SYS_getpid] = fuzz_getpid,
@@ -1077,8 +1158,12 @@ static void fuzz(unsigned long calls, unsigned long seconds)
 	uint32_t deadline = now_ticks() + seconds * hz;
 
 	for (iteration = 0; seconds ? (int32_t)(now_ticks() - deadline) < 0 : iteration < calls;
-	     iteration++)
+	     iteration++) {
 		one_call();
+		if (iteration % BATCH == BATCH - 1)
+			check_own_memory();
+	}
+	check_own_memory();
 }
 
 /* Each number outside the table, with plain and with random arguments,
@@ -1180,6 +1265,7 @@ int main(void)
 	} else {
 		fuzz(calls, seconds);
 		reap_children();
+		check_spawn_and_wait();
 		printf("sysfuzz: seed %u, ", (unsigned int)seed);
 	}
 	printf("%lu calls (%lu int80, %lu sysenter), %lu mismatches\n",

@@ -43,6 +43,10 @@ static const char *state_name(const struct task *t)
 	}
 }
 
+/* Read without a lock, a moment old: only the task table's own slots,
+ * which stay slots (a parent pointer names a slot, perhaps reused), never
+ * what a task may free on another CPU as it exits (its stack, its
+ * address space: `vm PID` holds the space it reads, task_get_mm). */
 static void print_task(struct task *t)
 {
 	printk("  %3d  %4d  %-15s %-9s %-6s %8lu\n", t->pid,

@@ -4,7 +4,11 @@
  * Without an argument it shows the space the CPU is in now, found the
  * way the CPU finds it: %cr3, read through the table (read_cr3).  The
  * shell is a kernel thread, so that is the kernel's own space; with a
- * pid it shows that task's page directory.
+ * pid it shows that task's page directory.  That task may exit on
+ * another CPU while the walk goes on, and its directory and tables go
+ * back to the allocator and on to anyone, a ring-3 program that fills
+ * them included: so the walk holds the space (task_get_mm) and lets go
+ * after it.
  */
 #include <kernel.h>
 #include <shell.h>
@@ -14,7 +18,9 @@
 
 static int cmd_vm(int argc, char **argv)
 {
-	struct task *t;
+	char name[TASK_NAME_LEN];
+	struct mm *mm;
+	u32 *pgd;
 	u64 pid;
 
 	if (argc > 2) {
@@ -28,13 +34,15 @@ static int cmd_vm(int argc, char **argv)
 	}
 	if (shell_parse_number("vm", argv[1], &pid))
 		return -EINVAL;
-	t = pid <= 0x7fffffff ? task_by_pid(pid) : NULL;
-	if (!t || t->state == TASK_ZOMBIE) {
+	if (pid > 0x7fffffff || task_get_mm(pid, &mm, name, sizeof(name))) {
 		printk("vm: no live task %llu\n", pid);
 		return -ESRCH;
 	}
-	printk("vm: pid %d (%s), page directory %08x\n", t->pid, t->name, (u32)t->pgd);
-	page_table_dump(t->pgd);
+	pgd = mm ? mm->pgd : kernel_page_dir;	/* a kernel thread: the kernel's */
+	printk("vm: pid %d (%s), page directory %08x\n", (int)pid, name, (u32)pgd);
+	page_table_dump(pgd);
+	if (mm)
+		mm_put(mm);
 	return 0;
 }
 shell_command("vm", cmd_vm, "[PID]", "the mappings of an address space, as ranges");

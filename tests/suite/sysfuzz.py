@@ -9,9 +9,19 @@
                    sysenter as the CPU allows), every page and task slot
                    back, a fresh program still runs.  `make
                    fuzz-syscalls` runs it for FUZZ_TIME seconds.
+                   sysfuzz checks after every 1000 calls that the kernel
+                   still reaches its own stack and heap, and at the end
+                   that a program it spawns is collected by a wait whose
+                   status is on its stack.  sysfuzz-seed7-200k-y: 200,000
+                   calls from seed 7, thread calls among them, on one
+                   CPU; sysfuzz-seed7-smp-*: 25,000 from the same seed on
+                   -smp 2 and 4, threads on other CPUs.
 """
 
+from .builds import BUILDS
 from .cmdline import option_test
+from .harness import Test
+from .ktest import qemu_ktest
 
 # user/sysfuzz for longer than the suite's own run (tests/kernel/
 # test_sysfuzz.c), a seed of its own per row: (name, build, options,
@@ -42,5 +52,27 @@ def sysfuzz_check(name, build, options, sysenter):
 
 
 
+# Seed 7 for long: the run after which threads once left the kernel
+# unable to reach the program's own stack (wait gave -EFAULT).  (name,
+# build, calls, CPUs, seconds allowed.)
+SEED7_RUNS = [
+    ("sysfuzz-seed7-200k-y", "y", 200000, 1, 900),
+    ("sysfuzz-seed7-smp-2-n", "n", 25000, 2, 300),
+    ("sysfuzz-seed7-smp-4-y", "y", 25000, 4, 300),
+]
+
+
+def seed7_test(name, build, calls, cpus, timeout):
+    """A long sysfuzz run from seed 7: every result right, its summary whole."""
+    by_sysenter = calls // 2
+    summary = (f"sysfuzz: seed 7, {calls} calls ({calls - by_sysenter} int80, "
+               f"{by_sysenter} sysenter), 0 mismatches$")
+    return Test(name, qemu_ktest, (BUILDS[build], "qemu32"),
+                {"append": f"test=sysfuzz sysfuzz=seed=7,calls={calls}",
+                 "expect": [summary, "ktest: PASS sysfuzz_random_calls_leave_nothing_behind"],
+                 "extra": ["-smp", str(cpus)], "timeout": timeout})
+
+
 def tests():
-    return [option_test(sysfuzz_check(*row)) for row in SYSFUZZ_RUNS]
+    return ([option_test(sysfuzz_check(*row)) for row in SYSFUZZ_RUNS] +
+            [seed7_test(*row) for row in SEED7_RUNS])
