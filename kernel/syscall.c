@@ -22,10 +22,13 @@
 #include <asm/tlbflush.h>
 #include <asm/uaccess.h>
 
-/* A write goes to the consoles in pieces of up to WRITE_CHUNK bytes, each
- * cut after its last newline: a line that fits is one message, never cut
- * by another CPU's (user/lib's printf makes lines of at most 255). */
-#define WRITE_CHUNK	256
+/* A write is read in pieces of WRITE_CHUNK bytes (a piece that cannot be
+ * read whole ends it) and printed a run of whole lines at a time from a
+ * buffer of two pieces, so that another CPU's line cannot land inside a
+ * line: a write of up to two pieces (user/lib's printf writes at most
+ * 255 bytes) is one message, and in a longer one each line of up to
+ * WRITE_CHUNK + 1 bytes. */
+#define WRITE_CHUNK	128
 #define WRITE_MAX	4096
 #define BRK_FREE_BATCH	32	/* frames freed per TLB shootdown */
 
@@ -45,10 +48,43 @@ boot_option("iopl", parse_iopl_programs,
 
 /* ---- the calls ---- */
 
+/* text[0..n) to the consoles as one message. */
+static void print_text(char *text, u32 n)
+{
+	char saved = text[n];
+
+	text[n] = '\0';		/* a NUL inside ends it early: harmless */
+	printk("%s", text);
+	text[n] = saved;
+}
+
+/*
+ * Prints what of the held text[0..held) is ready, and returns how much
+ * stays held: nothing while another piece fits behind it and more is to
+ * come, then its whole lines (all of it at the end, or when what is left
+ * would not leave room for a piece: a line longer than the buffer).
+ */
+static u32 print_held(char *text, u32 held, bool more)
+{
+	u32 cut = held;
+
+	if (more && held <= WRITE_CHUNK)
+		return held;
+	if (more)
+		cut = printk_whole_lines(text, held);
+	if (held - cut > WRITE_CHUNK)
+		cut = held;
+	print_text(text, cut);
+	memmove(text, text + cut, held - cut);
+	return held - cut;
+}
+
+/* The bytes written: all of them, or the whole pieces read before the
+ * first piece that could not be (-EFAULT if that is the first). */
 static long sys_write(u32 buf, u32 len)
 {
-	char chunk[WRITE_CHUNK + 1];
-	u32 done = 0;
+	char text[2 * WRITE_CHUNK + 1];
+	u32 done = 0, held = 0;
 
 	if (len > WRITE_MAX)
 		return -EINVAL;
@@ -57,15 +93,13 @@ static long sys_write(u32 buf, u32 len)
 	while (done < len) {
 		u32 n = min(len - done, (u32)WRITE_CHUNK);
 
-		if (copy_from_user(chunk, buf + done, n))
-			return done ? (long)done : -EFAULT;
-		if (done + n < len)	/* the rest of a line goes with its next piece */
-			n = printk_whole_lines(chunk, n);
-		chunk[n] = '\0';	/* a NUL inside ends the chunk early: harmless */
-		printk("%s", chunk);
+		if (copy_from_user(text + held, buf + done, n))
+			break;
 		done += n;
+		held = print_held(text, held + n, done < len);
 	}
-	return done;
+	print_held(text, held, false);
+	return done || !len ? (long)done : -EFAULT;
 }
 
 static long sys_spawn(u32 name_ptr, u32 arg_ptr)
