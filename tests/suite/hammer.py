@@ -256,6 +256,7 @@ def typing_during_shootdowns(log, build, cpus):
 # under it.  tlb-sparse-4-y leaves CPU 2 out (smp_skip=2): the CPUs
 # asked are 1 and 3, numbered past the count of CPUs online.
 TLB_TESTS = ["ktest: PASS tlb_page_given_back_faults_on_every_cpu",
+             "ktest: PASS tlb_page_given_back_when_the_other_cpus_come_late",
              "ktest: PASS tlb_thread_outlives_its_creator",
              "ktest: PASS tlb_flush_others_returns_after_every_answer",
              "ktest: PASS tlb_flush_others_waits_for_the_slowest_cpu",
