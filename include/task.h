@@ -156,6 +156,7 @@ struct task *task_create_idle(unsigned int cpu, void (*fn)(void));	/* task.c */
 void sched_tick(void);			/* the timer's tick (timer_init) */
 void sched_wake_due(void);		/* the clock's: sleepers whose tick came */
 unsigned long sched_migrations(void);	/* switches to a task last run elsewhere */
+unsigned long sched_ticks_locked(void);	/* scheduler ticks that took runqueue_lock */
 u64 sched_idle_tsc(void);		/* TSC counts spent idle, halted */
 
 #endif

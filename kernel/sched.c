@@ -18,8 +18,9 @@
  * its children) or until a tick.
  *
  * The lock, xv6-style: runqueue_lock (rank LOCK_RANK_RUNQUEUE) protects
- * every task's state, wait channel, wake tick, slice and on_cpu, and the
- * pick.  It is taken with interrupts off (the timer's tick and device
+ * every task's state, wait channel, wake tick and on_cpu, and the pick
+ * (a running task's slice is its CPU's own: sched_tick_local).  It is
+ * taken with interrupts off (the timer's tick and device
  * interrupts wake tasks).  schedule() takes it and keeps it across the
  * context switch: the task switched to releases it - in schedule(),
  * where it resumes, or in sched_first_switch() when it starts - with its
@@ -365,13 +366,34 @@ static void wake_if_due(struct task *t)
 		make_runnable(t);
 }
 
+/* Whether a timed sleeper's tick seems to have come: read without the
+ * lock, so only a hint, as runnable_task_seen's - sched_wake_due decides
+ * under the lock, and a sleeper missed here (its state read before the
+ * sleep's other fields) is still due at the next tick. */
+static bool due_sleeper_seen(void)
+{
+	struct task *me = current, *t = me;
+
+	do {
+		t = task_after(t);
+		if (__atomic_load_n(&t->state, __ATOMIC_RELAXED) == TASK_SLEEPING &&
+		    __atomic_load_n(&t->timed_sleep, __ATOMIC_RELAXED) &&
+		    (long)(timer_ticks() - __atomic_load_n(&t->wake_tick, __ATOMIC_RELAXED)) >= 0)
+			return true;
+	} while (t != me);
+	return false;
+}
+
 /* From the clock's interrupt (the PIT, on the boot CPU) where each CPU
  * has its own tick: the sleepers wake on the tick the clock reaches, not
- * on whichever CPU's timer comes next. */
+ * on whichever CPU's timer comes next.  The lock only when one is due
+ * (see sched_tick). */
 void sched_wake_due(void)
 {
 	unsigned long flags;
 
+	if (!due_sleeper_seen())
+		return;
 	spin_lock_irqsave_call(&runqueue_lock, &flags);
 	task_for_each(wake_if_due);
 	spin_unlock_irqrestore_call(&runqueue_lock, flags);
@@ -397,29 +419,61 @@ static bool runnable_task_seen(void)
 }
 
 /*
+ * A CPU's own tick (its local timer), where the clock's interrupt wakes
+ * the sleepers (sched_wake_due) and a wake-up kicks an idle CPU: no lock.
+ * An idle CPU only looks whether a task waits.  A busy one counts down
+ * its task's slice, which is this CPU's alone while the task runs here:
+ * set when the task was switched to on this CPU (switch_locked, under
+ * the lock), counted down by this CPU's tick with interrupts off, and
+ * read by no other CPU.
+ */
+static void sched_tick_local(void)
+{
+	struct task *me = current;
+
+	if (me == this_idle_task()) {
+		if (runnable_task_seen())
+			set_need_resched();
+	} else if (!me->slice || !--me->slice) {
+		set_need_resched();
+	}
+}
+
+/*
  * From the timer interrupt: wake sleepers whose time has come, and end
  * the current task's slice.
  *
- * An idle CPU with a tick of its own takes no lock here: the clock's
- * interrupt wakes the sleepers (sched_wake_due) and a wake-up kicks an
- * idle CPU, so it only looks whether a task waits.  Taking runqueue_lock
- * from every idle CPU's tick made the one lock's demand grow with the
- * CPUs (8 CPUs at HZ 100: ~1600 takes a second, with idle_loop's
- * schedule()); where the host runs fewer cores than vCPUs, a ticket
- * lock passes from one waiter to the next only when the host runs that
- * waiter's thread - tens of ms each - and every CPU then spent all its
- * time in the tick's wait: the boot thread never ran again.
+ * Where each CPU has a tick of its own, no tick takes runqueue_lock
+ * (sched_tick_local).  A lock taken by every CPU's tick has a demand
+ * that grows with the CPUs times HZ (8 CPUs at HZ 100: ~1600 takes a
+ * second, with idle_loop's schedule()), and where the host runs fewer
+ * cores than vCPUs, a ticket lock passes from one waiter to the next
+ * only when the host runs that waiter's thread - tens of ms each.  Once
+ * a round of the waiters takes longer than a tick, each CPU that gets
+ * the lock finds its next tick already pending, and no CPU runs anything
+ * but its tick again: taken by the idle CPUs' ticks, the boot thread
+ * never ran again (8 CPUs); taken by the busy ones', -smp 4 with a
+ * thread per CPU beside busy host loops printed nothing for minutes,
+ * every CPU in the lock's wait.  Only the PIT's tick on one CPU (no
+ * local timers) still does it all under the lock.
  */
+static unsigned long ticks_locked;	/* ticks that took runqueue_lock */
+
+unsigned long sched_ticks_locked(void)
+{
+	return ticks_locked;
+}
+
 void sched_tick(void)
 {
 	unsigned long flags;
 
-	if (current == this_idle_task() && timer_sched_tick_local()) {
-		if (runnable_task_seen())
-			set_need_resched();
+	if (timer_sched_tick_local()) {
+		sched_tick_local();
 		return;
 	}
 	spin_lock_irqsave_call(&runqueue_lock, &flags);
+	ticks_locked++;
 	task_for_each(wake_if_due);
 	if (current == this_idle_task() || !current->slice || !--current->slice)
 		set_need_resched();

@@ -30,6 +30,15 @@
  *
  * Exit status 0 when both parts hold, 1 if not.
  *
+ * With the argument "apart" (tests/kernel/test_tlb.c gives it where more
+ * than one CPU runs) the same, but the page goes back only once the
+ * reader has been seen reading on another CPU than the main task's: a
+ * shootdown is then needed, and the test checks that one was asked.
+ * Without it the reader may have run only by turns with the main task
+ * on one CPU (a loaded host runs the other CPU's thread late), where
+ * the page faults without one.  Never seen within APART_TICKS: "the
+ * reader never read on another CPU while this one ran", status 1.
+ *
  * With the argument "orphan" it does something else: starts one thread
  * that writes a fresh heap page and sleeps a few ticks, and exits at once
  * (status 0) without waiting for it.  The thread runs on in the address
@@ -70,12 +79,16 @@
 #define WAIT_TICKS	10	/* after brk: time for many stale reads */
 #define PF_VECTOR	14
 #define KILLED_BY_PF	(-EXIT_KILLED_BASE - PF_VECTOR)
+#define APART_TICKS	1000	/* "apart": at most, for the CPUs to differ */
+#define APART_SPINS	100000	/* a look at the reader's reads */
 
 static uint32_t stacks[THREADS][STACK_WORDS] __attribute__((aligned(16)));
 static volatile uint32_t results[THREADS];
 
 static volatile uint32_t *victim;	/* the page the reader reads */
 static volatile uint32_t reads, stop, wrong;
+static volatile uint32_t reader_cpu;	/* the APIC id of its last read's CPU */
+static int apart;			/* "apart": wait until the CPUs differ */
 
 /* ---- part 1: threads share memory ---- */
 
@@ -108,17 +121,59 @@ static int threads_share_memory(void)
 
 /* ---- part 2: a page given back faults at once elsewhere ---- */
 
+/* The APIC id of the CPU this runs on now: CPUID leaf 1, EBX bits
+ * 31-24, unprivileged (the kernel numbers QEMU's CPUs in APIC-id
+ * order).  The CPU may change right after it. */
+static unsigned int apic_id(void)
+{
+	uint32_t a = 1, b, c = 0, d;
+
+	asm volatile("cpuid" : "+a" (a), "=b" (b), "+c" (c), "=d" (d));
+	return b >> 24;
+}
+
 /* Reads the page for ever: only its fault, or stop, ends it. */
 static void reader(void *arg)
 {
 	(void)arg;
 	for (;;) {
+		if (apart)
+			reader_cpu = apic_id();
 		if (*victim != MAGIC)
 			wrong++;
 		reads++;
 		if (stop)
 			exit(0);
 	}
+}
+
+static uint32_t ticks_now(void);
+
+/*
+ * "apart": until the reader is seen reading on another CPU while this
+ * one runs (its reads go on between two looks from the same CPU, the
+ * last on another): that CPU's TLB then holds the page, and brk must
+ * ask it to flush.  Counted in the reader's progress, not in time: on a
+ * host with fewer cores than vCPUs the other CPU's thread may not run
+ * for a long while, and the reader meanwhile takes turns with this task
+ * on this CPU, where no shootdown is needed.  Bounded, for a machine
+ * whose other CPUs never run it.
+ */
+static int reading_elsewhere(void)
+{
+	uint32_t start = ticks_now(), before;
+	unsigned int me;
+	int spins;
+
+	do {
+		me = apic_id();
+		before = reads;
+		for (spins = 0; spins < APART_SPINS && reads - before < 2; spins++)
+			;
+		if (reads - before >= 2 && reader_cpu != me && apic_id() == me)
+			return 1;
+	} while (ticks_now() - start < APART_TICKS);
+	return 0;
 }
 
 static int page_gone_for_the_reader(void)
@@ -140,6 +195,12 @@ static int page_gone_for_the_reader(void)
 	}
 	while (reads < READS_BEFORE)
 		;
+	if (apart && !reading_elsewhere()) {
+		printf("tlbshoot: the reader never read on another CPU while this one ran\n");
+		stop = 1;
+		wait(pid, &status);
+		return 0;
+	}
 	brk(heap + PAGE);		/* the page goes back */
 	after = reads;
 	sleep_ticks(WAIT_TICKS);
@@ -357,6 +418,7 @@ int main(void)
 	int threads_ok, shot_ok;
 
 	getarg(arg, sizeof(arg));
+	apart = !strcmp(arg, "apart");
 	if (!strcmp(arg, "orphan"))
 		return leave_a_thread();
 	if (!strncmp(arg, "storm", 5))

@@ -35,7 +35,9 @@ run"), and the TLB shootdown under load ("TLB shootdown").
                    interrupts on.  The storm ends well, and not one
                    `lockdep:` line appears.
   tlb-*            The TLB shootdown's in-kernel tests (test=tlb) on -smp
-                   4 with multi-threaded TCG and lockdebug: a page given
+                   4 with multi-threaded TCG, without lockdebug (see
+                   tlb_row; the one-threaded rows above check the lock
+                   order during shootdowns): a page given
                    back faults at once elsewhere, flush_tlb_others
                    returns only after the slowest CPU answered, frames
                    given back are never read through a stale entry after
@@ -254,6 +256,7 @@ def typing_during_shootdowns(log, build, cpus):
 # under it.  tlb-sparse-4-y leaves CPU 2 out (smp_skip=2): the CPUs
 # asked are 1 and 3, numbered past the count of CPUs online.
 TLB_TESTS = ["ktest: PASS tlb_page_given_back_faults_on_every_cpu",
+             "ktest: PASS tlb_page_given_back_when_the_other_cpus_come_late",
              "ktest: PASS tlb_thread_outlives_its_creator",
              "ktest: PASS tlb_flush_others_returns_after_every_answer",
              "ktest: PASS tlb_flush_others_waits_for_the_slowest_cpu",
@@ -262,9 +265,20 @@ MULTI_THREAD = ["-accel", "tcg,thread=multi"]
 TLB_TIMEOUT = 180
 
 
+# Booted without lockdebug: with a host thread per CPU, on a host with
+# fewer cores than the row's four CPUs and other work, the host may
+# deschedule the thread of a CPU a shootdown waits for for longer than
+# lockdep's hold limit (half a second of guest ticks, which follow the
+# host's clock), and brk_lock and tlb_shootdown_lock are then reported
+# held too long although nothing in the guest is wrong: a lock holder's
+# wait for a preempted vCPU, which the guest cannot tell from a hang of
+# its own.  The limit stays as it is; the rows that check the lock order
+# and hold times during shootdowns (shootdown-typing-*, hammer-*) run
+# their CPUs on one host thread, where a CPU waited for is never
+# descheduled while its waiter runs.
 def tlb_row(name, build, append="", said=()):
     return Test(name, qemu_ktest, (build, "qemu32"),
-                {"append": f"test=tlb lockdebug {append}".strip(),
+                {"append": f"test=tlb {append}".strip(),
                  "extra": ["-smp", "4", *MULTI_THREAD],
                  "expect": TLB_TESTS + list(said), "timeout": TLB_TIMEOUT})
 
