@@ -33,6 +33,9 @@ extern const struct shell_command __start_shell_commands[], __stop_shell_command
 #define for_each_shell_command(c) \
 	for ((c) = __start_shell_commands; (c) < __stop_shell_commands; (c)++)
 
+/* The command of that name, or NULL. */
+const struct shell_command *shell_find_command(const char *name);
+
 /* kernel/shell/shell.c: the shell itself, run by the boot thread for good. */
 void shell_run(void) __noreturn;
 

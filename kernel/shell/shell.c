@@ -268,7 +268,7 @@ static int split_words(char *text, char **argv)
 	}
 }
 
-static const struct shell_command *find_command(const char *name)
+const struct shell_command *shell_find_command(const char *name)
 {
 	const struct shell_command *c;
 
@@ -291,7 +291,7 @@ static void execute(char *text)
 	if (!argc)
 		return;
 	argv[argc] = NULL;
-	cmd = find_command(argv[0]);
+	cmd = shell_find_command(argv[0]);
 	if (!cmd)
 		printk("shell: unknown command '%s' (help lists them)\n", argv[0]);
 	else

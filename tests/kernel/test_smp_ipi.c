@@ -13,6 +13,7 @@
 #include <asm/smp.h>
 #include <asm/timer.h>
 #include "run_user.h"
+#include "ipi_check.h"
 
 #define WAIT_TICKS	200
 
@@ -148,30 +149,6 @@ static void storm_thread(void)
 	__atomic_add_fetch(&storm_done, 1, __ATOMIC_RELAXED);
 }
 
-/* Whether a reschedule IPI sent now reaches every other CPU within
- * WAIT_TICKS: none is left with the vector in service (a handler that
- * lost its EOI blocks its own vector and the timer's, of the same
- * priority class), none stopped taking interrupts. */
-static bool every_cpu_answers_an_ipi(void)
-{
-	unsigned long before[CPU_TABLES_MAX_CPUS], end = timer_ticks() + WAIT_TICKS;
-	unsigned int cpu, answered;
-
-	for (cpu = 0; cpu < CPU_TABLES_MAX_CPUS; cpu++)
-		before[cpu] = ipi_reschedule_count(cpu);
-	smp_send_reschedule_others();
-	do {
-		answered = 0;
-		for (cpu = 0; cpu < CPU_TABLES_MAX_CPUS; cpu++)
-			answered += cpu_online(cpu) && cpu != smp_processor_id() &&
-				    ipi_reschedule_count(cpu) > before[cpu];
-		if (answered == num_online_cpus() - 1)
-			return true;
-		sched_sleep_ticks(1);
-	} while ((long)(timer_ticks() - end) < 0);
-	return false;
-}
-
 /* An IPI storm: a thread per CPU, each sending STORM_IPIS rounds to all
  * the others while they send theirs.  Every thread ends (no CPU wedged
  * waiting on its APIC, no scheduler lock lost under the interrupts),
@@ -198,5 +175,5 @@ KTEST(smp_ipi_storm_between_every_cpu)
 	for (i = 0; i < CPU_TABLES_MAX_CPUS; i++)
 		before -= ipi_reschedule_count(i);
 	KT_EXPECT((long)before < 0);	/* the total grew */
-	KT_EXPECT(every_cpu_answers_an_ipi());
+	KT_EXPECT(other_cpus_answer_an_ipi(WAIT_TICKS));
 }

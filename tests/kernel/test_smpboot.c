@@ -20,6 +20,7 @@
 #include <asm/apic.h>
 #include <asm/smp.h>
 #include <asm/timer.h>
+#include "ipi_check.h"
 
 #define LATE_AP_TICKS	50	/* the released AP's time to do its worst */
 #define ANSWER_TICKS	100	/* for every CPU online to answer an IPI */
@@ -45,27 +46,6 @@ KTEST(smpboot_each_ap_says_who_it_is)
 		KT_EXPECT_EQ(smp_ap_said[n].cpu, n);
 	}
 	KT_EXPECT_EQ(smp.running, online);
-}
-
-/* Whether every other CPU online answers a reschedule IPI in time. */
-static bool others_answer_an_ipi(void)
-{
-	unsigned long before[CPU_TABLES_MAX_CPUS], end = timer_ticks() + ANSWER_TICKS;
-	unsigned int cpu, answered;
-
-	for (cpu = 0; cpu < CPU_TABLES_MAX_CPUS; cpu++)
-		before[cpu] = ipi_reschedule_count(cpu);
-	smp_send_reschedule_others();
-	do {
-		answered = 0;
-		for (cpu = 0; cpu < CPU_TABLES_MAX_CPUS; cpu++)
-			answered += cpu_online(cpu) && cpu != smp_processor_id() &&
-				    ipi_reschedule_count(cpu) > before[cpu];
-		if (answered == num_online_cpus() - 1)
-			return true;
-		sched_sleep_ticks(1);
-	} while ((long)(timer_ticks() - end) < 0);
-	return false;
 }
 
 KTEST(smpboot_a_late_ap_halts_and_harms_nobody)
@@ -95,5 +75,5 @@ KTEST(smpboot_a_late_ap_halts_and_harms_nobody)
 		KT_EXPECT_EQ(smp_ap_said[n].cpu, 0);
 		KT_EXPECT_EQ(smp_ap_said[n].apic_id, 0);
 	}
-	KT_EXPECT(others_answer_an_ipi());
+	KT_EXPECT(other_cpus_answer_an_ipi(ANSWER_TICKS));
 }

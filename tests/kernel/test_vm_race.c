@@ -31,19 +31,9 @@ static int run_vm(const struct shell_command *vm, int pid)
 	return vm->run(2, argv);
 }
 
-static const struct shell_command *find_command(const char *name)
-{
-	const struct shell_command *c;
-
-	for_each_shell_command(c)
-		if (!strcmp(c->name, name))
-			return c;
-	return NULL;
-}
-
 KTEST(vm_of_a_task_exiting_on_another_cpu)
 {
-	const struct shell_command *vm = find_command("vm");
+	const struct shell_command *vm = shell_find_command("vm");
 	unsigned long pages, deadline, dumps = 0, victims = 0;
 	int filler[FILLERS], i, pid, status;
 	char ticks[12];

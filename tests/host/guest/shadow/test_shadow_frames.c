@@ -246,14 +246,13 @@ void test_quota_follows_guest_memory(void)
 }
 
 /*
- * A guest that maps one 4 MiB slot after another (to the same table of
- * its own): the shadow fills them until the quota is met, then says it
- * has no frame - without asking the host for one more - and the frames
- * all come back.
+ * A guest whose directory maps every slot below the Switcher to one user
+ * table (its own), running on a fresh shadow of it: each user access to
+ * a new slot then needs one more shadow table.
  */
-void test_quota_stops_a_guest_mapping_every_slot(void)
+static void guest_mapping_every_slot(void)
 {
-	unsigned long slot, filled = 0, calls_before;
+	unsigned long slot;
 	u32 *pd;
 
 	fake_reset(0, false);
@@ -264,6 +263,19 @@ void test_quota_stops_a_guest_mapping_every_slot(void)
 	for (slot = 1; slot < SWITCHER_ADDR / PGDIR_SPAN; slot++)
 		pd[slot] = PT_USER | PTE_PRESENT | PTE_WRITE | PTE_USER;
 	CHECK(switch_to(PD(0)), "no shadow for its directory");
+}
+
+/*
+ * A guest that maps one 4 MiB slot after another (to the same table of
+ * its own): the shadow fills them until the quota is met, then says it
+ * has no frame - without asking the host for one more - and the frames
+ * all come back.
+ */
+void test_quota_stops_a_guest_mapping_every_slot(void)
+{
+	unsigned long slot, filled = 0, calls_before;
+
+	guest_mapping_every_slot();
 	for (slot = 1; slot < SWITCHER_ADDR / PGDIR_SPAN; slot++) {
 		calls_before = fake_calls();
 		if (!fault(slot * PGDIR_SPAN + PAGE_SIZE, PF_USER, "a new slot"))
@@ -293,16 +305,8 @@ void test_quota_stops_a_guest_mapping_every_slot(void)
 void test_new_directory_at_the_quota_names_it(void)
 {
 	unsigned long slot;
-	u32 *pd;
 
-	fake_reset(0, false);
-	CHECK(guest_memory_alloc(&m, GUESTMEM_MIN_MIB) == 0 && shadow_cache_init(&c, &m) == 0,
-	      "no guest");
-	pd = guest_page(PD(0));
-	guest_page(PT_USER)[1] = FRAME | PTE_PRESENT | PTE_WRITE | PTE_USER;
-	for (slot = 1; slot < SWITCHER_ADDR / PGDIR_SPAN; slot++)
-		pd[slot] = PT_USER | PTE_PRESENT | PTE_WRITE | PTE_USER;
-	CHECK(switch_to(PD(0)), "no shadow for its directory");
+	guest_mapping_every_slot();
 	for (slot = 1; m.shadow_frames < m.shadow_quota - 1; slot++)
 		CHECK(fault(slot * PGDIR_SPAN + PAGE_SIZE, PF_USER, "a new slot"),
 		      "slot %lu refused at %lu frames", slot, m.shadow_frames);
