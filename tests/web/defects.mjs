@@ -45,10 +45,13 @@ const terminalText = (page) => page.evaluate(() => window.pv386.terminalText());
 const text = (page, selector) => page.locator(selector).innerText();
 const pageState = (page) => page.evaluate(() => window.pv386.state());
 
-// ready: the ready line in the terminal's DOM, as the page measured it.
+// ready: the page measured the ready line and the terminal holds it.
+// Its scrolled-off lines count: a command typed at once (?c=) can push
+// the line off the screen before a poll sees it (chromium.mjs checks
+// that the line is drawn).
 async function ready(page, what = "no `pv386 ready` line") {
   await waitFor(page, () => window.pv386?.timing.readyMs != null &&
-    document.querySelector("#terminal .xterm-rows")?.textContent.includes("pv386 ready"),
+    window.pv386.terminalText().includes("pv386 ready"),
   null, what, READY_TIMEOUT_MS);
 }
 
