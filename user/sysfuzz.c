@@ -50,6 +50,12 @@
  *   seconds=T   instead of calls=: call until T seconds have passed
  *   edges       only each number outside the table, each way in:
  *               every one must give -ENOSYS
+ *   wild        threads as a hostile program makes them: any number
+ *               alive, on hostile entries and stacks, some killed by a
+ *               fault, none waited for by the model; waits for any pid
+ *               collect them at random (their results only checked to
+ *               be known errors).  At the end every child is collected,
+ *               each wait's status on the stack, then the spawn and wait.
  * At the end one line,
  *   sysfuzz: seed S, N calls (I int80, E sysenter), M mismatches
  * (`edges` in place of `seed S` for edges), after at most 20 lines
@@ -97,6 +103,7 @@ static int no_host;			/* hostcounts too: not a guest */
 static uint32_t host_count[2];		/* the host's counts last seen */
 static int children[MAX_CHILDREN], nr_children;
 static int watches;			/* watchpoints armed: they stay */
+static int wild;			/* the `wild` word */
 
 /* What a segment slot should hold; limit 0: free. */
 struct segment {
@@ -1002,6 +1009,97 @@ static void fuzz_thread(void)
 		children[nr_children++] = thread_pid = cur.result;
 }
 
+/* ---- wild threads ---- */
+
+#define WILD_FATAL_MAX	48	/* threads started to die: each prints a line */
+
+static unsigned long wild_fatal;	/* such threads started so far */
+
+/* A wild thread that ends by a fault (a write to kernel memory). */
+static void __attribute__((noreturn)) thread_faults(void)
+{
+	*(volatile uint32_t *)USER_END = 0;
+	exit(0);
+}
+
+static void __attribute__((noreturn)) thread_yields_and_exits(void)
+{
+	yield();
+	yield();
+	exit(0);
+}
+
+/* A wild thread's entry: one that ends at once, or a few calls later,
+ * or one that dies (a fault, or an entry nothing is mapped at), or one
+ * the kernel must refuse.  Never our own code elsewhere: a thread that
+ * ran the fuzzer's loop beside it would make the run unrepeatable.
+ * *fatal: the thread is meant to die. */
+static uint32_t pick_wild_entry(int *fatal)
+{
+	static const uint32_t refused[] = { 0, 0x100000, USER_BASE - 1, USER_END, 0xffffffff };
+
+	*fatal = 0;
+	switch (below(6)) {
+	case 0: return PICK(refused);
+	case 1: *fatal = 1; return (uint32_t)thread_faults;
+	case 2: *fatal = 1; return UNMAPPED_USER;
+	case 3: return (uint32_t)thread_yields_and_exits;
+	default: return (uint32_t)thread_exits;
+	}
+}
+
+/* What a thread's frames take below its stack top, at most. */
+#define WILD_FRAMES	64
+
+/* A wild thread's stack: a pointer from the pools, or the one thread
+ * stack, shared by every wild thread alive.  A pointer whose frames
+ * would land on our own data or stack is moved to the shared one; one
+ * in the heap may be taken from under its thread by a brk (*fatal).  On
+ * the shared stack each thread may clobber another's frame, which holds
+ * only the return address of a call that never returns (exit), or of
+ * a yield: a thread that yields there may come back anywhere (*fatal). */
+static uint32_t pick_wild_stack(int yields, int *fatal)
+{
+	uint32_t p = pick_pointer(8), own = (uint32_t)(thread_stack + THREAD_STACK_WORDS);
+
+	if (below(4))
+		p &= ~3u;
+	if (below(2) || (p > USER_BASE + PAGE && p < heap_start + WILD_FRAMES) ||
+	    (p > STACK_BOTTOM && p <= USER_END))
+		p = own;
+	*fatal = (p >= heap_start + WILD_FRAMES && p <= heap_end) || (p == own && yields);
+	return p;
+}
+
+/* Any number of threads alive: the kernel must keep each, and the
+ * space they share, whole until the last one goes.  Past the budget of
+ * fatal ones, only threads that end by themselves on their own stack. */
+static void fuzz_wild_thread(void)
+{
+	int fatal_entry, fatal_stack;
+	uint32_t entry = pick_wild_entry(&fatal_entry);
+	uint32_t stack = pick_wild_stack(entry == (uint32_t)thread_yields_and_exits, &fatal_stack);
+
+	if ((fatal_entry || fatal_stack) && wild_fatal >= WILD_FATAL_MAX) {
+		entry = (uint32_t)thread_exits;
+		stack = (uint32_t)(thread_stack + THREAD_STACK_WORDS);
+	}
+	enter("thread", SYS_thread, entry, stack, random32());
+	if (!is_error(cur.result) && (fatal_entry || fatal_stack))
+		wild_fatal++;
+}
+
+/* A wait for any pid: a wild thread, a spawned child, -1, nonsense. */
+static void fuzz_wild_wait(void)
+{
+	uint32_t status = below(4) ? out_pointer(4) : 0;
+	int i;
+
+	enter("wait", SYS_wait, below(2) ? (uint32_t)-1 : pick_pid(), status, pick_plain());
+	if (!is_error(cur.result) && (i = child_index(cur.result)) >= 0)
+		forget_child(i);
+}
+
 /* ---- numbers outside the table ---- */
 
 static const uint32_t unknown_edges[] = {
@@ -1043,14 +1141,20 @@ static void fuzz_unknown(void)
 static unsigned long own_checks;	/* calls made by the checks: not counted */
 
 /* One call of a check, by each way in in turn, outside the count of
- * calls; a mismatch line like any, naming what was checked. */
-static void check_call(const char *name, uint32_t nr, uint32_t a, uint32_t b, long want)
+ * calls. */
+static long own_call(const char *name, uint32_t nr, uint32_t a, uint32_t b)
 {
 	cur.name = name;
 	cur.nr = nr, cur.a = a, cur.b = b, cur.c = 0;
 	cur.by_sysenter = have_sysenter() && (own_checks++ & 1);
 	cur.result = cur.by_sysenter ? syscall_sysenter(nr, a, b, 0) : syscall_int80(nr, a, b, 0);
-	if (cur.result != want)
+	return cur.result;
+}
+
+/* A mismatch line like any, naming what was checked. */
+static void check_call(const char *name, uint32_t nr, uint32_t a, uint32_t b, long want)
+{
+	if (own_call(name, nr, a, b) != want)
 		report("expected %d: the kernel cannot reach this program's own %s",
 		       (int)want, name);
 }
@@ -1138,6 +1242,10 @@ static void one_call(void)
 
 	if (below(4) == 0 || !fuzzers[nr])
 		fuzz_unknown();
+	else if (wild && nr == SYS_thread)
+		fuzz_wild_thread();
+	else if (wild && nr == SYS_wait)
+		fuzz_wild_wait();
 	else
 		fuzzers[nr]();
 	keep_heap_small();
@@ -1184,6 +1292,26 @@ static void edges(void)
 			iteration++;
 		}
 	}
+}
+
+/* Wild threads as well: each wait, its status on the stack, gives a
+ * pid until none is left; the spawned ones end with status 0. */
+static void reap_wild_children(void)
+{
+	volatile int status = 0;
+	long pid;
+	int i;
+
+	while ((pid = own_call("stack (wait for any child)", SYS_wait, -1,
+			       (uint32_t)&status)) > 0) {
+		i = child_index(pid);
+		if (i >= 0 && status != 0)
+			report("a spawned child's status %d", status);
+		if (i >= 0)
+			forget_child(i);
+	}
+	if (pid != -ECHILD || nr_children)
+		report("wait at the end gave %d with %d children left", (int)pid, nr_children);
 }
 
 /* Every child collected: none may be left, none unknown. */
@@ -1237,6 +1365,8 @@ static int parse_arg(uint32_t *seed, unsigned long *calls, unsigned long *second
 			*seconds = strtoul(s + 8, &end, 0);
 		else if (!strncmp(s, "edges", 5))
 			*edges_only = 1, end = s + 5;
+		else if (!strncmp(s, "wild", 4))
+			wild = 1, end = s + 4;
 		else
 			return -1;
 		if (*end != ',' && *end)
@@ -1254,7 +1384,8 @@ int main(void)
 
 	learn_the_machine();
 	if (parse_arg(&seed, &calls, &seconds, &edges_only)) {
-		printf("sysfuzz: bad argument '%s': seed=S,calls=N | seed=S,seconds=T | edges\n",
+		printf("sysfuzz: bad argument '%s': seed=S,calls=N | seed=S,seconds=T | edges"
+		       " (and wild)\n",
 		       my_arg);
 		exit(MAX_STATUS);
 	}
@@ -1264,7 +1395,10 @@ int main(void)
 		printf("sysfuzz: edges, ");
 	} else {
 		fuzz(calls, seconds);
-		reap_children();
+		if (wild)
+			reap_wild_children();
+		else
+			reap_children();
 		check_spawn_and_wait();
 		printf("sysfuzz: seed %u, ", (unsigned int)seed);
 	}

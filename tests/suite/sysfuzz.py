@@ -16,6 +16,10 @@
                    calls from seed 7, thread calls among them, on one
                    CPU; sysfuzz-seed7-smp-*: 25,000 from the same seed on
                    -smp 2 and 4, threads on other CPUs.
+                   sysfuzz-wild-*: the same with `wild` threads (any
+                   number alive, hostile entries and stacks, some killed
+                   by a fault, collected by random waits), the end's
+                   waits with the status on the stack.
 """
 
 from .builds import BUILDS
@@ -54,21 +58,23 @@ def sysfuzz_check(name, build, options, sysenter):
 
 # Seed 7 for long: the run after which threads once left the kernel
 # unable to reach the program's own stack (wait gave -EFAULT).  (name,
-# build, calls, CPUs, seconds allowed.)
+# build, sysfuzz's words before the seed, calls, CPUs, seconds allowed.)
 SEED7_RUNS = [
-    ("sysfuzz-seed7-200k-y", "y", 200000, 1, 900),
-    ("sysfuzz-seed7-smp-2-n", "n", 25000, 2, 300),
-    ("sysfuzz-seed7-smp-4-y", "y", 25000, 4, 300),
+    ("sysfuzz-seed7-200k-y", "y", "", 200000, 1, 900),
+    ("sysfuzz-seed7-smp-2-n", "n", "", 25000, 2, 300),
+    ("sysfuzz-seed7-smp-4-y", "y", "", 25000, 4, 300),
+    ("sysfuzz-wild-seed7-200k-y", "y", "wild,", 200000, 1, 900),
+    ("sysfuzz-wild-seed7-smp-4-n", "n", "wild,", 25000, 4, 300),
 ]
 
 
-def seed7_test(name, build, calls, cpus, timeout):
+def seed7_test(name, build, words, calls, cpus, timeout):
     """A long sysfuzz run from seed 7: every result right, its summary whole."""
     by_sysenter = calls // 2
     summary = (f"sysfuzz: seed 7, {calls} calls ({calls - by_sysenter} int80, "
                f"{by_sysenter} sysenter), 0 mismatches$")
     return Test(name, qemu_ktest, (BUILDS[build], "qemu32"),
-                {"append": f"test=sysfuzz sysfuzz=seed=7,calls={calls}",
+                {"append": f"test=sysfuzz sysfuzz={words}seed=7,calls={calls}",
                  "expect": [summary, "ktest: PASS sysfuzz_random_calls_leave_nothing_behind"],
                  "extra": ["-smp", str(cpus)], "timeout": timeout})
 
