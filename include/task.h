@@ -93,6 +93,9 @@ struct task {
 	unsigned long slice;	/* ticks left before preemption */
 	unsigned long switches;	/* times it was switched in */
 	bool kill_requested;	/* kill: ends on its way back to user mode */
+	bool user_fault_no_memory;	/* its last user fault found no free
+					   page (user_fault.c): uaccess.c
+					   answers -ENOMEM, not -EFAULT */
 	void (*thread_fn)(void);	/* a kernel thread's work */
 };
 

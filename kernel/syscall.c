@@ -3,8 +3,9 @@
  *
  * Every pointer a program passes is checked and every access to it goes
  * through asm/uaccess.h: a pointer into the kernel or to unmapped memory
- * gets -EFAULT, never a kernel fault.  A call either succeeds or changes
- * nothing.
+ * gets -EFAULT, never a kernel fault, and one to a page of the heap or
+ * stack that RAM cannot back now gets -ENOMEM.  A call either succeeds
+ * or changes nothing.
  */
 #include <kernel.h>
 #include <cmdline.h>
@@ -80,11 +81,12 @@ static u32 print_held(char *text, u32 held, bool more)
 }
 
 /* The bytes written: all of them, or the whole pieces read before the
- * first piece that could not be (-EFAULT if that is the first). */
+ * first piece that could not be (its error if that is the first). */
 static long sys_write(u32 buf, u32 len)
 {
 	char text[2 * WRITE_CHUNK + 1];
 	u32 done = 0, held = 0;
+	int err = 0;
 
 	if (len > WRITE_MAX)
 		return -EINVAL;
@@ -93,13 +95,13 @@ static long sys_write(u32 buf, u32 len)
 	while (done < len) {
 		u32 n = min(len - done, (u32)WRITE_CHUNK);
 
-		if (copy_from_user(text + held, buf + done, n))
+		if ((err = copy_from_user(text + held, buf + done, n)))
 			break;
 		done += n;
 		held = print_held(text, held + n, done < len);
 	}
 	print_held(text, held, false);
-	return done || !len ? (long)done : -EFAULT;
+	return done || !len ? (long)done : err;
 }
 
 static long sys_spawn(u32 name_ptr, u32 arg_ptr)
@@ -116,13 +118,12 @@ static long sys_spawn(u32 name_ptr, u32 arg_ptr)
 
 /* A status pointer that is bad from the start fails at once, before
  * any wait: write what is already there, which proves the place
- * writable and changes nothing. */
-static bool status_writable(u32 ptr)
+ * writable and changes nothing.  0 or -errno. */
+static int status_writable(u32 ptr)
 {
-	int old;
+	int old, err = copy_from_user(&old, ptr, sizeof(old));
 
-	return !copy_from_user(&old, ptr, sizeof(old)) &&
-	       !copy_to_user(ptr, &old, sizeof(old));
+	return err ? err : copy_to_user(ptr, &old, sizeof(old));
 }
 
 /* And the status goes there before the child is collected: a fault then
@@ -130,7 +131,7 @@ static bool status_writable(u32 ptr)
  * wait and leaves the child for the next one. */
 static int copy_status_to_user(void *ptr, int status)
 {
-	return copy_to_user((u32)ptr, &status, sizeof(status)) ? -EFAULT : 0;
+	return copy_to_user((u32)ptr, &status, sizeof(status));
 }
 
 static int no_status(void *ptr, int status)
@@ -141,8 +142,10 @@ static int no_status(void *ptr, int status)
 
 static long sys_wait(int pid, u32 status_ptr)
 {
-	if (status_ptr && !status_writable(status_ptr))
-		return -EFAULT;
+	int err = status_ptr ? status_writable(status_ptr) : 0;
+
+	if (err)
+		return err;
 	return task_wait_deliver(pid, status_ptr ? copy_status_to_user : no_status,
 				 (void *)status_ptr);
 }
@@ -218,28 +221,32 @@ static long sys_brk(u32 end)
  * that returns faults; user/lib's thread_create ends it with exit).  Both
  * are the program's word and checked as such: -EINVAL for an entry or a
  * stack outside user space or a misaligned stack, -EFAULT if the stack
- * cannot be written.  Its pid, or -EAGAIN when the task table is full.
+ * cannot be written (-ENOMEM: no RAM for its page).  Its pid, or
+ * -EAGAIN when the task table is full.
  */
 static long sys_thread(u32 entry, u32 stack, u32 arg)
 {
 	u32 frame[2] = { 0, arg };	/* the return address, then arg */
+	int err;
 
 	if (entry < USER_BASE || entry >= USER_END)
 		return -EINVAL;
 	if (stack % sizeof(u32) || stack < USER_BASE + sizeof(frame) || stack > USER_END)
 		return -EINVAL;
-	if (copy_to_user(stack - sizeof(frame), frame, sizeof(frame)))
-		return -EFAULT;
+	if ((err = copy_to_user(stack - sizeof(frame), frame, sizeof(frame))))
+		return err;
 	return task_create_thread(entry, stack - sizeof(frame));
 }
 
 static long sys_getarg(u32 buf, u32 size)
 {
 	u32 len = strlen(current->arg) + 1;
+	int err;
 
 	if (size < len)
 		return -EINVAL;
-	return copy_to_user(buf, current->arg, len) ? -EFAULT : (long)len - 1;
+	err = copy_to_user(buf, current->arg, len);
+	return err ? err : (long)len - 1;
 }
 
 static long sys_uptime(u32 out)
@@ -251,7 +258,7 @@ static long sys_uptime(u32 out)
 		v[2] = (u32)tsc;
 		v[3] = (u32)(tsc >> 32);
 	}
-	return copy_to_user(out, v, sizeof(v)) ? -EFAULT : 0;
+	return copy_to_user(out, v, sizeof(v));
 }
 
 static long sys_pmc(u32 out)
@@ -261,7 +268,7 @@ static long sys_pmc(u32 out)
 
 	if (err)
 		return err;
-	return copy_to_user(out, &count, sizeof(count)) ? -EFAULT : 0;
+	return copy_to_user(out, &count, sizeof(count));
 }
 
 /* The CPU as the kernel runs it: a program asks this, not cpuid, which
@@ -270,7 +277,7 @@ static long sys_cpuinfo(u32 out)
 {
 	u32 v[2] = { boot_cpu.family, boot_cpu.features };
 
-	return copy_to_user(out, v, sizeof(v)) ? -EFAULT : 0;
+	return copy_to_user(out, v, sizeof(v));
 }
 
 /* For make bench's guest column: what each path costs the host. */
@@ -281,7 +288,7 @@ static long sys_hostcounts(u32 out)
 	if (!platform->host_counts)
 		return -ENODEV;
 	platform->host_counts(&v[0], &v[1]);
-	return copy_to_user(out, v, sizeof(v)) ? -EFAULT : 0;
+	return copy_to_user(out, v, sizeof(v));
 }
 
 static long sys_iopl(struct pt_regs *regs, u32 level)

@@ -5,7 +5,9 @@
  * pages only when they are first touched: the fault lands here, a zeroed
  * page is mapped, and the faulting instruction runs again.  Anything
  * else in user space is an error: the caller kills the task (or, for a
- * fault inside a system call, returns -EFAULT).
+ * fault inside a system call, returns -EFAULT).  A page that RAM cannot
+ * back is no error of the address: a system call that meets it answers
+ * -ENOMEM (user_fault_no_memory), the program itself is killed.
  */
 #include <kernel.h>
 #include <task.h>
@@ -39,6 +41,7 @@ enum user_fault user_fault_resolve(u32 addr)
 		    USER_FAULT_STACK_OVERFLOW : USER_FAULT_BAD_ADDRESS;
 	else if (map_user_page(t->pgd, addr & PAGE_MASK, true))
 		r = USER_FAULT_NO_MEMORY;
+	t->user_fault_no_memory = r == USER_FAULT_NO_MEMORY;
 	if (shared)
 		spin_unlock_irqrestore_call(&mm->table_lock, flags);
 	return r;

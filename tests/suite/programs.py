@@ -8,6 +8,11 @@
   op-coverage-features-*  With nopatch and opcount, user programs alone
                    (no test code) reach every op the CPU has.
   module-program-y A user program loaded as a Multiboot module runs.
+  nomem-*          With RAM taken by its heap, a system call on a heap
+                   or stack page not yet given answers -ENOMEM, not
+                   -EFAULT, and a wait that fails so keeps the child
+                   (user/nomem.c); also where writes are checked in
+                   software (cpu=386).
 """
 
 from .builds import BUILDS, USER_PROGRAM_DIR, Y
@@ -19,6 +24,12 @@ from .judge import line_has, log_details, panic_line
 # `run: done`: (name, build, QEMU memory in MiB, cpu, boot options, text
 # that must appear in a line; ending in $, a whole line).
 PROGRAM_RUNS = [
+    ("nomem-y", "y", 64, "qemu32", "run=nomem",
+     ["heap pages took the RAM, 0 wrong answers", "run: pid 3 exited with status 0"]),
+    ("nomem-n", "n", 64, "qemu32", "run=nomem",
+     ["heap pages took the RAM, 0 wrong answers", "run: pid 3 exited with status 0"]),
+    ("nomem-cpu386-y", "y", 64, "qemu32", "cpu=386 run=nomem",
+     ["heap pages took the RAM, 0 wrong answers", "run: pid 3 exited with status 0"]),
     ("mem-4mib-y", "y", 4, "486", "run=hello",
      ["hello from user mode", "run: pid 3 exited with status 0"]),
     ("mem-4mib-n", "n", 4, "486", "run=hello",

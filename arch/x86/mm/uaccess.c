@@ -2,7 +2,10 @@
  * uaccess.c - the kernel's only way to touch user memory: one byte at a
  * time, each access with an exception-table entry (asm/uaccess.h).
  * Byte by byte is slow but plain; system calls here move a few bytes.
- * On a 386, writes are checked against the page tables first.
+ * On a 386, writes are checked against the page tables first.  A failed
+ * access is -EFAULT, or -ENOMEM where the address was good but the page
+ * it needed found no free frame (kernel/user_fault.c): a program told
+ * "bad address" for its own stack would look for a bug it does not have.
  */
 #include <kernel.h>
 #include <task.h>
@@ -10,6 +13,15 @@
 #include <asm/extable.h>
 #include <asm/paging.h>
 #include <asm/uaccess.h>
+
+/* Why the access just failed: asked once, after the fault. */
+static int uaccess_error(void)
+{
+	if (!current->user_fault_no_memory)
+		return -EFAULT;
+	current->user_fault_no_memory = false;
+	return -ENOMEM;
+}
 
 bool user_range_ok(u32 addr, u32 len)
 {
@@ -56,7 +68,7 @@ int copy_from_user(void *dst, u32 src, u32 len)
 		return -EFAULT;
 	for (; len; len--, src++)
 		if (get_user_u8(d++, src))
-			return -EFAULT;
+			return uaccess_error();
 	return 0;
 }
 
@@ -67,7 +79,7 @@ int copy_from_user(void *dst, u32 src, u32 len)
  * is brought in by reading it (the fault handler maps heap and stack
  * pages writable) and checked again.
  */
-static bool user_pages_writable(u32 addr, u32 len)
+static int user_pages_writable(u32 addr, u32 len)
 {
 	u32 page, end = addr + len;
 	u8 byte;
@@ -75,24 +87,26 @@ static bool user_pages_writable(u32 addr, u32 len)
 	for (page = addr & PAGE_MASK; page < end; page += PAGE_SIZE) {
 		if (user_page_writable(current->pgd, page))
 			continue;
-		if (get_user_u8(&byte, max(page, addr)) ||
-		    !user_page_writable(current->pgd, page))
-			return false;
+		if (get_user_u8(&byte, max(page, addr)))
+			return uaccess_error();
+		if (!user_page_writable(current->pgd, page))
+			return -EFAULT;
 	}
-	return true;
+	return 0;
 }
 
 int copy_to_user(u32 dst, const void *src, u32 len)
 {
 	const u8 *s = src;
+	int err;
 
 	if (!user_range_ok(dst, len))
 		return -EFAULT;
-	if (!cpu_has_write_protect() && !user_pages_writable(dst, len))
-		return -EFAULT;
+	if (!cpu_has_write_protect() && (err = user_pages_writable(dst, len)))
+		return err;
 	for (; len; len--, dst++)
 		if (put_user_u8(dst, *s++))
-			return -EFAULT;
+			return uaccess_error();
 	return 0;
 }
 
@@ -102,8 +116,10 @@ int strncpy_from_user(char *dst, u32 src, u32 size)
 	u32 i;
 
 	for (i = 0; i < size; i++) {
-		if (!user_range_ok(src + i, 1) || get_user_u8((u8 *)&dst[i], src + i))
+		if (!user_range_ok(src + i, 1))
 			return -EFAULT;
+		if (get_user_u8((u8 *)&dst[i], src + i))
+			return uaccess_error();
 		if (!dst[i])
 			return i;
 	}
