@@ -54,7 +54,8 @@ ASFLAGS  := $(filter-out -std=gnu11,$(CFLAGS)) -Wa,--noexecstack
 # The kernel's rooms (README, "Layout").  arch/x86/paravirt/backends/rom/
 # is not among them: the ops ROM is a binary of its own (below).
 PARAVIRT_DIRS := arch/x86/paravirt arch/x86/paravirt/patch arch/x86/paravirt/backends
-KERNEL_DIRS   := boot arch/x86/entry arch/x86/kernel arch/x86/mm arch/x86/drivers \
+KERNEL_DIRS   := boot arch/x86/entry arch/x86/kernel arch/x86/kernel/firmware \
+		 arch/x86/kernel/smp arch/x86/mm arch/x86/drivers \
 		 arch/x86/host kernel kernel/shell tests/kernel
 # Without the table there is nothing to fill, and no backend to fill it.
 ifeq ($(PARAVIRT),y)
@@ -377,7 +378,7 @@ HOST_SRCS   := $(wildcard tests/host/*.c) tests/host/runner/runner.c \
 # the kernel: unit tests built like the patch engine's, and a libFuzzer
 # target (clang) that tests/run runs briefly; fuzz-multiboot runs it for
 # FUZZ_TIME seconds, keeping what it learns in build/host/fuzz-corpus.
-MB_PARSER    := arch/x86/kernel/multiboot_parse.c kernel/ram_map.c
+MB_PARSER    := arch/x86/kernel/firmware/multiboot_parse.c kernel/ram_map.c
 MB_HEADERS   := include/multiboot_parse.h include/ram_map.h include/bootinfo.h \
 		include/types.h
 MB_TEST      := build/host/test_multiboot
@@ -420,7 +421,7 @@ fuzz-multiboot: $(MB_FUZZ)
 # QEMU -smp 4, and a libFuzzer target that tests/run runs briefly;
 # fuzz-cpu-tables runs it for FUZZ_TIME seconds, keeping what it learns
 # in build/host/cpu-tables-corpus.
-CT_PARSER    := arch/x86/kernel/cpu_tables.c
+CT_PARSER    := arch/x86/kernel/firmware/cpu_tables.c
 CT_HEADERS   := include/asm/cpu_tables.h include/types.h
 CT_TEST      := build/host/test_cpu_tables
 CT_TEST_SRCS := $(wildcard tests/host/cpu_tables/*.c) tests/host/runner/runner.c $(CT_PARSER)

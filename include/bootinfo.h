@@ -3,7 +3,7 @@
  *
  * The Multiboot info block lies somewhere in low memory that nothing
  * reserves, so arch/x86/kernel/multiboot.c has it parsed into boot_info
- * (arch/x86/kernel/multiboot_parse.c) early in kmain, before anything that
+ * (arch/x86/kernel/firmware/multiboot_parse.c) early in kmain, before anything that
  * allocates or overwrites memory.
  */
 #ifndef PV386_BOOTINFO_H

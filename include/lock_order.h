@@ -35,7 +35,7 @@ enum lock_rank {
 	 * interrupts on, across the TLB shootdown below and the page
 	 * allocator's lock. */
 	LOCK_RANK_MM_BRK = 34,
-	/* The one TLB shootdown in flight (arch/x86/kernel/tlb.c): held with
+	/* The one TLB shootdown in flight (arch/x86/mm/tlb.c): held with
 	 * interrupts on while the other CPUs flush. */
 	LOCK_RANK_TLB_SHOOTDOWN = 36,
 	/* The console's input queue: the input interrupt fills it on top of

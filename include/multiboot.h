@@ -1,7 +1,7 @@
 /*
  * multiboot.h - the Multiboot v1 information block: what a loader hands
  * the kernel in EBX.  One definition for both sides: pv386's own loader
- * (boot/loader/) fills it, the kernel's parser (arch/x86/kernel/multiboot_parse.c)
+ * (boot/loader/) fills it, the kernel's parser (arch/x86/kernel/firmware/multiboot_parse.c)
  * reads it.  Plain <stdint.h> types, so the 16-bit loader, the kernel and
  * host programs can all include it.  Each group of fields is valid only
  * if its flag bit is set.

@@ -1,6 +1,6 @@
 /*
  * multiboot_parse.h - the Multiboot v1 information parser, kept apart
- * from the kernel (arch/x86/kernel/multiboot_parse.c).
+ * from the kernel (arch/x86/kernel/firmware/multiboot_parse.c).
  *
  * The parser trusts nothing the loader wrote: it reads the loader's
  * memory only through struct mb_memory, which can say no, checks every

@@ -80,7 +80,7 @@ static inline bool apic_vector(unsigned int v)
 #define APIC_ICR_ALL_BUT_SELF	0xc0000	/* destination shorthand */
 
 /*
- * The interface the rest of the kernel uses (arch/x86/kernel/apic.c).
+ * The interface the rest of the kernel uses (arch/x86/kernel/smp/apic.c).
  * Nothing but apic_present() may be called where it is false.
  */
 bool apic_present(void);		/* mapped and enabled on the boot CPU */

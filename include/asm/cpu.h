@@ -66,7 +66,7 @@ static inline bool cpu_has(unsigned int feature)
 /*
  * Whether this machine can have more than one CPU.  Multiprocessor x86
  * begins with the local APIC (CPUID.1:EDX bit 9), which is also how
- * arch/x86/kernel/smp.c finds the others; without one this CPU is alone,
+ * arch/x86/kernel/smp/discover.c finds the others; without one this CPU is alone,
  * and a lock needs no atomic instruction (asm/spinlock.h).  It is the
  * question to ask, rather than "does this CPU have xadd": a machine
  * without CPUID may be a 386 that the 486 test (EFLAGS.AC) takes for a

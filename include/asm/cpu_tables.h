@@ -1,7 +1,7 @@
 /*
  * asm/cpu_tables.h - the firmware's tables of the machine's CPUs (the
  * ACPI MADT and the Intel MultiProcessor table), read by a parser kept
- * apart from the kernel (arch/x86/kernel/cpu_tables.c).
+ * apart from the kernel (arch/x86/kernel/firmware/cpu_tables.c).
  *
  * The firmware's tables are data that may be wrong in any way: the
  * parser reads memory only through struct fw_memory, which can say no,
@@ -11,7 +11,7 @@
  * header or past what can be read, an entry that runs past its table or
  * has a length of 0) is refused with a note saying why; the MADT is
  * preferred and the MP table is the fallback.  What it ignored or cut
- * becomes a note too, which the kernel prints (arch/x86/kernel/smp.c)
+ * becomes a note too, which the kernel prints (arch/x86/kernel/smp/discover.c)
  * and the host tests compare with known lines (tests/host/cpu_tables/).
  * It calls no kernel function and touches no kernel global, so the same
  * file builds into the kernel, the host tests and the fuzzer.

@@ -377,7 +377,7 @@ static inline void native_release_pgd(u32 *pgd)
 /* ---- the local APIC: a page of registers at a fixed address ---- */
 
 /*
- * Uncached memory (the page is mapped PCD|PWT, arch/x86/kernel/apic.c):
+ * Uncached memory (the page is mapped PCD|PWT, arch/x86/kernel/smp/apic.c):
  * every load and store reaches the APIC, whole 32 bits, in program
  * order.  volatile keeps the compiler from merging or dropping one.
  */
@@ -395,7 +395,7 @@ static inline void native_apic_write(u32 reg, u32 value)
 
 /*
  * No instruction makes another CPU flush: natively the op is C, IPIs and
- * a wait for each answer (arch/x86/kernel/tlb.c), built on the APIC ops.
+ * a wait for each answer (arch/x86/mm/tlb.c), built on the APIC ops.
  * A name, not a function here: tools/audit-natives checks that every
  * native_* function holds its instruction, and this one has none.
  */

@@ -6,7 +6,7 @@
  * struct percpu, one per CPU: its GDT, its TSS and the sysenter stack
  * right above it, a ring-0 stack for its boot thread, its running task,
  * its FPU owner, its idle task, whether it must reschedule, its number
- * and its local APIC's id.  arch/x86/kernel/percpu.c builds them.
+ * and its local APIC's id.  arch/x86/kernel/smp/percpu.c builds them.
  *
  * The kernel reaches its own CPU's area through %fs, as Linux i386 has
  * since 2.6.20-22 (its "PDA", first through %gs, then %fs, which i386
@@ -28,7 +28,7 @@
  * The host's world switch keeps the host's %fs on its stack and pops it
  * after the host's GDT is back, so the host's C code always has it.
  *
- * The contract with the AP start-up (arch/x86/kernel/smpboot.c):
+ * The contract with the AP start-up (arch/x86/kernel/smp/smpboot.c):
  *   1. on the boot CPU, before sending the AP its SIPI:
  *        percpu_setup_ap(cpu, apic_id)  - allocates and builds CPU cpu's
  *        area (GDT, TSS, ring-0 stack); 0, or -ENOMEM;

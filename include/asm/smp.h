@@ -1,7 +1,7 @@
 /*
  * asm/smp.h - the machine's CPUs as the kernel knows them: found at boot
  * in the firmware's tables (asm/cpu_tables.h), trimmed by the `nosmp` and
- * `smp=N` boot options, then started (arch/x86/kernel/smpboot.c): each
+ * `smp=N` boot options, then started (arch/x86/kernel/smp/smpboot.c): each
  * application processor (AP) to use gets a cpu number, is started with
  * INIT-SIPI-SIPI and joins the scheduler with an idle task of its own.
  * One that does not answer is named and left out.  Then the CPUs reach

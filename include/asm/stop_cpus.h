@@ -1,6 +1,6 @@
 /*
  * asm/stop_cpus.h - holding every other CPU at a safe point while the
- * patch sites change (arch/x86/kernel/stop_cpus.c has the protocol).
+ * patch sites change (arch/x86/kernel/smp/stop_cpus.c has the protocol).
  */
 #ifndef ASM_STOP_CPUS_H
 #define ASM_STOP_CPUS_H

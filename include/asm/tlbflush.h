@@ -14,7 +14,7 @@
  * The asking is the paravirt op flush_tlb_others(cpumask, va) - Linux
  * 2.6.2x's flush_tlb_others(cpumask, mm, va), as Xen and VMI replaced
  * it - natively an IPI to each CPU and a wait for their answers
- * (arch/x86/kernel/tlb.c).  Its rule: the caller has interrupts ON.  Two
+ * (arch/x86/mm/tlb.c).  Its rule: the caller has interrupts ON.  Two
  * CPUs that each shot the other with interrupts off would each wait for
  * an answer the other can never give; with them on, a CPU waiting for
  * its answers (or for the lock that lets one shootdown be in flight at a

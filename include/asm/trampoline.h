@@ -4,9 +4,9 @@
  *
  * A STARTUP message starts a CPU in real mode at CS:IP = page:0, where
  * page is an 8-bit vector: the code must lie in a 4 KiB page below
- * 1 MiB.  arch/x86/kernel/trampoline.S is that code; the boot CPU copies
+ * 1 MiB.  arch/x86/kernel/smp/trampoline.S is that code; the boot CPU copies
  * it to TRAMPOLINE_PHYS and fills a block at its end for each AP before
- * its start (arch/x86/kernel/smpboot.c).  The block is what the AP
+ * its start (arch/x86/kernel/smp/smpboot.c).  The block is what the AP
  * cannot know by itself: its stack, the boot CPU's control registers
  * and tables, its cpu number, and the C function to call.  Each AP has
  * a block of its own, found by its APIC id and never written again once

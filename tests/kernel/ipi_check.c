@@ -1,7 +1,7 @@
 /*
  * ipi_check.c - for tests: every other CPU online answers a reschedule
  * IPI (ipi_check.h).  The count each CPU keeps of the IPIs it received
- * (arch/x86/kernel/ipi.c) shows that the message arrived, not only that
+ * (arch/x86/kernel/smp/ipi.c) shows that the message arrived, not only that
  * the CPU ran again.
  */
 #include <task.h>

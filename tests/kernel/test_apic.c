@@ -1,5 +1,5 @@
 /*
- * test_apic.c - the local APIC (arch/x86/kernel/apic.c): its id read
+ * test_apic.c - the local APIC (arch/x86/kernel/smp/apic.c): its id read
  * through the op agrees with CPUID's, an IPI to this CPU arrives and its
  * EOI lets the next one in, the timer calibrated against the PIT ticks
  * at the kernel's HZ, and the trace backend counts the two ops.

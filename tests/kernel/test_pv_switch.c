@@ -50,7 +50,7 @@ KTEST(pv_switch_round_trip_restores_every_site)
 }
 
 /* With other CPUs running, each switch stops them at a safe point
- * first (arch/x86/kernel/stop_cpus.c): one stop per switch, none timed
+ * first (arch/x86/kernel/smp/stop_cpus.c): one stop per switch, none timed
  * out. */
 KTEST(pv_switch_stops_the_other_cpus)
 {

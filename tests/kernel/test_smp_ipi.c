@@ -1,6 +1,6 @@
 /*
  * test_smp_ipi.c - the reschedule IPI reaches another CPU when the
- * scheduler needs it there (arch/x86/kernel/ipi.c, kernel/sched.c): a
+ * scheduler needs it there (arch/x86/kernel/smp/ipi.c, kernel/sched.c): a
  * kill for a task computing on another CPU, a wake-up while another CPU
  * idles; and a storm of them between every CPU.  The count each CPU
  * keeps of the IPIs it received shows the message went, not only that

@@ -1,5 +1,5 @@
 /*
- * test_smpboot.c - the APs started at boot (arch/x86/kernel/smpboot.c)
+ * test_smpboot.c - the APs started at boot (arch/x86/kernel/smp/smpboot.c)
  * are the CPUs they were meant to be.  Each AP that came online wrote,
  * from its own local APIC, its APIC id and the cpu number its start-up
  * block gave it (smp_ap_said); those must be the table's APIC id for

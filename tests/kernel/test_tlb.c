@@ -1,6 +1,6 @@
 /*
  * test_tlb.c - threads and the TLB shootdown (user/tlbshoot.c,
- * arch/x86/kernel/tlb.c, docs/smp.md "TLB shootdown").
+ * arch/x86/mm/tlb.c, docs/smp.md "TLB shootdown").
  *
  * tlb_page_given_back_faults_on_every_cpu runs tlbshoot: threads share
  * memory and are collected by wait(); a reader thread loops over a heap

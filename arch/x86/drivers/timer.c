@@ -8,7 +8,7 @@
  * Where more than one CPU is to be used, the tick is split as Linux 2.6
  * split it before clockevents: the PIT's interrupt, on the boot CPU
  * only, keeps the clock (timer_ticks()), and each CPU's local APIC
- * timer (arch/x86/kernel/apic.c) gives that CPU its scheduler tick
+ * timer (arch/x86/kernel/smp/apic.c) gives that CPU its scheduler tick
  * through timer_local_tick().  With one CPU the PIT does both, as ever.
  */
 #include <kernel.h>

@@ -5,7 +5,7 @@
  * and data; segmentation exists only because x86 requires it, and for
  * one more thing: each CPU's GDT has a small segment over its per-CPU
  * area (asm/percpu.h), which the kernel keeps in %fs.  Each CPU has its
- * own GDT and TSS in that area; percpu.c says when they are built and
+ * own GDT and TSS in that area; smp/percpu.c says when they are built and
  * loaded, this file what goes in them.  Every descriptor is written, and
  * every table loaded, through paravirt_ops: a hypervisor backend may
  * need to check or translate them.

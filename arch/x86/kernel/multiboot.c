@@ -2,7 +2,7 @@
  * multiboot.c - the kernel's side of the Multiboot v1 information: has
  * the loader's block parsed into boot_info, and reports it.
  *
- * The parsing itself (arch/x86/kernel/multiboot_parse.c) checks everything and
+ * The parsing itself (arch/x86/kernel/firmware/multiboot_parse.c) checks everything and
  * reads memory only through a struct mb_memory.  Here that is physical
  * memory as it is when kmain starts: paging is off, so an address is
  * the address of the byte.  What the parser had to ignore, cut or guess

@@ -3,7 +3,7 @@
  * checks, the tests main() runs, and a fake machine memory to lay
  * tables out in.
  *
- * The *.c here are linked with arch/x86/kernel/cpu_tables.c into one
+ * The *.c here are linked with arch/x86/kernel/firmware/cpu_tables.c into one
  * native program with ASan and UBSan (make host-tests:
  * build/host/test_cpu_tables).  The parser reads memory only through
  * struct fw_memory, so two buffers stand in for the machine: its first

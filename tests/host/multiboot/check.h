@@ -3,7 +3,7 @@
  * CHECK macro, the tests main() runs, and a fake low memory to build
  * info blocks in.
  *
- * The *.c here are linked with arch/x86/kernel/multiboot_parse.c and
+ * The *.c here are linked with arch/x86/kernel/firmware/multiboot_parse.c and
  * kernel/ram_map.c into one native program with ASan and UBSan
  * (make host-tests: build/host/test_multiboot).  The parser reads memory
  * only through struct mb_memory, so a buffer stands in for the machine's

@@ -469,7 +469,7 @@ static void guest_set_iopl_mask(unsigned long mask)
 /* ---- the local APIC: a guest has none ---- */
 
 /*
- * A guest is one CPU: its platform has no firmware tables (smp.c) and
+ * A guest is one CPU: its platform has no firmware tables (arch/x86/kernel/smp/discover.c) and
  * its cpuid hides nothing that would make apic_init() map a page, so
  * nothing calls these.  A call is a bug in that chain, and reading or
  * writing the host's APIC page on its behalf would be worse: refused,
@@ -490,7 +490,7 @@ static void guest_apic_write(u32 reg, u32 value)
 
 /*
  * Every address space of a guest is loaded on its one CPU at most, so
- * tlb_flush_space_others (arch/x86/kernel/tlb.c) finds no other CPU in
+ * tlb_flush_space_others (arch/x86/mm/tlb.c) finds no other CPU in
  * a mask and never calls the op.  A call names CPUs the guest does not
  * have: refused rather than done as nothing, since "nothing" would be a
  * silent success for a flush nobody made.  (A multi-CPU guest would ask

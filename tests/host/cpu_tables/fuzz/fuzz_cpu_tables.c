@@ -1,6 +1,6 @@
 /*
  * fuzz_cpu_tables.c - a libFuzzer target for the CPU-table parser
- * (arch/x86/kernel/cpu_tables.c).
+ * (arch/x86/kernel/firmware/cpu_tables.c).
  *
  * The input is the firmware's memory, compactly: its first two
  * little-endian words are what the BIOS data area holds at 0x40e (the

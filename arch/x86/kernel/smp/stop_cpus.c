@@ -37,7 +37,7 @@
  * and its clock runs - and turns them off only to write: between the
  * first write and the last, no interrupt may run a site on it either.
  * A stopped CPU takes no IPI, so it answers TLB shootdowns from its loop
- * (tlb.c): a CPU still on its way to a safe point may be a sender,
+ * (arch/x86/mm/tlb.c): a CPU still on its way to a safe point may be a sender,
  * spinning for every answer (a thread giving heap pages back), and
  * without that it would wait for the stopped CPUs while they wait for
  * it, until the stop gave up.

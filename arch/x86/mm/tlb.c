@@ -21,7 +21,7 @@
  * CPU is asked twice at once, and a sender never asks itself.
  *
  * One kind of CPU cannot take the IPI: one stopped for a live backend
- * switch (stop_cpus.c), spinning with interrupts off until every other
+ * switch (arch/x86/kernel/smp/stop_cpus.c), spinning with interrupts off until every other
  * CPU has come to a safe point - the sender among them, which would
  * wait for it for ever.  So a stopped CPU looks at pending in its loop
  * and answers there (tlb_answer_while_stopped); the IPI stays pending in

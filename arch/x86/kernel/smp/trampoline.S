@@ -7,7 +7,7 @@
  * linker.ld) and never runs where it is linked: the boot CPU copies it
  * to a page below 1 MiB (TRAMPOLINE_PHYS, asm/trampoline.h), since a
  * STARTUP names only a page number, and fills a block at its end for
- * each AP before that AP's start (arch/x86/kernel/smpboot.c).  The AP
+ * each AP before that AP's start (arch/x86/kernel/smp/smpboot.c).  The AP
  * writes nothing in the page before it has found its own block and
  * called in there: an AP that comes after the boot CPU gave up on it
  * halts having touched nothing another CPU uses.  The AP begins at

@@ -1,6 +1,6 @@
 /*
- * smp.c - the kernel's side of finding the CPUs: has the firmware's
- * tables read (arch/x86/kernel/cpu_tables.c), places the boot CPU among
+ * discover.c - the kernel's side of finding the CPUs: has the firmware's
+ * tables read (arch/x86/kernel/firmware/cpu_tables.c), places the boot CPU among
  * them by its local APIC id, applies `nosmp` and `smp=N`, and says what
  * it found, before any AP is started (smpboot.c starts them, later).
  *

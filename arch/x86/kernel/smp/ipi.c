@@ -1,13 +1,13 @@
 /*
  * ipi.c - interrupts between CPUs.  Two kinds: the TLB shootdown's
- * request (its handler and protocol in tlb.c), and the reschedule
+ * request (its handler and protocol in arch/x86/mm/tlb.c), and the reschedule
  * IPI, which only makes its CPU look at the run queue.  The scheduler
  * sends it when it makes a task runnable while another CPU idles in
  * hlt (a wake-up, a new task), or when it asks a task that runs on
  * another CPU to die (kill): that CPU then comes into the kernel and
  * meets the request on its way back to user mode (entry/common.c).
  * The live backend switch sends it too, to bring every CPU to a safe
- * point (arch/x86/kernel/stop_cpus.c).
+ * point (arch/x86/kernel/smp/stop_cpus.c).
  *
  * The handler does almost nothing on purpose: need_resched is enough,
  * since every CPU calls schedule() on its way back to user mode and in
