@@ -370,7 +370,7 @@ HOST_BASE_CFLAGS := -O2 -g -Wall -Wextra -Werror -no-pie -idirafter include \
 		    -fno-sanitize-recover=all -Wa,--noexecstack
 HOST_CFLAGS := $(HOST_BASE_CFLAGS) -fsanitize=address,undefined
 HOST_TEST   := build/host/test_patch
-HOST_SRCS   := $(wildcard tests/host/*.c) tests/host/runner/runner.c \
+HOST_SRCS   := $(wildcard tests/native/*.c) tests/native/runner/runner.c \
 	       arch/x86/paravirt/patch/engine.c \
 	       arch/x86/paravirt/patch/templates.S
 
@@ -382,11 +382,11 @@ MB_PARSER    := arch/x86/kernel/firmware/multiboot_parse.c kernel/ram_map.c
 MB_HEADERS   := include/multiboot_parse.h include/ram_map.h include/bootinfo.h \
 		include/types.h
 MB_TEST      := build/host/test_multiboot
-MB_TEST_SRCS := $(wildcard tests/host/multiboot/*.c) tests/host/runner/runner.c \
+MB_TEST_SRCS := $(wildcard tests/native/multiboot/*.c) tests/native/runner/runner.c \
 		$(MB_PARSER)
 MB_FUZZ      := build/host/fuzz_multiboot
-MB_FUZZ_SRCS := tests/host/multiboot/fuzz/fuzz_multiboot.c $(MB_PARSER)
-MB_SEEDS     := tests/host/multiboot/fuzz/corpus
+MB_FUZZ_SRCS := tests/native/multiboot/fuzz/fuzz_multiboot.c $(MB_PARSER)
+MB_SEEDS     := tests/native/multiboot/fuzz/corpus
 FUZZ_CC      := clang
 FUZZ_CFLAGS  := -O1 -g -Wall -Wextra -Werror -idirafter include \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
@@ -396,12 +396,12 @@ host-tests: $(HOST_TEST) $(MB_TEST) $(MB_FUZZ)
 
 # The templates of load_tls and load_esp0 use the kernel's structure
 # offsets: the same generated asm-offsets.h.
-$(HOST_TEST): $(HOST_SRCS) tests/host/check.h tests/host/runner/runner.h \
+$(HOST_TEST): $(HOST_SRCS) tests/native/check.h tests/native/runner/runner.h \
 	      include/asm/patch.h include/types.h $(OFFSETS) | build-deps
 	@mkdir -p $(dir $@)
 	$(HOST_CC) $(HOST_CFLAGS) -I$(BUILD)/include -o $@ $(HOST_SRCS)
 
-$(MB_TEST): $(MB_TEST_SRCS) tests/host/multiboot/check.h tests/host/runner/runner.h \
+$(MB_TEST): $(MB_TEST_SRCS) tests/native/multiboot/check.h tests/native/runner/runner.h \
 	      $(MB_HEADERS) | build-deps
 	@mkdir -p $(dir $@)
 	$(HOST_CC) $(HOST_CFLAGS) -o $@ $(MB_TEST_SRCS)
@@ -424,14 +424,14 @@ fuzz-multiboot: $(MB_FUZZ)
 CT_PARSER    := arch/x86/kernel/firmware/cpu_tables.c
 CT_HEADERS   := include/asm/cpu_tables.h include/types.h
 CT_TEST      := build/host/test_cpu_tables
-CT_TEST_SRCS := $(wildcard tests/host/cpu_tables/*.c) tests/host/runner/runner.c $(CT_PARSER)
+CT_TEST_SRCS := $(wildcard tests/native/cpu_tables/*.c) tests/native/runner/runner.c $(CT_PARSER)
 CT_FUZZ      := build/host/fuzz_cpu_tables
-CT_FUZZ_SRCS := tests/host/cpu_tables/fuzz/fuzz_cpu_tables.c $(CT_PARSER)
-CT_SEEDS     := tests/host/cpu_tables/fuzz/corpus
+CT_FUZZ_SRCS := tests/native/cpu_tables/fuzz/fuzz_cpu_tables.c $(CT_PARSER)
+CT_SEEDS     := tests/native/cpu_tables/fuzz/corpus
 
 host-tests: $(CT_TEST) $(CT_FUZZ)
 
-$(CT_TEST): $(CT_TEST_SRCS) tests/host/cpu_tables/check.h tests/host/runner/runner.h \
+$(CT_TEST): $(CT_TEST_SRCS) tests/native/cpu_tables/check.h tests/native/runner/runner.h \
 	    $(CT_HEADERS) | build-deps
 	@mkdir -p $(dir $@)
 	$(HOST_CC) $(HOST_CFLAGS) -o $@ $(CT_TEST_SRCS)
@@ -453,14 +453,14 @@ fuzz-cpu-tables: $(CT_FUZZ)
 ROM_CHECK     := arch/x86/paravirt/backends/rom_check.c
 ROM_HEADERS   := include/asm/rom.h include/types.h
 ROM_TEST      := build/host/test_rom
-ROM_TEST_SRCS := $(wildcard tests/host/rom/*.c) tests/host/runner/runner.c $(ROM_CHECK)
+ROM_TEST_SRCS := $(wildcard tests/native/rom/*.c) tests/native/runner/runner.c $(ROM_CHECK)
 ROM_FUZZ      := build/host/fuzz_rom
-ROM_FUZZ_SRCS := tests/host/rom/fuzz/fuzz_rom.c $(ROM_CHECK)
+ROM_FUZZ_SRCS := tests/native/rom/fuzz/fuzz_rom.c $(ROM_CHECK)
 ROM_SEEDS     := build/host/pvrom-seeds
 
 host-tests: $(ROM_TEST) $(ROM_FUZZ) $(ROM_SEEDS)/pvrom.bin
 
-$(ROM_TEST): $(ROM_TEST_SRCS) tests/host/rom/rom_builder.h tests/host/runner/runner.h \
+$(ROM_TEST): $(ROM_TEST_SRCS) tests/native/rom/rom_builder.h tests/native/runner/runner.h \
 	       $(ROM_HEADERS) | build-deps
 	@mkdir -p $(dir $@)
 	$(HOST_CC) $(HOST_CFLAGS) -o $@ $(ROM_TEST_SRCS)
@@ -487,13 +487,13 @@ GUEST_CHECK      := arch/x86/host/check.c
 GUEST_HEADERS    := include/asm/host_check.h include/asm/host.h arch/x86/host/host.h include/asm/segment.h \
 		    include/asm/debug_regs.h include/bootinfo.h include/types.h include/elf.h
 GUEST_TEST       := build/host/test_guest_check
-GUEST_TEST_SRCS  := $(wildcard tests/host/guest/*.c) tests/host/runner/runner.c $(GUEST_CHECK)
+GUEST_TEST_SRCS  := $(wildcard tests/native/guest/*.c) tests/native/runner/runner.c $(GUEST_CHECK)
 GUEST_FUZZ       := build/host/fuzz_guest_check
-GUEST_FUZZ_SRCS  := tests/host/guest/fuzz/fuzz_guest_check.c $(GUEST_CHECK)
+GUEST_FUZZ_SRCS  := tests/native/guest/fuzz/fuzz_guest_check.c $(GUEST_CHECK)
 
 host-tests: $(GUEST_TEST) $(GUEST_FUZZ)
 
-$(GUEST_TEST): $(GUEST_TEST_SRCS) tests/host/runner/runner.h $(GUEST_HEADERS) | build-deps
+$(GUEST_TEST): $(GUEST_TEST_SRCS) tests/native/runner/runner.h $(GUEST_HEADERS) | build-deps
 	@mkdir -p $(dir $@)
 	$(HOST_CC) $(HOST_CFLAGS) -o $@ $(GUEST_TEST_SRCS)
 
@@ -512,16 +512,16 @@ $(GUEST_FUZZ): $(GUEST_FUZZ_SRCS) $(GUEST_HEADERS) | build-deps
 # page tables (memory.c, page_tables.c, shadow_cache.c, the same files
 # as the kernel's) - natively, 32-bit as in the kernel, on a page
 # allocator that refuses the n-th call for every n
-# (tests/host/guest/shadow/): nothing freed twice or never handed out,
+# (tests/native/guest/shadow/): nothing freed twice or never handed out,
 # nothing kept, no freed frame used, the quota's count right.
 SHADOW_CODE      := arch/x86/host/memory.c arch/x86/host/page_tables.c \
 		    arch/x86/host/shadow_cache.c
 SHADOW_TEST      := build/host/test_shadow_frames
-SHADOW_TEST_SRCS := $(wildcard tests/host/guest/shadow/*.c) tests/host/runner/runner.c \
+SHADOW_TEST_SRCS := $(wildcard tests/native/guest/shadow/*.c) tests/native/runner/runner.c \
 		    $(SHADOW_CODE)
 
-SHADOW_TEST_DEPS := $(SHADOW_TEST_SRCS) tests/host/guest/shadow/fake_page_alloc.h \
-		    tests/host/runner/runner.h $(GUEST_HEADERS) include/asm/paging.h \
+SHADOW_TEST_DEPS := $(SHADOW_TEST_SRCS) tests/native/guest/shadow/fake_page_alloc.h \
+		    tests/native/runner/runner.h $(GUEST_HEADERS) include/asm/paging.h \
 		    include/asm/switcher.h include/page_alloc.h
 
 # The same test without AddressSanitizer, for qemu-user (qemu-i386): a

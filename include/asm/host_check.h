@@ -12,7 +12,7 @@
  *
  * Plain C over values, with no kernel state, so the same file
  * (arch/x86/host/check.c) builds into the kernel, the host tests and
- * the fuzzer (tests/host/guest/).
+ * the fuzzer (tests/native/guest/).
  */
 #ifndef ASM_HOST_CHECK_H
 #define ASM_HOST_CHECK_H

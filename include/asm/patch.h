@@ -29,7 +29,7 @@
  * longest NOP (patch_fill_padding()).
  *
  * The engine (arch/x86/paravirt/patch/engine.c) only computes bytes: it works on
- * buffers, so host-side tests can run it (tests/host/).  The boot-time
+ * buffers, so host-side tests can run it (tests/native/).  The boot-time
  * patcher (arch/x86/paravirt/patch/patch.c) decides what each site becomes and writes it.
  */
 #ifndef ASM_PATCH_H

@@ -5,7 +5,7 @@
  * user programs.  Each row is a good image with one thing wrong, which
  * fails that one clause and passes all the others; the clauses of
  * include/elf.h, which both loaders call, have their rows on the host
- * too (tests/host/guest/test_elf.c, mutated by tools/mutate-checks).
+ * too (tests/native/guest/test_elf.c, mutated by tools/mutate-checks).
  *
  *   check                  clause                         row
  *   guest_load_kernel      the ELF header (elf.h)         bad_magic

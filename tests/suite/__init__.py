@@ -19,7 +19,7 @@ table.py lists them all in the order they are reported.
   matrix         the rows of tests/matrix
 
   binaries       multiboot-*, symbols-*, audit-*
-  host           host-patch-engine, host-multiboot*
+  native         host-patch-engine, host-multiboot*
   ktest          ktest-qemu-*, ktest-bochs-*
   boot           boot-*, bad-magic-*, dirty-eflags-*, bad-info-*,
                  panic-report-*

@@ -1,7 +1,7 @@
 """tests/suite/rom.py - the ops ROM (pv=rom): good, newer, and refused.
 
   host-rom, host-rom-fuzz  The ops ROM validator's unit tests
-                   (tests/host/rom/) and its libFuzzer target, seeded
+                   (tests/native/rom/) and its libFuzzer target, seeded
                    with build/pvrom.bin, as for the Multiboot parser.
   ktest-*-rom*, rom-*  The ops ROM (pv=rom): build/pvrom.bin as a module
                    (QEMU -initrd; GRUB from build/pv386-rom-test.iso in
@@ -30,7 +30,7 @@ import zlib
 from .builds import USER_PROGRAM_DIR, Y
 from .emulators import QEMU_MEMORY_MIB
 from .harness import Test, need_file
-from .host import check_host_tests, run_fuzzer
+from .native import check_host_tests, run_fuzzer
 from .ktest import bochs_ktest, qemu_ktest
 from .loader import TEST_FLOPPY, cmdline_patch, loader_ktest, loader_module_too_large
 from .programs import qemu_program_run

@@ -2,7 +2,7 @@
 firmware's tables parsed on the host, and the kernel on QEMU -smp N.
 
   host-cpu-tables  The CPU-table parser's unit tests
-                   (tests/host/cpu_tables/: ACPI MADT and MP tables built
+                   (tests/native/cpu_tables/: ACPI MADT and MP tables built
                    by hand and captured from QEMU -smp 4; checksums,
                    lengths and entries that lie, pointers to nothing,
                    too many and disabled CPUs), built by `make host-tests`.
@@ -66,13 +66,13 @@ import subprocess
 from .builds import N, Y
 from .emulators import KTEST_QEMU_TIMEOUT, QEMU, qemu_command, read_serial, run_emulator
 from .harness import Failure, Test, fresh_log, need_file, need_tool
-from .host import check_host_tests, run_fuzzer
+from .native import check_host_tests, run_fuzzer
 from .ktest import qemu_ktest
 from .shell_session import shell_dialogue
 
 CPU_TABLES_TEST = "build/host/test_cpu_tables"
 CPU_TABLES_FUZZER = "build/host/fuzz_cpu_tables"
-CPU_TABLES_SEEDS = "tests/host/cpu_tables/fuzz/corpus"
+CPU_TABLES_SEEDS = "tests/native/cpu_tables/fuzz/corpus"
 # About 15 s: each run searches the BIOS areas four times (as given and
 # repaired, each twice), some 600 runs a second with the sanitizers.
 CPU_TABLES_FUZZ_RUNS = 8000

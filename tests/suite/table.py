@@ -5,16 +5,16 @@ order puts quick checks of the built files first, then the emulator
 runs, roughly from the simplest boot to the longest sessions.
 """
 
-from . import (bench, binaries, boot, cmdline, docs, dosbox, guest, hammer, host, ktest,
-               loader, matrix, names, programs, rom, session, shell, smp, sysfuzz, trace,
-               v86, v86bugs, web)
+from . import (bench, binaries, boot, cmdline, docs, dosbox, guest, hammer, ktest,
+               loader, matrix, names, native, programs, rom, session, shell, smp, sysfuzz,
+               trace, v86, v86bugs, web)
 
 
 def all_tests():
     """Every test of tests/run, in the order results are printed."""
     return (names.tests(all_tests, matrix.tests) +
             binaries.tests() +
-            host.tests() +
+            native.tests() +
             smp.host_tests() +
             dosbox.judge_tests() +
             v86.judge_tests() +

@@ -12,7 +12,7 @@ configuration table.  Each becomes a piece {address, bytes} that
 fake_memory.c lays out at its address; the rest of the fake memory is 0,
 as QEMU's is where no table lies.
 
-Usage: tests/host/cpu_tables/capture_qemu.py   (rewrites qemu_tables.c)
+Usage: tests/native/cpu_tables/capture_qemu.py   (rewrites qemu_tables.c)
 """
 
 import os

@@ -9,7 +9,7 @@ the fuzzer starts from inputs that reach every part of the parser rather
 than from bytes that fail the first check.  Offsets are the Multiboot
 specification's (0.6.96, section 3.3).
 
-Usage: tests/host/multiboot/fuzz/make_seeds.py   (rewrites corpus/)
+Usage: tests/native/multiboot/fuzz/make_seeds.py   (rewrites corpus/)
 """
 
 import os

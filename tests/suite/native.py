@@ -1,15 +1,15 @@
-"""tests/suite/host.py - the host-side tests, run natively.
+"""tests/suite/native.py - the host-side tests, run natively.
 
-  host-patch-engine  The patch engine's unit tests (tests/host/), built
+  host-patch-engine  The patch engine's unit tests (tests/native/), built
                    natively with sanitizers by `make host-tests`.
   host-multiboot   The Multiboot info parser's unit tests
-                   (tests/host/multiboot/), built the same way.
+                   (tests/native/multiboot/), built the same way.
   host-multiboot-fuzz  Its libFuzzer target for a fixed number of runs
                    from a fixed seed, starting from its seed corpus: no
                    crash, no broken invariant.  `make fuzz-multiboot`
                    fuzzes longer.
   host-guest-check The host's checks of what a guest hands it (GDT
-                   entries, IDT gates, the ring-1 stack; tests/host/guest/).
+                   entries, IDT gates, the ring-1 stack; tests/native/guest/).
   host-guest-check-fuzz  Their libFuzzer target the same way: whatever a
                    check accepts must be safe to load for a ring-1 guest.
   host-check-mutants  tools/mutate-checks: each clause of the checks
@@ -19,7 +19,7 @@
                    time).
   host-shadow-frames  A guest's memory and shadow page tables on a page
                    allocator that refuses the n-th call, for every n
-                   (tests/host/guest/shadow/): no frame freed twice,
+                   (tests/native/guest/shadow/): no frame freed twice,
                    kept or used once freed; the shadows' quota.  The
                    code is the kernel's, so the program is 32-bit: it
                    runs natively with AddressSanitizer where the build
@@ -82,11 +82,11 @@ def check_32bit_host_tests(log, program, user_program):
 # so a run here is the same each time; its finds go to a scratch corpus,
 # never into the seeds.
 MULTIBOOT_FUZZER = "build/host/fuzz_multiboot"
-MULTIBOOT_SEEDS = "tests/host/multiboot/fuzz/corpus"
+MULTIBOOT_SEEDS = "tests/native/multiboot/fuzz/corpus"
 MULTIBOOT_FUZZ_RUNS = 300000
 MULTIBOOT_FUZZ_SCRATCH = "build/host/fuzz-run"
 GUEST_CHECK_FUZZER = "build/host/fuzz_guest_check"
-GUEST_CHECK_SEEDS = "tests/host/guest/fuzz/corpus"
+GUEST_CHECK_SEEDS = "tests/native/guest/fuzz/corpus"
 GUEST_CHECK_FUZZ_RUNS = 500000
 GUEST_CHECK_FUZZ_SCRATCH = "build/host/guest-check-fuzz-run"
 FUZZ_DONE = re.compile(r"^Done (\d+) runs")

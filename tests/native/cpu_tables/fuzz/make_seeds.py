@@ -10,7 +10,7 @@ starts from inputs that reach every part of the parser rather than
 from bytes that fail the first check.  Offsets are the specifications'
 (ACPI 6.x, 5.2; MP 1.4, chapter 4).
 
-Usage: tests/host/cpu_tables/fuzz/make_seeds.py   (rewrites corpus/)
+Usage: tests/native/cpu_tables/fuzz/make_seeds.py   (rewrites corpus/)
 """
 
 import os
