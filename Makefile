@@ -8,8 +8,9 @@
 #   make debug            QEMU paused with its gdb stub; gdb -x <build>/gdbinit
 #   make test             build both kernels and run the whole suite
 #   make test-matrix      the in-kernel suite on every machine it claims
-#   make host-tests       build the host-side tests (patch engine, Multiboot parser)
-#   make mutate-checks    delete each clause of the host-side checks: a test must fail
+#   make native-tests     build the native tests (patch engine, parsers, checks)
+#                         (host-tests: the same, its former name)
+#   make mutate-checks    delete each clause of the natively tested checks: a test must fail
 #   make fuzz-multiboot   fuzz the Multiboot parser for FUZZ_TIME seconds (600)
 #   make fuzz-cpu-tables  fuzz the firmware's CPU-table parser for FUZZ_TIME seconds (600)
 #   make fuzz-pvrom       fuzz the ops ROM validator for FUZZ_TIME seconds (600)
@@ -78,7 +79,7 @@ QEMU       := qemu-system-i386
 QEMU_FLAGS := -m 128 -display none -no-reboot \
 	      -device isa-debug-exit,iobase=0xf4,iosize=1
 
-.PHONY: all iso run run-bochs debug test test-matrix host-tests fuzz-multiboot fuzz-cpu-tables bench docs web serve clean build-deps
+.PHONY: all iso run run-bochs debug test test-matrix native-tests fuzz-multiboot fuzz-cpu-tables bench docs web serve clean build-deps
 all: $(KERNEL)
 
 # Install (or name) missing host tools before the first compile.  Order-only:
@@ -363,28 +364,28 @@ debug: $(KERNEL)
 	@echo "    gdb -x $(BUILD)/gdbinit"
 	$(QEMU) $(QEMU_FLAGS) -kernel $(KERNEL) -serial mon:stdio -s -S
 
-# Host-side tests of the patch engine: the same paravirt/patch/engine.c and
+# Native tests of the patch engine: the same paravirt/patch/engine.c and
 # paravirt/patch/templates.S as the kernel, in a native program with sanitizers.
-HOST_CC     := gcc
-HOST_BASE_CFLAGS := -O2 -g -Wall -Wextra -Werror -no-pie -idirafter include \
+NATIVE_CC     := gcc
+NATIVE_BASE_CFLAGS := -O2 -g -Wall -Wextra -Werror -no-pie -idirafter include \
 		    -fno-sanitize-recover=all -Wa,--noexecstack
-HOST_CFLAGS := $(HOST_BASE_CFLAGS) -fsanitize=address,undefined
-HOST_TEST   := build/host/test_patch
-HOST_SRCS   := $(wildcard tests/native/*.c) tests/native/runner/runner.c \
-	       arch/x86/paravirt/patch/engine.c \
-	       arch/x86/paravirt/patch/templates.S
+NATIVE_CFLAGS := $(NATIVE_BASE_CFLAGS) -fsanitize=address,undefined
+NATIVE_TEST   := build/native/test_patch
+NATIVE_SRCS   := $(wildcard tests/native/*.c) tests/native/runner/runner.c \
+		 arch/x86/paravirt/patch/engine.c \
+		 arch/x86/paravirt/patch/templates.S
 
 # The Multiboot info parser, the same multiboot_parse.c and ram_map.c as
 # the kernel: unit tests built like the patch engine's, and a libFuzzer
 # target (clang) that tests/run runs briefly; fuzz-multiboot runs it for
-# FUZZ_TIME seconds, keeping what it learns in build/host/fuzz-corpus.
+# FUZZ_TIME seconds, keeping what it learns in build/native/fuzz-corpus.
 MB_PARSER    := arch/x86/kernel/firmware/multiboot_parse.c kernel/ram_map.c
 MB_HEADERS   := include/multiboot_parse.h include/ram_map.h include/bootinfo.h \
 		include/types.h
-MB_TEST      := build/host/test_multiboot
+MB_TEST      := build/native/test_multiboot
 MB_TEST_SRCS := $(wildcard tests/native/multiboot/*.c) tests/native/runner/runner.c \
 		$(MB_PARSER)
-MB_FUZZ      := build/host/fuzz_multiboot
+MB_FUZZ      := build/native/fuzz_multiboot
 MB_FUZZ_SRCS := tests/native/multiboot/fuzz/fuzz_multiboot.c $(MB_PARSER)
 MB_SEEDS     := tests/native/multiboot/fuzz/corpus
 FUZZ_CC      := clang
@@ -392,19 +393,23 @@ FUZZ_CFLAGS  := -O1 -g -Wall -Wextra -Werror -idirafter include \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZ_TIME    ?= 600
 
-host-tests: $(HOST_TEST) $(MB_TEST) $(MB_FUZZ)
+native-tests: $(NATIVE_TEST) $(MB_TEST) $(MB_FUZZ)
+
+# The target's former name, kept: scripts and fingers still type it.
+.PHONY: host-tests
+host-tests: native-tests
 
 # The templates of load_tls and load_esp0 use the kernel's structure
 # offsets: the same generated asm-offsets.h.
-$(HOST_TEST): $(HOST_SRCS) tests/native/check.h tests/native/runner/runner.h \
+$(NATIVE_TEST): $(NATIVE_SRCS) tests/native/check.h tests/native/runner/runner.h \
 	      include/asm/patch.h include/types.h $(OFFSETS) | build-deps
 	@mkdir -p $(dir $@)
-	$(HOST_CC) $(HOST_CFLAGS) -I$(BUILD)/include -o $@ $(HOST_SRCS)
+	$(NATIVE_CC) $(NATIVE_CFLAGS) -I$(BUILD)/include -o $@ $(NATIVE_SRCS)
 
 $(MB_TEST): $(MB_TEST_SRCS) tests/native/multiboot/check.h tests/native/runner/runner.h \
 	      $(MB_HEADERS) | build-deps
 	@mkdir -p $(dir $@)
-	$(HOST_CC) $(HOST_CFLAGS) -o $@ $(MB_TEST_SRCS)
+	$(NATIVE_CC) $(NATIVE_CFLAGS) -o $@ $(MB_TEST_SRCS)
 
 $(MB_FUZZ): $(MB_FUZZ_SRCS) $(MB_HEADERS) | build-deps
 	@tools/ensure-deps fuzz
@@ -412,29 +417,29 @@ $(MB_FUZZ): $(MB_FUZZ_SRCS) $(MB_HEADERS) | build-deps
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(MB_FUZZ_SRCS)
 
 fuzz-multiboot: $(MB_FUZZ)
-	@mkdir -p build/host/fuzz-corpus build/host/fuzz-crashes
+	@mkdir -p build/native/fuzz-corpus build/native/fuzz-crashes
 	$(MB_FUZZ) -max_total_time=$(FUZZ_TIME) -max_len=4096 \
-	    -artifact_prefix=build/host/fuzz-crashes/ build/host/fuzz-corpus $(MB_SEEDS)
+	    -artifact_prefix=build/native/fuzz-crashes/ build/native/fuzz-corpus $(MB_SEEDS)
 
 # The firmware's CPU tables (ACPI MADT, MP table), the same cpu_tables.c
 # as the kernel: unit tests on tables built by hand and captured from
 # QEMU -smp 4, and a libFuzzer target that tests/run runs briefly;
 # fuzz-cpu-tables runs it for FUZZ_TIME seconds, keeping what it learns
-# in build/host/cpu-tables-corpus.
+# in build/native/cpu-tables-corpus.
 CT_PARSER    := arch/x86/kernel/firmware/cpu_tables.c
 CT_HEADERS   := include/asm/cpu_tables.h include/types.h
-CT_TEST      := build/host/test_cpu_tables
+CT_TEST      := build/native/test_cpu_tables
 CT_TEST_SRCS := $(wildcard tests/native/cpu_tables/*.c) tests/native/runner/runner.c $(CT_PARSER)
-CT_FUZZ      := build/host/fuzz_cpu_tables
+CT_FUZZ      := build/native/fuzz_cpu_tables
 CT_FUZZ_SRCS := tests/native/cpu_tables/fuzz/fuzz_cpu_tables.c $(CT_PARSER)
 CT_SEEDS     := tests/native/cpu_tables/fuzz/corpus
 
-host-tests: $(CT_TEST) $(CT_FUZZ)
+native-tests: $(CT_TEST) $(CT_FUZZ)
 
 $(CT_TEST): $(CT_TEST_SRCS) tests/native/cpu_tables/check.h tests/native/runner/runner.h \
 	    $(CT_HEADERS) | build-deps
 	@mkdir -p $(dir $@)
-	$(HOST_CC) $(HOST_CFLAGS) -o $@ $(CT_TEST_SRCS)
+	$(NATIVE_CC) $(NATIVE_CFLAGS) -o $@ $(CT_TEST_SRCS)
 
 $(CT_FUZZ): $(CT_FUZZ_SRCS) $(CT_HEADERS) | build-deps
 	@tools/ensure-deps fuzz
@@ -442,28 +447,28 @@ $(CT_FUZZ): $(CT_FUZZ_SRCS) $(CT_HEADERS) | build-deps
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(CT_FUZZ_SRCS)
 
 fuzz-cpu-tables: $(CT_FUZZ)
-	@mkdir -p build/host/cpu-tables-corpus build/host/cpu-tables-crashes
+	@mkdir -p build/native/cpu-tables-corpus build/native/cpu-tables-crashes
 	$(CT_FUZZ) -max_total_time=$(FUZZ_TIME) -max_len=4096 \
-	    -artifact_prefix=build/host/cpu-tables-crashes/ build/host/cpu-tables-corpus $(CT_SEEDS)
+	    -artifact_prefix=build/native/cpu-tables-crashes/ build/native/cpu-tables-corpus $(CT_SEEDS)
 
 # The ops ROM validator, the same paravirt/backends/rom_check.c as the kernel: unit tests
 # (one per kind of bad ROM, and the ROM the build made) and a libFuzzer
 # target seeded with build/pvrom.bin; fuzz-pvrom runs it for FUZZ_TIME
-# seconds, keeping what it learns in build/host/pvrom-corpus.
+# seconds, keeping what it learns in build/native/pvrom-corpus.
 ROM_CHECK     := arch/x86/paravirt/backends/rom_check.c
 ROM_HEADERS   := include/asm/rom.h include/types.h
-ROM_TEST      := build/host/test_rom
+ROM_TEST      := build/native/test_rom
 ROM_TEST_SRCS := $(wildcard tests/native/rom/*.c) tests/native/runner/runner.c $(ROM_CHECK)
-ROM_FUZZ      := build/host/fuzz_rom
+ROM_FUZZ      := build/native/fuzz_rom
 ROM_FUZZ_SRCS := tests/native/rom/fuzz/fuzz_rom.c $(ROM_CHECK)
-ROM_SEEDS     := build/host/pvrom-seeds
+ROM_SEEDS     := build/native/pvrom-seeds
 
-host-tests: $(ROM_TEST) $(ROM_FUZZ) $(ROM_SEEDS)/pvrom.bin
+native-tests: $(ROM_TEST) $(ROM_FUZZ) $(ROM_SEEDS)/pvrom.bin
 
 $(ROM_TEST): $(ROM_TEST_SRCS) tests/native/rom/rom_builder.h tests/native/runner/runner.h \
 	       $(ROM_HEADERS) | build-deps
 	@mkdir -p $(dir $@)
-	$(HOST_CC) $(HOST_CFLAGS) -o $@ $(ROM_TEST_SRCS)
+	$(NATIVE_CC) $(NATIVE_CFLAGS) -o $@ $(ROM_TEST_SRCS)
 
 $(ROM_FUZZ): $(ROM_FUZZ_SRCS) $(ROM_HEADERS) | build-deps
 	@tools/ensure-deps fuzz
@@ -476,9 +481,9 @@ $(ROM_SEEDS)/pvrom.bin: $(ROM)
 
 .PHONY: fuzz-pvrom
 fuzz-pvrom: $(ROM_FUZZ) $(ROM_SEEDS)/pvrom.bin
-	@mkdir -p build/host/pvrom-corpus build/host/pvrom-crashes
+	@mkdir -p build/native/pvrom-corpus build/native/pvrom-crashes
 	$(ROM_FUZZ) -max_total_time=$(FUZZ_TIME) -max_len=16448 \
-	    -artifact_prefix=build/host/pvrom-crashes/ build/host/pvrom-corpus $(ROM_SEEDS)
+	    -artifact_prefix=build/native/pvrom-crashes/ build/native/pvrom-corpus $(ROM_SEEDS)
 
 # The host's checks of what a guest hands it (arch/x86/host/check.c, the
 # same file as the kernel's): unit tests, and a libFuzzer target whose
@@ -486,21 +491,21 @@ fuzz-pvrom: $(ROM_FUZZ) $(ROM_SEEDS)/pvrom.bin
 GUEST_CHECK      := arch/x86/host/check.c
 GUEST_HEADERS    := include/asm/host_check.h include/asm/host.h arch/x86/host/host.h include/asm/segment.h \
 		    include/asm/debug_regs.h include/bootinfo.h include/types.h include/elf.h
-GUEST_TEST       := build/host/test_guest_check
+GUEST_TEST       := build/native/test_guest_check
 GUEST_TEST_SRCS  := $(wildcard tests/native/guest/*.c) tests/native/runner/runner.c $(GUEST_CHECK)
-GUEST_FUZZ       := build/host/fuzz_guest_check
+GUEST_FUZZ       := build/native/fuzz_guest_check
 GUEST_FUZZ_SRCS  := tests/native/guest/fuzz/fuzz_guest_check.c $(GUEST_CHECK)
 
-host-tests: $(GUEST_TEST) $(GUEST_FUZZ)
+native-tests: $(GUEST_TEST) $(GUEST_FUZZ)
 
 $(GUEST_TEST): $(GUEST_TEST_SRCS) tests/native/runner/runner.h $(GUEST_HEADERS) | build-deps
 	@mkdir -p $(dir $@)
-	$(HOST_CC) $(HOST_CFLAGS) -o $@ $(GUEST_TEST_SRCS)
+	$(NATIVE_CC) $(NATIVE_CFLAGS) -o $@ $(GUEST_TEST_SRCS)
 
 # Each clause of the checks above deleted in turn, one of their host
-# tests must fail (tools/mutate-checks; tests/run's host-check-mutants).
+# tests must fail (tools/mutate-checks; tests/run's native-check-mutants).
 .PHONY: mutate-checks
-mutate-checks: host-tests
+mutate-checks: native-tests
 	tools/mutate-checks
 
 $(GUEST_FUZZ): $(GUEST_FUZZ_SRCS) $(GUEST_HEADERS) | build-deps
@@ -516,7 +521,7 @@ $(GUEST_FUZZ): $(GUEST_FUZZ_SRCS) $(GUEST_HEADERS) | build-deps
 # nothing kept, no freed frame used, the quota's count right.
 SHADOW_CODE      := arch/x86/host/memory.c arch/x86/host/page_tables.c \
 		    arch/x86/host/shadow_cache.c
-SHADOW_TEST      := build/host/test_shadow_frames
+SHADOW_TEST      := build/native/test_shadow_frames
 SHADOW_TEST_SRCS := $(wildcard tests/native/guest/shadow/*.c) tests/native/runner/runner.c \
 		    $(SHADOW_CODE)
 
@@ -528,17 +533,17 @@ SHADOW_TEST_DEPS := $(SHADOW_TEST_SRCS) tests/native/guest/shadow/fake_page_allo
 # build machine whose kernel runs no 32-bit binary runs it there, where
 # AddressSanitizer's shadow memory cannot be set up.  Freed frames are
 # mapped PROT_NONE in both builds, so a use after free still faults.
-SHADOW_TEST_USER := build/host/test_shadow_frames-qemu-user
+SHADOW_TEST_USER := build/native/test_shadow_frames-qemu-user
 
-host-tests: $(SHADOW_TEST) $(SHADOW_TEST_USER)
+native-tests: $(SHADOW_TEST) $(SHADOW_TEST_USER)
 
 $(SHADOW_TEST): $(SHADOW_TEST_DEPS) | build-deps
 	@mkdir -p $(dir $@)
-	$(HOST_CC) -m32 $(HOST_CFLAGS) -o $@ $(SHADOW_TEST_SRCS)
+	$(NATIVE_CC) -m32 $(NATIVE_CFLAGS) -o $@ $(SHADOW_TEST_SRCS)
 
 $(SHADOW_TEST_USER): $(SHADOW_TEST_DEPS) | build-deps
 	@mkdir -p $(dir $@)
-	$(HOST_CC) -m32 $(HOST_BASE_CFLAGS) -fsanitize=undefined -o $@ $(SHADOW_TEST_SRCS)
+	$(NATIVE_CC) -m32 $(NATIVE_BASE_CFLAGS) -fsanitize=undefined -o $@ $(SHADOW_TEST_SRCS)
 
 # The system-call fuzzer (user/sysfuzz.c) for FUZZ_TIME seconds from
 # seed FUZZ_SEED, in QEMU, through its ktest (tests/kernel/test_sysfuzz.c):
@@ -656,7 +661,7 @@ test:
 	@tools/ensure-deps all
 	$(MAKE) --no-print-directory PARAVIRT=y all iso images
 	$(MAKE) --no-print-directory PARAVIRT=n all iso
-	$(MAKE) --no-print-directory host-tests
+	$(MAKE) --no-print-directory native-tests
 	$(MAKE) --no-print-directory web
 	$(MAKE) --no-print-directory docs
 	tests/run --junit build/test-logs/junit.xml

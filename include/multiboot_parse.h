@@ -7,9 +7,9 @@
  * flag, pointer, length and range, and fills a struct boot_info that is
  * right or says what is missing.  What it had to ignore, cut or guess it
  * records as notes, which the kernel prints once it has a console
- * (arch/x86/kernel/multiboot.c) and the host tests compare with known lines.
+ * (arch/x86/kernel/multiboot.c) and the native tests compare with known lines.
  * It calls no kernel function and touches no kernel global, so the same
- * file builds into the kernel, the host tests and the fuzzer.
+ * file builds into the kernel, the native tests and the fuzzer.
  */
 #ifndef PV386_MULTIBOOT_PARSE_H
 #define PV386_MULTIBOOT_PARSE_H

@@ -5,7 +5,7 @@
  * A firmware map may list its entries in any order, and entries may
  * overlap, even RAM with reserved.  The kernel wants the opposite: sorted,
  * disjoint RAM regions, with anything a reserved entry also claims left
- * out.  Pure computation, so the host tests and the fuzzer run it too.
+ * out.  Pure computation, so the native tests and the fuzzer run it too.
  */
 #ifndef PV386_RAM_MAP_H
 #define PV386_RAM_MAP_H

@@ -12,9 +12,9 @@
  * has a length of 0) is refused with a note saying why; the MADT is
  * preferred and the MP table is the fallback.  What it ignored or cut
  * becomes a note too, which the kernel prints (arch/x86/kernel/smp/discover.c)
- * and the host tests compare with known lines (tests/native/cpu_tables/).
+ * and the native tests compare with known lines (tests/native/cpu_tables/).
  * It calls no kernel function and touches no kernel global, so the same
- * file builds into the kernel, the host tests and the fuzzer.
+ * file builds into the kernel, the native tests and the fuzzer.
  */
 #ifndef ASM_CPU_TABLES_H
 #define ASM_CPU_TABLES_H

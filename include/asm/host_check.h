@@ -11,7 +11,7 @@
  * checked where they are translated (guest_memory_ptr, asm/host.h).
  *
  * Plain C over values, with no kernel state, so the same file
- * (arch/x86/host/check.c) builds into the kernel, the host tests and
+ * (arch/x86/host/check.c) builds into the kernel, the native tests and
  * the fuzzer (tests/native/guest/).
  */
 #ifndef ASM_HOST_CHECK_H

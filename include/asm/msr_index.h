@@ -4,7 +4,7 @@
  * for each, whoever reads or writes it (the kernel, the host's rules
  * for its guest, the tests).
  *
- * Not msr-index.h: the host tests look in include/ after the system's
+ * Not msr-index.h: the native tests look in include/ after the system's
  * own headers (-idirafter), where Linux's would come first.
  */
 #ifndef ASM_MSR_INDEX_H

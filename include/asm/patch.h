@@ -29,7 +29,7 @@
  * longest NOP (patch_fill_padding()).
  *
  * The engine (arch/x86/paravirt/patch/engine.c) only computes bytes: it works on
- * buffers, so host-side tests can run it (tests/native/).  The boot-time
+ * buffers, so native tests can run it (tests/native/).  The boot-time
  * patcher (arch/x86/paravirt/patch/patch.c) decides what each site becomes and writes it.
  */
 #ifndef ASM_PATCH_H
@@ -121,7 +121,7 @@ struct patch_env {
 
 /*
  * The ops arch/x86/paravirt/patch/templates.S has a native template for: one
- * list, so the patcher and the host tests cannot disagree on it.
+ * list, so the patcher and the native tests cannot disagree on it.
  * PATCH_TEMPLATES(X) expands X(op, writes, jump) for each op, where
  * writes are the registers the template changes (its result, or scratch:
  * load_tls and load_esp0 copy memory through a register) and jump says

@@ -150,7 +150,7 @@ struct rom_check {
 
 /*
  * Is rom[0, len) a ROM this kernel can install?  Pure C over the buffer,
- * reading nothing outside it: the kernel, the host tests and the fuzzer
+ * reading nothing outside it: the kernel, the native tests and the fuzzer
  * run the same file.  On ROM_OK the header's size, entries and fixups
  * are all within the image.
  */

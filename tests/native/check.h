@@ -1,15 +1,15 @@
 /*
- * check.h - what the host-side tests of the patch engine share: the
+ * check.h - what the native tests of the patch engine share: the
  * CHECK macros, the list of tests main() runs, and a few helpers.
  *
  * Every *.c in tests/native/ is linked with arch/x86/paravirt/patch/engine.c and
  * arch/x86/paravirt/patch/templates.S into one native 64-bit program with ASan and
- * UBSan (make host-tests).  The engine only computes bytes, so it runs
+ * UBSan (make native-tests).  The engine only computes bytes, so it runs
  * here exactly as in the kernel; the templates keep their 32-bit
  * encodings because the .S file says .code32.
  */
-#ifndef HOST_CHECK_H
-#define HOST_CHECK_H
+#ifndef NATIVE_CHECK_H
+#define NATIVE_CHECK_H
 
 #include <stdio.h>
 #include <asm/patch.h>

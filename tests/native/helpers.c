@@ -1,5 +1,5 @@
 /*
- * helpers.c - what several host tests need: the two patch environments,
+ * helpers.c - what several native tests need: the two patch environments,
  * the NOPs and padding we expect, site records shaped like the kernel's,
  * a decoder that recognises do-nothing instructions, hex printing and
  * guarded pages.

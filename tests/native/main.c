@@ -1,5 +1,5 @@
 /*
- * main.c - runs the host-side tests of the patch engine and counts them.
+ * main.c - runs the native tests of the patch engine and counts them.
  *
  * Each test is a function; runner/runner.c runs them and reports.
  *
@@ -23,13 +23,13 @@ bool check_bytes_at(const char *file, int line, const u8 *got, const u8 *want,
 	return false;
 }
 
-static const struct host_test tests[] = {
-	HOST_TEST(original_bytes), HOST_TEST(original_mismatch), HOST_TEST(template_bytes),
-	HOST_TEST(inline_sites), HOST_TEST(kernel_op_list), HOST_TEST(nop_tables), HOST_TEST(nop_padding),
-	HOST_TEST(refuse_bytes), HOST_TEST(refuse_fit), HOST_TEST(refuse_writes),
-	HOST_TEST(direct), HOST_TEST(nops_kind), HOST_TEST(empty_kind),
-	HOST_TEST(poison), HOST_TEST(idempotent), HOST_TEST(guard_pages),
-	HOST_TEST(fuzz),
+static const struct native_test tests[] = {
+	NATIVE_TEST(original_bytes), NATIVE_TEST(original_mismatch), NATIVE_TEST(template_bytes),
+	NATIVE_TEST(inline_sites), NATIVE_TEST(kernel_op_list), NATIVE_TEST(nop_tables), NATIVE_TEST(nop_padding),
+	NATIVE_TEST(refuse_bytes), NATIVE_TEST(refuse_fit), NATIVE_TEST(refuse_writes),
+	NATIVE_TEST(direct), NATIVE_TEST(nops_kind), NATIVE_TEST(empty_kind),
+	NATIVE_TEST(poison), NATIVE_TEST(idempotent), NATIVE_TEST(guard_pages),
+	NATIVE_TEST(fuzz),
 };
 
 /* A given seed reproduces a fuzz run; otherwise each run explores anew. */
@@ -52,5 +52,5 @@ static void choose_seed(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	choose_seed(argc, argv);
-	return run_host_tests(tests, sizeof(tests) / sizeof(tests[0]), NULL);
+	return run_native_tests(tests, sizeof(tests) / sizeof(tests[0]), NULL);
 }

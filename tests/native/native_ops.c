@@ -1,5 +1,5 @@
 /*
- * native_ops.c - the ops the kernel patches inline, as the host tests see
+ * native_ops.c - the ops the kernel patches inline, as the native tests see
  * them: each template (and call prologue) from paravirt/patch/templates.S
  * next to the bytes the instruction set says it must be, and the site the
  * kernel's macros (asm/paravirt.h, asm/privileged.h) emit for it.

@@ -19,7 +19,7 @@ table.py lists them all in the order they are reported.
   matrix         the rows of tests/matrix
 
   binaries       multiboot-*, symbols-*, audit-*
-  native         host-patch-engine, host-multiboot*
+  native         native-patch-engine, native-multiboot*
   ktest          ktest-qemu-*, ktest-bochs-*
   boot           boot-*, bad-magic-*, dirty-eflags-*, bad-info-*,
                  panic-report-*
@@ -36,7 +36,7 @@ table.py lists them all in the order they are reported.
   docs           docs-y, readme
   shell          shell-* (with shell_session, the COM1 conversation)
   trace          trace-*
-  rom            host-rom*, ktest-*-rom*, rom-*, loader-*-rom*
+  rom            native-rom*, ktest-*-rom*, rom-*, loader-*-rom*
   guest          guest-* (pv386 hosting pv386)
   session        session-*
   web            web-chromium (the web page in Chromium)

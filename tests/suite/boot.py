@@ -114,7 +114,7 @@ BAD_INFO_LINES = [
 
 def bad_info(log, build):
     """The kernel boots on a broken info block and says what it ignored
-    (arch/x86/kernel/firmware/multiboot_parse.c; the host tests cover every case, this
+    (arch/x86/kernel/firmware/multiboot_parse.c; the native tests cover every case, this
     shows the kernel prints the notes as they read there)."""
     lines, _, debugger = boot_under_gdb(
         log, build, BAD_INFO_GDB, timeout=BOOT_TIMEOUT,

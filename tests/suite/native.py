@@ -1,23 +1,23 @@
-"""tests/suite/native.py - the host-side tests, run natively.
+"""tests/suite/native.py - the native tests, run natively.
 
-  host-patch-engine  The patch engine's unit tests (tests/native/), built
-                   natively with sanitizers by `make host-tests`.
-  host-multiboot   The Multiboot info parser's unit tests
+  native-patch-engine  The patch engine's unit tests (tests/native/), built
+                   natively with sanitizers by `make native-tests`.
+  native-multiboot   The Multiboot info parser's unit tests
                    (tests/native/multiboot/), built the same way.
-  host-multiboot-fuzz  Its libFuzzer target for a fixed number of runs
+  native-multiboot-fuzz  Its libFuzzer target for a fixed number of runs
                    from a fixed seed, starting from its seed corpus: no
                    crash, no broken invariant.  `make fuzz-multiboot`
                    fuzzes longer.
-  host-guest-check The host's checks of what a guest hands it (GDT
+  native-guest-check The host's checks of what a guest hands it (GDT
                    entries, IDT gates, the ring-1 stack; tests/native/guest/).
-  host-guest-check-fuzz  Their libFuzzer target the same way: whatever a
+  native-guest-check-fuzz  Their libFuzzer target the same way: whatever a
                    check accepts must be safe to load for a ring-1 guest.
-  host-check-mutants  tools/mutate-checks: each clause of the checks
+  native-check-mutants  tools/mutate-checks: each clause of the checks
                    above (and the ROM validator's, the ELF checks') deleted
                    in turn, some test of its program must fail (a few
                    seconds: every mutant is in one build, picked at run
                    time).
-  host-shadow-frames  A guest's memory and shadow page tables on a page
+  native-shadow-frames  A guest's memory and shadow page tables on a page
                    allocator that refuses the n-th call, for every n
                    (tests/native/guest/shadow/): no frame freed twice,
                    kept or used once freed; the shadows' quota.  The
@@ -29,7 +29,7 @@
                    give it), so the row passes, and that way is tried,
                    on either kind of build machine.
 
-The ops ROM validator's host tests use the same checks (rom.py).
+The ops ROM validator's native tests use the same checks (rom.py).
 """
 
 import errno
@@ -39,35 +39,35 @@ import shutil
 
 from .harness import LOG_DIR, Failure, Test, last_lines, need_file, need_tool, run_command
 
-HOST_TEST = "build/host/test_patch"
-HOST_MULTIBOOT_TEST = "build/host/test_multiboot"
-HOST_GUEST_CHECK_TEST = "build/host/test_guest_check"
-HOST_SHADOW_FRAMES_TEST = "build/host/test_shadow_frames"
-HOST_SHADOW_FRAMES_USER_TEST = "build/host/test_shadow_frames-qemu-user"
-HOST_SUMMARY = re.compile(r"^(\d+) passed, (\d+) failed$")
+NATIVE_TEST = "build/native/test_patch"
+NATIVE_MULTIBOOT_TEST = "build/native/test_multiboot"
+NATIVE_GUEST_CHECK_TEST = "build/native/test_guest_check"
+NATIVE_SHADOW_FRAMES_TEST = "build/native/test_shadow_frames"
+NATIVE_SHADOW_FRAMES_USER_TEST = "build/native/test_shadow_frames-qemu-user"
+NATIVE_SUMMARY = re.compile(r"^(\d+) passed, (\d+) failed$")
 
 
-def check_host_tests(log, program):
-    """A host-side test program (the patch engine's, the Multiboot
+def check_native_tests(log, program):
+    """A native test program (the patch engine's, the Multiboot
     parser's), run natively: it must end with `N passed, 0 failed`."""
     command = program if isinstance(program, list) else [program]
-    need_file(command[-1], "make host-tests")
+    need_file(command[-1], "make native-tests")
     status, output = run_command(command, log)
     lines = output.splitlines()
-    summary = HOST_SUMMARY.match(lines[-1]) if lines else None
+    summary = NATIVE_SUMMARY.match(lines[-1]) if lines else None
     if status != 0 or not summary or summary.group(2) != "0" or summary.group(1) == "0":
         raise Failure(f"{' '.join(command)} exited with status {status}",
                       [line for line in lines if line.startswith("FAIL")] +
                       last_lines(output))
 
 
-def check_32bit_host_tests(log, program, user_program):
-    """A 32-bit host test program: natively (with AddressSanitizer) when
+def check_32bit_native_tests(log, program, user_program):
+    """A 32-bit native test program: natively (with AddressSanitizer) when
     this machine's kernel runs 32-bit binaries, and its build without
     AddressSanitizer under qemu-i386 in any case."""
-    need_file(user_program, "make host-tests")
+    need_file(user_program, "make native-tests")
     try:
-        check_host_tests(log, program)
+        check_native_tests(log, program)
     except OSError as e:
         if e.errno != errno.ENOEXEC:
             raise
@@ -75,27 +75,27 @@ def check_32bit_host_tests(log, program, user_program):
             f.write(f"{program}: this kernel runs no 32-bit binary ({e}); "
                     "qemu-i386 only\n")
     need_tool("qemu-i386", "qemu")
-    check_host_tests(log + ".qemu-user", ["qemu-i386", user_program])
+    check_native_tests(log + ".qemu-user", ["qemu-i386", user_program])
 
 
 # The parser's fuzzer: a fixed seed and number of runs (a few seconds),
 # so a run here is the same each time; its finds go to a scratch corpus,
 # never into the seeds.
-MULTIBOOT_FUZZER = "build/host/fuzz_multiboot"
+MULTIBOOT_FUZZER = "build/native/fuzz_multiboot"
 MULTIBOOT_SEEDS = "tests/native/multiboot/fuzz/corpus"
 MULTIBOOT_FUZZ_RUNS = 300000
-MULTIBOOT_FUZZ_SCRATCH = "build/host/fuzz-run"
-GUEST_CHECK_FUZZER = "build/host/fuzz_guest_check"
+MULTIBOOT_FUZZ_SCRATCH = "build/native/fuzz-run"
+GUEST_CHECK_FUZZER = "build/native/fuzz_guest_check"
 GUEST_CHECK_SEEDS = "tests/native/guest/fuzz/corpus"
 GUEST_CHECK_FUZZ_RUNS = 500000
-GUEST_CHECK_FUZZ_SCRATCH = "build/host/guest-check-fuzz-run"
+GUEST_CHECK_FUZZ_SCRATCH = "build/native/guest-check-fuzz-run"
 FUZZ_DONE = re.compile(r"^Done (\d+) runs")
 
 
 def run_fuzzer(log, fuzzer, seeds, runs, scratch, max_len, name):
     """A libFuzzer target for a fixed number of runs from seed 1 and its
     seeds, its finds kept in a scratch corpus: no crash, every run done."""
-    need_file(fuzzer, "make host-tests")
+    need_file(fuzzer, "make native-tests")
     shutil.rmtree(scratch, ignore_errors=True)
     os.makedirs(scratch)
     status, output = run_command(
@@ -113,16 +113,16 @@ def run_fuzzer(log, fuzzer, seeds, runs, scratch, max_len, name):
 
 def check_multiboot_fuzz(log):
     run_fuzzer(log, MULTIBOOT_FUZZER, MULTIBOOT_SEEDS, MULTIBOOT_FUZZ_RUNS,
-               MULTIBOOT_FUZZ_SCRATCH, 4096, "host-multiboot-fuzz")
+               MULTIBOOT_FUZZ_SCRATCH, 4096, "native-multiboot-fuzz")
 
 
 def check_guest_check_fuzz(log):
     run_fuzzer(log, GUEST_CHECK_FUZZER, GUEST_CHECK_SEEDS, GUEST_CHECK_FUZZ_RUNS,
-               GUEST_CHECK_FUZZ_SCRATCH, 64, "host-guest-check-fuzz")
+               GUEST_CHECK_FUZZ_SCRATCH, 64, "native-guest-check-fuzz")
 
 
 def check_mutants(log):
-    """Every clause of the host-side checks has a test that notices it
+    """Every clause of the natively tested checks has a test that notices it
     gone: tools/mutate-checks names each one that does not."""
     status, output = run_command(["tools/mutate-checks"], log)
     if status != 0:
@@ -134,12 +134,12 @@ def check_mutants(log):
 
 def tests():
     return [
-        Test("host-patch-engine", check_host_tests, (HOST_TEST,)),
-        Test("host-multiboot", check_host_tests, (HOST_MULTIBOOT_TEST,)),
-        Test("host-multiboot-fuzz", check_multiboot_fuzz),
-        Test("host-guest-check", check_host_tests, (HOST_GUEST_CHECK_TEST,)),
-        Test("host-guest-check-fuzz", check_guest_check_fuzz),
-        Test("host-check-mutants", check_mutants),
-        Test("host-shadow-frames", check_32bit_host_tests,
-             (HOST_SHADOW_FRAMES_TEST, HOST_SHADOW_FRAMES_USER_TEST)),
+        Test("native-patch-engine", check_native_tests, (NATIVE_TEST,)),
+        Test("native-multiboot", check_native_tests, (NATIVE_MULTIBOOT_TEST,)),
+        Test("native-multiboot-fuzz", check_multiboot_fuzz),
+        Test("native-guest-check", check_native_tests, (NATIVE_GUEST_CHECK_TEST,)),
+        Test("native-guest-check-fuzz", check_guest_check_fuzz),
+        Test("native-check-mutants", check_mutants),
+        Test("native-shadow-frames", check_32bit_native_tests,
+             (NATIVE_SHADOW_FRAMES_TEST, NATIVE_SHADOW_FRAMES_USER_TEST)),
     ]

@@ -1,6 +1,6 @@
 """tests/suite/rom.py - the ops ROM (pv=rom): good, newer, and refused.
 
-  host-rom, host-rom-fuzz  The ops ROM validator's unit tests
+  native-rom, native-rom-fuzz  The ops ROM validator's unit tests
                    (tests/native/rom/) and its libFuzzer target, seeded
                    with build/pvrom.bin, as for the Multiboot parser.
   ktest-*-rom*, rom-*  The ops ROM (pv=rom): build/pvrom.bin as a module
@@ -30,7 +30,7 @@ import zlib
 from .builds import USER_PROGRAM_DIR, Y
 from .emulators import QEMU_MEMORY_MIB
 from .harness import Test, need_file
-from .native import check_host_tests, run_fuzzer
+from .native import check_native_tests, run_fuzzer
 from .ktest import bochs_ktest, qemu_ktest
 from .loader import TEST_FLOPPY, cmdline_patch, loader_ktest, loader_module_too_large
 from .programs import qemu_program_run
@@ -43,11 +43,11 @@ from .programs import qemu_program_run
 
 ROM = "build/pvrom.bin"
 ROM_TEST_ISO = "build/pv386-rom-test.iso"
-HOST_ROM_TEST = "build/host/test_rom"
-ROM_FUZZER = "build/host/fuzz_rom"
-ROM_SEEDS = "build/host/pvrom-seeds"
+NATIVE_ROM_TEST = "build/native/test_rom"
+ROM_FUZZER = "build/native/fuzz_rom"
+ROM_SEEDS = "build/native/pvrom-seeds"
 ROM_FUZZ_RUNS = 100000
-ROM_FUZZ_SCRATCH = "build/host/rom-fuzz-run"
+ROM_FUZZ_SCRATCH = "build/native/rom-fuzz-run"
 
 ROM_READY = "pv386 ready: backend=rom "
 ROM_KTESTS = ["ktest: PASS rom_table_points_into_rom",
@@ -155,10 +155,10 @@ def tests():
         raise ValueError("REFUSED_TESTS must have one row for each of BAD_ROMS")
     initrd = {"extra": ("-initrd", ROM)}
     return [
-        Test("host-rom", check_host_tests, (HOST_ROM_TEST,)),
-        Test("host-rom-fuzz", run_fuzzer,
+        Test("native-rom", check_native_tests, (NATIVE_ROM_TEST,)),
+        Test("native-rom-fuzz", run_fuzzer,
              (ROM_FUZZER, ROM_SEEDS, ROM_FUZZ_RUNS, ROM_FUZZ_SCRATCH,
-              16448, "host-rom-fuzz")),
+              16448, "native-rom-fuzz")),
         Test("ktest-qemu-y-qemu32-rom", qemu_ktest, (Y, "qemu32"),
              {"append": "pv=rom test", "expect": [ROM_READY, *ROM_KTESTS], **initrd}),
         Test("ktest-qemu-y-486-rom", qemu_ktest, (Y, "486"),

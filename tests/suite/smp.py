@@ -1,12 +1,12 @@
 """tests/suite/smp.py - finding and starting the CPUs (issue 27): the
 firmware's tables parsed on the host, and the kernel on QEMU -smp N.
 
-  host-cpu-tables  The CPU-table parser's unit tests
+  native-cpu-tables  The CPU-table parser's unit tests
                    (tests/native/cpu_tables/: ACPI MADT and MP tables built
                    by hand and captured from QEMU -smp 4; checksums,
                    lengths and entries that lie, pointers to nothing,
-                   too many and disabled CPUs), built by `make host-tests`.
-  host-cpu-tables-fuzz  Its libFuzzer target for a fixed number of runs
+                   too many and disabled CPUs), built by `make native-tests`.
+  native-cpu-tables-fuzz  Its libFuzzer target for a fixed number of runs
                    from a fixed seed, starting from its seed corpus: no
                    crash, no broken invariant.  `make fuzz-cpu-tables`
                    fuzzes longer.
@@ -66,22 +66,22 @@ import subprocess
 from .builds import N, Y
 from .emulators import KTEST_QEMU_TIMEOUT, QEMU, qemu_command, read_serial, run_emulator
 from .harness import Failure, Test, fresh_log, need_file, need_tool
-from .native import check_host_tests, run_fuzzer
+from .native import check_native_tests, run_fuzzer
 from .ktest import qemu_ktest
 from .shell_session import shell_dialogue
 
-CPU_TABLES_TEST = "build/host/test_cpu_tables"
-CPU_TABLES_FUZZER = "build/host/fuzz_cpu_tables"
+CPU_TABLES_TEST = "build/native/test_cpu_tables"
+CPU_TABLES_FUZZER = "build/native/fuzz_cpu_tables"
 CPU_TABLES_SEEDS = "tests/native/cpu_tables/fuzz/corpus"
 # About 15 s: each run searches the BIOS areas four times (as given and
 # repaired, each twice), some 600 runs a second with the sanitizers.
 CPU_TABLES_FUZZ_RUNS = 8000
-CPU_TABLES_FUZZ_SCRATCH = "build/host/cpu-tables-fuzz-run"
+CPU_TABLES_FUZZ_SCRATCH = "build/native/cpu-tables-fuzz-run"
 
 
 def check_cpu_tables_fuzz(log):
     run_fuzzer(log, CPU_TABLES_FUZZER, CPU_TABLES_SEEDS, CPU_TABLES_FUZZ_RUNS,
-               CPU_TABLES_FUZZ_SCRATCH, 4096, "host-cpu-tables-fuzz")
+               CPU_TABLES_FUZZ_SCRATCH, 4096, "native-cpu-tables-fuzz")
 
 
 def cpu_row(index, apic_id, state):
@@ -264,10 +264,10 @@ APIC_LINES = ["apic: local APIC id 0 version 0x14 at fee00000, timer ",
               "(count "]
 
 
-def host_tests():
+def native_tests():
     return [
-        Test("host-cpu-tables", check_host_tests, (CPU_TABLES_TEST,)),
-        Test("host-cpu-tables-fuzz", check_cpu_tables_fuzz),
+        Test("native-cpu-tables", check_native_tests, (CPU_TABLES_TEST,)),
+        Test("native-cpu-tables-fuzz", check_cpu_tables_fuzz),
     ]
 
 

@@ -15,7 +15,7 @@ def all_tests():
     return (names.tests(all_tests, matrix.tests) +
             binaries.tests() +
             native.tests() +
-            smp.host_tests() +
+            smp.native_tests() +
             dosbox.judge_tests() +
             v86.judge_tests() +
             docs.tests() +

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""capture_qemu.py - writes qemu_tables.c, the host tests' fixture: the
+"""capture_qemu.py - writes qemu_tables.c, the native tests' fixture: the
 bytes of the CPU tables SeaBIOS leaves in a QEMU machine, captured from a
 real one.
 

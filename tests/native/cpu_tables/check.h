@@ -1,11 +1,11 @@
 /*
- * check.h - what the host tests of the CPU-table parser share: the
+ * check.h - what the native tests of the CPU-table parser share: the
  * checks, the tests main() runs, and a fake machine memory to lay
  * tables out in.
  *
  * The *.c here are linked with arch/x86/kernel/firmware/cpu_tables.c into one
- * native program with ASan and UBSan (make host-tests:
- * build/host/test_cpu_tables).  The parser reads memory only through
+ * native program with ASan and UBSan (make native-tests:
+ * build/native/test_cpu_tables).  The parser reads memory only through
  * struct fw_memory, so two buffers stand in for the machine: its first
  * MiB and the 128 KiB below 128 MiB where QEMU -m 128 keeps its ACPI
  * tables; a read anywhere else fails, as a read of memory that is not
@@ -13,8 +13,8 @@
  * offsets, not from the parser's, so a wrong offset in the parser shows
  * as a failure.
  */
-#ifndef HOST_CPU_TABLES_CHECK_H
-#define HOST_CPU_TABLES_CHECK_H
+#ifndef NATIVE_CPU_TABLES_CHECK_H
+#define NATIVE_CPU_TABLES_CHECK_H
 
 #include <stdio.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /*
- * main.c - runs the host tests of the host's hypercall-argument checks
+ * main.c - runs the native tests of the host's hypercall-argument checks
  * (arch/x86/host/check.c): GDT and LDT entries, IDT gates, the ring-1
  * stack, the debug registers and the MSRs, each kind of bad one and the good ones pv386's own boot
  * hands over; and the ELF checks of the guest kernel loader and exec.c
@@ -26,11 +26,11 @@
 	X(elf_segment_refusals) X(elf_segment_edges_accepted)
 
 #define DECLARE(name)	void test_##name(void);
-#define ROW(name)	HOST_TEST(name),
+#define ROW(name)	NATIVE_TEST(name),
 GUEST_CHECK_TESTS(DECLARE)
-static const struct host_test tests[] = { GUEST_CHECK_TESTS(ROW) };
+static const struct native_test tests[] = { GUEST_CHECK_TESTS(ROW) };
 
 int main(void)
 {
-	return run_host_tests(tests, sizeof(tests) / sizeof(tests[0]), 0);
+	return run_native_tests(tests, sizeof(tests) / sizeof(tests[0]), 0);
 }

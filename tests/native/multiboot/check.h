@@ -1,18 +1,18 @@
 /*
- * check.h - what the host tests of the Multiboot info parser share: the
+ * check.h - what the native tests of the Multiboot info parser share: the
  * CHECK macro, the tests main() runs, and a fake low memory to build
  * info blocks in.
  *
  * The *.c here are linked with arch/x86/kernel/firmware/multiboot_parse.c and
  * kernel/ram_map.c into one native program with ASan and UBSan
- * (make host-tests: build/host/test_multiboot).  The parser reads memory
+ * (make native-tests: build/native/test_multiboot).  The parser reads memory
  * only through struct mb_memory, so a buffer stands in for the machine's
  * first MiB.  The tests lay out the info block from the Multiboot
  * specification's offsets, not from the parser's structures, so a wrong
  * structure in the parser shows as a failure.
  */
-#ifndef HOST_MULTIBOOT_CHECK_H
-#define HOST_MULTIBOOT_CHECK_H
+#ifndef NATIVE_MULTIBOOT_CHECK_H
+#define NATIVE_MULTIBOOT_CHECK_H
 
 #include <stdio.h>
 #include <multiboot_parse.h>

@@ -1,5 +1,5 @@
 /*
- * main.c - runs the host tests of the ops ROM validator
+ * main.c - runs the native tests of the ops ROM validator
  * (arch/x86/paravirt/backends/rom_check.c): one test per kind of bad ROM, good ones,
  * the checksum, and the ROM the build made; and one per clause no other
  * test stands for alone (test_clauses.c).
@@ -16,11 +16,11 @@
 	X(header_fields_one_at_a_time)
 
 #define DECLARE(name)	void test_##name(void);
-#define ROW(name)	HOST_TEST(name),
+#define ROW(name)	NATIVE_TEST(name),
 ROM_TESTS(DECLARE)
-static const struct host_test tests[] = { ROM_TESTS(ROW) };
+static const struct native_test tests[] = { ROM_TESTS(ROW) };
 
 int main(void)
 {
-	return run_host_tests(tests, sizeof(tests) / sizeof(tests[0]), 0);
+	return run_native_tests(tests, sizeof(tests) / sizeof(tests[0]), 0);
 }

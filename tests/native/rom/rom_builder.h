@@ -1,10 +1,10 @@
 /*
- * rom_builder.h - builds ops ROMs in memory for the validator's host
+ * rom_builder.h - builds ops ROMs in memory for the validator's native
  * tests: a good one laid out as the ABI says (asm/rom.h), which each
  * test then spoils in one way, and the checksum sealed again or not.
  */
-#ifndef HOST_ROM_BUILDER_H
-#define HOST_ROM_BUILDER_H
+#ifndef NATIVE_ROM_BUILDER_H
+#define NATIVE_ROM_BUILDER_H
 
 #include <asm/rom.h>
 

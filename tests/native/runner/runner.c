@@ -1,5 +1,5 @@
 /*
- * runner.c - runs a host test program's table of tests (runner.h).
+ * runner.c - runs a native test program's table of tests (runner.h).
  *
  * A check that fails marks its test failed with the first failure's
  * detail, so one broken rule gives one FAIL line (plus a few more
@@ -47,7 +47,7 @@ static void report_failure(const char *name)
 		printf("    also %s\n", details[i]);
 }
 
-int run_host_tests(const struct host_test *tests, unsigned int n,
+int run_native_tests(const struct native_test *tests, unsigned int n,
 		   void (*before_each)(void))
 {
 	unsigned int i, passed = 0, failed = 0;

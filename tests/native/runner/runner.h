@@ -1,18 +1,18 @@
 /*
- * runner.h - what every host-side test program shares: CHECK, which
+ * runner.h - what every native test program shares: CHECK, which
  * records a failure in the running test, and the loop that runs a table
  * of tests, prints PASS or FAIL for each and ends with the line
  * "N passed, M failed" that tests/run and make look at.
  */
-#ifndef HOST_RUNNER_H
-#define HOST_RUNNER_H
+#ifndef NATIVE_RUNNER_H
+#define NATIVE_RUNNER_H
 
-struct host_test {
+struct native_test {
 	const char *name;
 	void (*fn)(void);
 };
 
-#define HOST_TEST(name)	{ #name, test_##name }
+#define NATIVE_TEST(name)	{ #name, test_##name }
 
 /* A failed check: remembered for the running test, which then FAILs. */
 void check_failed(const char *file, int line, const char *fmt, ...)
@@ -27,7 +27,7 @@ unsigned int check_failures(void);
 	} while (0)
 
 /* Run each test, before_each (if any) first; the exit status to give. */
-int run_host_tests(const struct host_test *tests, unsigned int n,
+int run_native_tests(const struct native_test *tests, unsigned int n,
 		   void (*before_each)(void));
 
 #endif

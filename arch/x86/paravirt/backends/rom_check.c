@@ -6,7 +6,7 @@
  * enough bytes for a header, the magic, the ABI major, a size field that
  * covers the tables and fits the module, the checksum over that size,
  * then every entry and fixup inside the code.  Reads stay in [0, len):
- * the host tests and the fuzzer (tests/native/rom/) run this same file
+ * the native tests and the fuzzer (tests/native/rom/) run this same file
  * under AddressSanitizer.  It calls nothing of the kernel.
  */
 #include <asm/rom.h>

@@ -3,7 +3,7 @@
  *
  * Pure functions on byte buffers: nothing here reads or writes kernel
  * code, calls the kernel or depends on the CPU it runs on, so the same
- * file is compiled into the kernel and into the host-side tests.
+ * file is compiled into the kernel and into the native tests.
  * arch/x86/paravirt/patch/patch.c decides what each site becomes and does the writing.
  *
  * The rules, for a site of len bytes (see asm/patch.h for its shapes):

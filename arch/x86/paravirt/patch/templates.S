@@ -8,7 +8,7 @@
  * sites pass arguments and results in EAX (and EDX), the regparm
  * convention of every op, so the templates use those registers.
  *
- * The host-side tests (tests/native/) link this file into a 64-bit program:
+ * The native tests (tests/native/) link this file into a 64-bit program:
  * .code32 keeps the encodings 32-bit there, and PTR is a host pointer.
  * The per-CPU GDT is reached through %fs: its offset is asm-offsets'.
  */

@@ -18,7 +18,7 @@
  * After each search the result must obey what the kernel relies on
  * (check_tables); any breach aborts, which libFuzzer reports as a crash.
  * Seeds: corpus/, made by make_seeds.py.  `make fuzz-cpu-tables` runs it
- * for FUZZ_TIME seconds; tests/run's host-cpu-tables-fuzz briefly.
+ * for FUZZ_TIME seconds; tests/run's native-cpu-tables-fuzz briefly.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /*
  * fake_page_alloc.h - the kernel's page allocator (page_alloc.h), as the
- * host-side shadow tests give it to page_tables.c, shadow_cache.c and
+ * native shadow tests give it to page_tables.c, shadow_cache.c and
  * memory.c: frames of the test program's own, an allocation that fails
  * when told to (the n-th call, or the n-th and every later one), and a
  * record of every frame, so that a frame freed twice, freed but never

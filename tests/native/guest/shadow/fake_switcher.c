@@ -1,6 +1,6 @@
 /*
  * fake_switcher.c - the one function of the Switcher's (switcher.c)
- * that page_tables.c calls, for the host-side shadow tests: it writes
+ * that page_tables.c calls, for the native shadow tests: it writes
  * the table it is given and the directory entry, as the real one does,
  * so that a table already freed is caught being written.
  */

@@ -1,5 +1,5 @@
 /*
- * main.c - runs the host tests of the frames a guest takes from its host
+ * main.c - runs the native tests of the frames a guest takes from its host
  * (guest memory and shadow page tables: test_shadow_frames.c), on a page
  * allocator that refuses when told to (fake_page_alloc.c), and the trap
  * frames it writes through the guest's tables (test_guest_write.c).
@@ -22,12 +22,12 @@
 	X(frame_before_the_first_cr3_is_physical)
 
 #define DECLARE(name)	void test_##name(void);
-#define ROW(name)	HOST_TEST(name),
+#define ROW(name)	NATIVE_TEST(name),
 SHADOW_FRAME_TESTS(DECLARE)
-static const struct host_test tests[] = { SHADOW_FRAME_TESTS(ROW) };
+static const struct native_test tests[] = { SHADOW_FRAME_TESTS(ROW) };
 
 int main(void)
 {
 	fake_report_faults();
-	return run_host_tests(tests, sizeof(tests) / sizeof(tests[0]), 0);
+	return run_native_tests(tests, sizeof(tests) / sizeof(tests[0]), 0);
 }
