@@ -46,6 +46,30 @@ struct ktest {
  */
 #define KTEST_ALONE(tname)	__KTEST(tname, true)
 
+/*
+ * A scenario: the machine booted in a way no boot option gives - a CPU
+ * that never answers its start-up, one that answers too late - for
+ * tests that must see the kernel cope.  `test=sname`, sname a
+ * scenario's whole name, runs its body as the option is read, before
+ * the kernel has done anything the body changes; the body only sets a
+ * test hook the kernel exposes for it (asm/smp.h's smp_start_hooks).
+ * Then the tests whose names contain tests_word run, as with
+ * `test=tests_word`; with tests_word NULL none do, and the kernel boots
+ * on to its shell, for tests/run to look at from outside.
+ */
+struct ktest_scenario {
+	const char *name;
+	void (*setup)(void);
+	const char *tests;
+};
+
+#define KTEST_SCENARIO(sname, tests_word)				\
+	static void scenario_##sname(void);				\
+	static const struct ktest_scenario __ktest_scenario_##sname	\
+	__section(".ktest_scenarios") __used __attribute__((aligned(4))) = \
+		{ #sname, scenario_##sname, tests_word };		\
+	static void scenario_##sname(void)
+
 /* Record a failure (and go on) unless cond holds. */
 #define KT_EXPECT(cond) \
 	ktest_expect(kt_ctx, (cond), #cond, __FILE__, __LINE__)

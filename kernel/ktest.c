@@ -16,12 +16,31 @@
 #include <asm/timer.h>
 
 extern const struct ktest __start_ktests[], __stop_ktests[];
+extern const struct ktest_scenario __start_ktest_scenarios[], __stop_ktest_scenarios[];
 
 static bool requested;
 static char filter[64];		/* the option's text is gone after parsing */
 
+static const struct ktest_scenario *find_scenario(const char *name)
+{
+	const struct ktest_scenario *s;
+
+	for (s = __start_ktest_scenarios; s < __stop_ktest_scenarios; s++)
+		if (!strcmp(s->name, name))
+			return s;
+	return NULL;
+}
+
 static int parse_test(const char *value)
 {
+	const struct ktest_scenario *scenario = value ? find_scenario(value) : NULL;
+
+	if (scenario) {
+		scenario->setup();
+		if (!scenario->tests)
+			return 0;	/* on to the shell */
+		value = scenario->tests;
+	}
 	requested = true;
 	paravirt_count_start();		/* op coverage, from the first op on */
 	if (value)

@@ -102,8 +102,24 @@ struct smp_ap_said {
 };
 extern struct smp_ap_said smp_ap_said[CPU_TABLES_MAX_CPUS];
 
+/*
+ * Test hooks of the start-up, for the in-kernel tests that must see a
+ * CPU fail it; nothing else sets them, and they are set at boot, before
+ * smp_boot_cpus (ktest.h, KTEST_SCENARIO).  SMP_NO_APIC_ID: none.
+ *   never_start_apic_id  that CPU is sent no STARTUP: it never answers,
+ *                        as a broken CPU would not, and is left out;
+ *   held_late_apic_id    that CPU starts but is held in the trampoline
+ *                        until the boot CPU has given up on it and
+ *                        starts the next CPU: it must halt uncounted.
+ */
+struct smp_start_hooks {
+	unsigned int never_start_apic_id;
+	unsigned int held_late_apic_id;
+};
+extern struct smp_start_hooks smp_start_hooks;
+
 /* Whether CPU cpu, left out, came after all and halted (its trampoline
- * block says so); the cpu the test aid smp_slow=N holds back, or -1. */
+ * block says so); the cpu held_late_apic_id holds back, or -1. */
 bool smp_ap_came_late(unsigned int cpu);
 int smp_held_cpu(void);
 

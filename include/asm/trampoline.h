@@ -88,10 +88,11 @@ struct trampoline_block {
 };
 
 /* What every AP reads: where its local APIC's ID register is, and the
- * test aid smp_slow's AP, held there until released (smpboot.c). */
+ * AP of the test hook held_late_apic_id, held there until released
+ * (smpboot.c). */
 struct trampoline_header {
 	u32 apic_id_reg;		/* physical, paging is off */
-	u32 held_apic_id;		/* smp_slow's, or not an APIC id */
+	u32 held_apic_id;		/* the hook's, or not an APIC id */
 	u32 release;			/* non-zero: the held AP goes on */
 	u32 unused;
 };

@@ -6,14 +6,14 @@
  * that cpu number and the number itself, a CPU left out must have
  * written nothing, and `running` must count the boot CPU and the APs
  * online.  Booted with -smp 2..8 by tests/suite/smp.py (smp-ktest-*),
- * and with smp_skip=N for a CPU that never answers.
+ * and in a scenario with a CPU that never answers (boot_scenarios.c).
  *
- * With smp_slow=N the AP of APIC id N was held in the trampoline past
- * the boot CPU's wait, and let go on as the next CPU started: the second
- * test sees it come (its own block says it halted late), gives it time,
- * then checks that it harmed nobody - nothing it could count or claim
- * moved, every CPU online still answers an IPI, and the machine is
- * still here.
+ * In the scenario smpboot_apic2_answers_late the AP of APIC id 2 was
+ * held in the trampoline past the boot CPU's wait, and let go on as the
+ * next CPU started: the second test sees it come (its own block says
+ * it halted late), gives it time, then checks that it harmed nobody -
+ * nothing it could count or claim moved, every CPU online still answers
+ * an IPI, and the machine is still here.
  */
 #include <ktest.h>
 #include <task.h>

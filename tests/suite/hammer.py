@@ -253,7 +253,8 @@ def typing_during_shootdowns(log, build, cpus):
 # The TLB shootdown's in-kernel tests (tests/kernel/test_tlb.c, test=tlb)
 # with four CPUs that run at once: QEMU's multi-threaded TCG, where a
 # CPU's stale TLB entry can be used while another CPU frees the frame
-# under it.  tlb-sparse-4-y leaves CPU 2 out (smp_skip=2): the CPUs
+# under it.  tlb-sparse-4-y leaves CPU 2 out (the ktest scenario
+# tlb_apic2_never_answers, tests/kernel/boot_scenarios.c): the CPUs
 # asked are 1 and 3, numbered past the count of CPUs online.
 TLB_TESTS = ["ktest: PASS tlb_page_given_back_faults_on_every_cpu",
              "ktest: PASS tlb_page_given_back_when_the_other_cpus_come_late",
@@ -276,9 +277,9 @@ TLB_TIMEOUT = 180
 # and hold times during shootdowns (shootdown-typing-*, hammer-*) run
 # their CPUs on one host thread, where a CPU waited for is never
 # descheduled while its waiter runs.
-def tlb_row(name, build, append="", said=()):
+def tlb_row(name, build, tests="tlb", said=()):
     return Test(name, qemu_ktest, (build, "qemu32"),
-                {"append": f"test=tlb {append}".strip(),
+                {"append": f"test={tests}",
                  "extra": ["-smp", "4", *MULTI_THREAD],
                  "expect": TLB_TESTS + list(said), "timeout": TLB_TIMEOUT})
 
@@ -287,7 +288,7 @@ def tests():
     return [
         tlb_row("tlb-smp-4-y", Y, said=["smp: 4 CPUs running"]),
         tlb_row("tlb-smp-4-n", N, said=["smp: 4 CPUs running"]),
-        tlb_row("tlb-sparse-4-y", Y, "smp_skip=2",
+        tlb_row("tlb-sparse-4-y", Y, "tlb_apic2_never_answers",
                 said=["smp: 3 CPUs running",
                       "smp: CPU 2 (APIC id 2) did not answer the start-up"]),
         Test("hammer-smp-4-y", hammer_storm, (Y, 4)),

@@ -42,13 +42,15 @@ firmware's tables parsed on the host, and the kernel on QEMU -smp N.
                    returns only once each CPU asked has flushed), and
                    (PARAVIRT=y) the live backend switches stop the other
                    CPUs at a safe point.
-  smp-left-out-*   A CPU that never answers its start-up (the test aid
-                   smp_skip=N sends APIC id N no STARTUP; smp-ktest-late
-                   has smp_slow=N: it is held in the trampoline until the
-                   boot CPU gave up on it and starts the next CPU, then
-                   must halt uncounted, harming nobody) is named in the
-                   boot log and "left out" in `cpus`; the others run and
-                   the kernel goes on to its shell.
+  smp-left-out-*   A CPU that never answers its start-up (the ktest
+                   scenario apic2_never_answers sends APIC id 2 no
+                   STARTUP; smp-ktest-late's smpboot_apic2_answers_late
+                   holds it in the trampoline until the boot CPU gave up
+                   on it and starts the next CPU, when it must halt
+                   uncounted, harming nobody: tests/kernel/
+                   boot_scenarios.c) is named in the boot log and "left
+                   out" in `cpus`; the others run and the kernel goes on
+                   to its shell.
   smp-8-loaded-n   -smp 8 booted to the ready line five times beside busy
                    loops (three per host core): every boot gets there,
                    with 8 CPUs running or with each CPU that answered too
@@ -178,19 +180,19 @@ def smp_test(name, smp, n, append="", extra=(), said=(), build=Y, **kwargs):
                  "extra": ["-smp", str(smp), *extra]})
 
 
-def smp_ktest(name, smp, build=Y, skip=None, aid="smp_skip"):
-    """The start-up's in-kernel test on QEMU -smp smp, every CPU started
-    but APIC id skip, which must be named left out: aid smp_skip sends
-    it no STARTUP; smp_slow holds it in the trampoline until the boot
-    CPU gave up on it and starts the next CPU, when it must halt
-    uncounted and harm nobody (smpboot_a_late_ap_halts_and_harms_nobody)."""
+def smp_ktest(name, smp, build=Y, skip=None, scenario=None, late=False):
+    """The start-up's in-kernel tests on QEMU -smp smp, every CPU started
+    but APIC id skip, which must be named left out: the ktest scenario
+    (tests/kernel/boot_scenarios.c) sends it no STARTUP, or, late, holds
+    it in the trampoline until the boot CPU gave up on it and starts the
+    next CPU, when it must halt uncounted and harm nobody
+    (smpboot_a_late_ap_halts_and_harms_nobody)."""
     running = smp - (skip is not None)
     expect = ["ktest: PASS smpboot_each_ap_says_who_it_is", f"smp: {running} CPUs running"]
-    if aid == "smp_slow":
+    if late:
         expect.append("ktest: PASS smpboot_a_late_ap_halts_and_harms_nobody")
-    append = "test=smpboot"
+    append = f"test={scenario or 'smpboot'}"
     if skip is not None:
-        append += f" {aid}={skip}"
         expect.append(f"smp: CPU {skip} (APIC id {skip}) did not answer the start-up; "
                       "left out")
     return Test(name, qemu_ktest, (build, "qemu32"),
@@ -286,10 +288,11 @@ def qemu_tests():
                        for v in (9, 0)]),
         # SeaBIOS (QEMU 7.2) lists only the boot CPU in its MP table.
         smp_test("smp-mp-table-y", 2, 1, extra=["-no-acpi"], source="MP table"),
-        smp_test("smp-left-out-y", 4, 4, append="smp_skip=2", left_out=(2,)),
+        smp_test("smp-left-out-y", 4, 4, append="test=apic2_never_answers", left_out=(2,)),
         smp_ktest("smp-ktest-4-y", 4),
-        smp_ktest("smp-ktest-8-n", 8, build=N, skip=5),
-        smp_ktest("smp-ktest-late-4-y", 4, skip=2, aid="smp_slow"),
+        smp_ktest("smp-ktest-8-n", 8, build=N, skip=5, scenario="smpboot_apic5_never_answers"),
+        smp_ktest("smp-ktest-late-4-y", 4, skip=2, scenario="smpboot_apic2_answers_late",
+                  late=True),
         Test("smp-8-loaded-n", check_boots_under_load, (N, 8)),
         Test("smp-486-y", shell_dialogue, (Y, [
             ("cpus", [f"cpus: 1 ({NO_APIC})$", "  cpu 0: boot, no APIC, running$"])]),

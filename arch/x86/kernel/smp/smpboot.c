@@ -81,34 +81,8 @@ struct smp_ap_said smp_ap_said[CPU_TABLES_MAX_CPUS];
 /* Set by the AP once it counted itself online, read by the boot CPU. */
 static u32 ap_published[CPU_TABLES_MAX_CPUS];
 
-static unsigned int skip_apic_id = SMP_NO_APIC_ID;
-static unsigned int slow_apic_id = SMP_NO_APIC_ID;
-
-/* A test aid: the CPU that never answers, on demand (tests/suite/smp.py). */
-static int parse_smp_skip(const char *value)
-{
-	unsigned long v;
-
-	if (!value || parse_ulong(value, &v) || v > 0xfe)
-		return -EINVAL;
-	skip_apic_id = v;
-	return 0;
-}
-boot_option("smp_skip", parse_smp_skip,
-	    "test aid: send APIC id N no STARTUP, so it never answers and is left out");
-
-/* A test aid: the AP that answers too late, after the boot CPU gave up. */
-static int parse_smp_slow(const char *value)
-{
-	unsigned long v;
-
-	if (!value || parse_ulong(value, &v) || v > 0xfe)
-		return -EINVAL;
-	slow_apic_id = v;
-	return 0;
-}
-boot_option("smp_slow", parse_smp_slow,
-	    "test aid: APIC id N is held in the trampoline until the boot CPU gave up on it");
+/* Test hooks (asm/smp.h): only in-kernel tests set them, at boot. */
+struct smp_start_hooks smp_start_hooks = { SMP_NO_APIC_ID, SMP_NO_APIC_ID };
 
 /* ---- the AP's side ---- */
 
@@ -269,7 +243,7 @@ static void trampoline_copy(void)
 	*(u32 *)(TRAMPOLINE_PHYS + (trampoline_gdtr - trampoline_start) + 2) =
 		TRAMPOLINE_PHYS + (trampoline_gdt - trampoline_start);
 	h->apic_id_reg = (smp.tables.lapic_addr ? smp.tables.lapic_addr : APIC_DEFAULT_PHYS) + APIC_ID;
-	h->held_apic_id = slow_apic_id;
+	h->held_apic_id = smp_start_hooks.held_late_apic_id;
 	for (cpu = 0; cpu < TRAMPOLINE_BLOCKS; cpu++)
 		trampoline_block_of(cpu)->apic_id = SMP_NO_APIC_ID;
 }
@@ -298,7 +272,7 @@ static struct trampoline_block *fill_block(unsigned int cpu, u32 stack)
 }
 
 /*
- * The test aid smp_slow: its AP, held in the trampoline since its
+ * The hook held_late_apic_id: its AP, held in the trampoline since its
  * STARTUP, goes on only once the boot CPU has given up on it, at the
  * worst moment - as the next CPU starts (or at the end).  It is not sent
  * the INIT that would stop it: in QEMU that INIT does not stop an AP
@@ -325,13 +299,14 @@ int smp_held_cpu(void)
 	unsigned int cpu;
 
 	for (cpu = 1; cpu < smp.nr_numbered; cpu++)
-		if (smp.cpu[cpu].apic_id == slow_apic_id)
+		if (smp.cpu[cpu].apic_id == smp_start_hooks.held_late_apic_id)
 			return cpu;
 	return -1;
 }
 
 /* INIT, 10 ms, STARTUP, 200 us, and STARTUP again if it has not called
- * in: whether the APIC delivered every message (smp_skip sends none). */
+ * in: whether the APIC delivered every message (never_start_apic_id's
+ * CPU is sent no STARTUP). */
 static bool send_startup(struct trampoline_block *b, unsigned int apic_id)
 {
 	unsigned int try;
@@ -339,7 +314,8 @@ static bool send_startup(struct trampoline_block *b, unsigned int apic_id)
 	if (apic_send_init(apic_id))
 		return false;
 	pit_wait_while(NULL, 0, INIT_WAIT_US);
-	for (try = 0; try < STARTUP_TRIES && apic_id != skip_apic_id; try++) {
+	for (try = 0; try < STARTUP_TRIES && apic_id != smp_start_hooks.never_start_apic_id;
+	     try++) {
 		if (apic_send_startup(apic_id, TRAMPOLINE_PHYS))
 			return false;
 		pit_wait_while(&b->state, AP_WAITING, STARTUP_WAIT_US);
@@ -403,8 +379,8 @@ static bool start_ap(unsigned int cpu)
 	 * comes.  Whether or not it does, the AP finds its place given up
 	 * if it comes, and its stack and per-CPU area stay its own.
 	 */
-	held_ap_given_up = apic_id == slow_apic_id;
-	if (!held_ap_given_up)	/* smp_slow: as QEMU, see release_held_ap */
+	held_ap_given_up = apic_id == smp_start_hooks.held_late_apic_id;
+	if (!held_ap_given_up)	/* as QEMU, see release_held_ap */
 		apic_send_init(apic_id);
 	printk("smp: CPU %u (APIC id %u) did not answer the start-up%s; left out\n",
 	       cpu, apic_id, delivered ? "" : " (its APIC did not deliver a message)");

@@ -109,7 +109,7 @@ ap_start32:
 	movl TRAMPOLINE_HEADER_APIC_ID_REG(%ebx), %eax
 	movl (%eax), %edx
 	shrl $24, %edx
-	/* smp_slow: the AP of that APIC id is held here until released. */
+	/* A test hook's AP (held_late_apic_id) is held here until released. */
 	cmpl TRAMPOLINE_HEADER_HELD_APIC_ID(%ebx), %edx
 	jne 2f
 1:	pause
