@@ -10,6 +10,8 @@
  *     ktest: N passed, M failed
  *
  * after which the kernel leaves the emulator with a pass or fail status.
+ * `test=name` of a KTEST_SCENARIO (below) first boots the machine the
+ * scenario's way, for tests that need it booted so.
  */
 #ifndef PV386_KTEST_H
 #define PV386_KTEST_H
