@@ -1,6 +1,6 @@
 /*
  * rom_builder.c - a good ops ROM, built by the ABI's offsets, for the
- * host tests to spoil (rom_builder.h).
+ * native tests to spoil (rom_builder.h).
  */
 #include <string.h>
 #include "rom_builder.h"
@@ -27,7 +27,7 @@ void rom_build_fixups(struct test_rom *r, u32 nr_entries, u16 minor, u32 nr_fixu
 	r->h.size = code + ROM_CODE_BYTES;
 	r->h.fixups_start = tables_end;
 	r->h.fixups_end = code;
-	strcpy(r->h.vendor, "host test");
+	strcpy(r->h.vendor, "native test");
 	r->h.nr_entries = nr_entries;
 	for (i = 0; i < nr_entries; i++)
 		r->h.entry[i] = code + i % ROM_CODE_BYTES;

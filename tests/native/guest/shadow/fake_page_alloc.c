@@ -1,5 +1,5 @@
 /*
- * fake_page_alloc.c - page_alloc.h's functions for the host-side shadow
+ * fake_page_alloc.c - page_alloc.h's functions for the native shadow
  * tests (fake_page_alloc.h): each allocation is pages of this program's
  * own (mmap: page-aligned and zeroed, as page_alloc's are; a 32-bit
  * build, so an address is a u32 as in the kernel), each in a record.
