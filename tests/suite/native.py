@@ -1,14 +1,14 @@
-"""tests/suite/native.py - the native tests, run natively.
+"""tests/suite/native.py - the tests that run on the build machine itself.
 
   native-patch-engine  The patch engine's unit tests (tests/native/), built
                    natively with sanitizers by `make native-tests`.
-  native-multiboot   The Multiboot info parser's unit tests
+  native-multiboot  The Multiboot info parser's unit tests
                    (tests/native/multiboot/), built the same way.
   native-multiboot-fuzz  Its libFuzzer target for a fixed number of runs
                    from a fixed seed, starting from its seed corpus: no
                    crash, no broken invariant.  `make fuzz-multiboot`
                    fuzzes longer.
-  native-guest-check The host's checks of what a guest hands it (GDT
+  native-guest-check  The host's checks of what a guest hands it (GDT
                    entries, IDT gates, the ring-1 stack; tests/native/guest/).
   native-guest-check-fuzz  Their libFuzzer target the same way: whatever a
                    check accepts must be safe to load for a ring-1 guest.

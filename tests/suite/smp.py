@@ -1,5 +1,5 @@
 """tests/suite/smp.py - finding and starting the CPUs (issue 27): the
-firmware's tables parsed on the host, and the kernel on QEMU -smp N.
+firmware's tables parsed natively, and the kernel on QEMU -smp N.
 
   native-cpu-tables  The CPU-table parser's unit tests
                    (tests/native/cpu_tables/: ACPI MADT and MP tables built
