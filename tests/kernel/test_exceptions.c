@@ -19,6 +19,7 @@
 #include <task.h>
 #include <asm/desc.h>
 #include <asm/extable.h>
+#include <asm/hypercall.h>
 #include <asm/privileged.h>
 #include <asm/processor-flags.h>
 #include <asm/switcher.h>
@@ -168,7 +169,7 @@ static void check_vector(struct ktest_ctx *kt_ctx, unsigned int v, void (*fn)(vo
 }
 
 /* In a guest, `int $0x1f` is a hypercall: the host's, never the guest
- * kernel's vector (asm/switcher.h); and `int $1`, `int $2`, `int $7`,
+ * kernel's vector (asm/hypercall.h); and `int $1`, `int $2`, `int $7`,
  * `int $18` are #GP
  * (the host admits ring 0 only there: software_int_..._is_gp_in_a_guest
  * below).  Named as left out, not skipped. */

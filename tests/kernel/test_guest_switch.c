@@ -22,6 +22,7 @@
 #include <asm/debug_regs.h>
 #include "../../arch/x86/host/host.h"	/* the host's own: tests reach in */
 #include <asm/host_check.h>
+#include <asm/hypercall.h>
 #include <asm/paging.h>
 #include <asm/privileged.h>
 #include <asm/processor-flags.h>
