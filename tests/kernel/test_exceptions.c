@@ -216,8 +216,8 @@ KTEST(provokable_vectors_also_raised_by_hand)
  * guest gets what a CPU gives for a gate its ring may not use: #GP with
  * the vector in the error code, at the int itself.  Its handler for the
  * vector never runs: with the frame one word short, it would have read
- * its own %ds as the vector (issue 25); an int $7 the host once took for
- * its own lazy-FPU trap, and resumed past.  At ring 0 the CPU would take
+ * its own %ds as the vector; and a host that took an int $7 for its own
+ * lazy-FPU trap would resume past it.  At ring 0 the CPU would take
  * such an int without an error code: a kernel's own bug, not tried.
  */
 #define SOFTWARE_INT(n) \

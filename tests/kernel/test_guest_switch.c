@@ -167,7 +167,7 @@ static bool selectors_zero_extended(const struct pt_regs *r)
 }
 
 /*
- * A software `int $14` at ring 1 (issue 25): through the real gate as
+ * A software `int $14` at ring 1: through the real gate as
  * the host sets it up, ring 0 only, it is #GP with the vector in the
  * error code; through a gate that admitted ring 1, the CPU would push
  * no error code, and the Switcher must refuse the short frame whole
