@@ -197,8 +197,8 @@ static void check_trap_frames(struct ktest_ctx *kt_ctx, struct switcher_state *s
 }
 
 /*
- * A descriptor the guest rewrote under a loaded segment register (issue
- * 25): the Switcher's entry, which reloads every register, would fault
+ * A descriptor the guest rewrote under a loaded segment register: the
+ * Switcher's entry, which reloads every register, would fault
  * on it at ring 0.  A data register is entered null instead; a CS that
  * would not load is not entered at all (GUEST_TRAP_BAD_SEGMENT).
  */

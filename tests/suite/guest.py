@@ -205,8 +205,8 @@ HOSTILE = [
 ]
 HOSTILE_TIMEOUT = 30    # the longest: 10 s of interrupts off
 # What the host may print about one hostile guest, its own lines (not the
-# guest's console): a few lines, bounded whatever the guest does (issue
-# 25: 20 load_idt calls once made it print 464 KB).
+# guest's console): a few lines, bounded whatever the guest does (20
+# load_idt calls, each reported in full, would make it print 464 KB).
 HOST_BYTES_PER_GUEST = 2048
 
 
