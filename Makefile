@@ -754,7 +754,8 @@ $(DOCS_OUT)/patching.svg: docs/patching.dot $(DOCS_QUOTED)
 	tools/docs-fill $< > $(DOCS_OUT)/patching.dot
 	dot -Tsvg -o $@ $(DOCS_OUT)/patching.dot
 
-$(DOCS_OUT)/hypercall.svg: docs/hypercall.dot $(DOCS_QUOTED) include/asm/switcher.h
+$(DOCS_OUT)/hypercall.svg: docs/hypercall.dot $(DOCS_QUOTED) include/asm/switcher.h \
+			    include/asm/hypercall.h
 	tools/docs-fill $< > $(DOCS_OUT)/hypercall.dot
 	dot -Tsvg -o $@ $(DOCS_OUT)/hypercall.dot
 

@@ -5,15 +5,19 @@
  * The kernel calls arch freely, through include/asm/; arch calls back
  * only here, so that the layers stay one-way everywhere else and a
  * reader sees in one place what the machine side asks of the kernel.
- * tools/audit-calls checks it on the built objects: an arch file that
- * calls any other kernel function fails the suite, and so does any call
- * loop between files that does not pass through this door.
+ * Its names are listed in include/arch_door.list, which tools/audit-calls
+ * reads and checks on the built objects: an arch file that calls any
+ * other kernel function fails the suite, and so does any call loop
+ * between files that does not pass through this door, and so does a
+ * kernel function declared here or in a header included here that the
+ * list does not name - add it there, on purpose, or do not declare it.
  *
  * Besides these, arch uses the kernel's services, which call nothing of
  * arch's back but to print a panic: printk and panic (kernel.h), the
  * string routines (string.h), page frames (page_alloc.h), boot options
- * (cmdline.h), consoles (console.h), the RAM map (ram_map.h) and the
- * kernel's symbol table (ksyms.h).
+ * (cmdline.h), consoles (console.h), the RAM map (ram_map.h), the
+ * kernel's symbol table (ksyms.h), and the spinlocks' out-of-line forms
+ * (spinlock.h, which console.h and page_alloc.h include).
  */
 #ifndef PV386_ARCH_DOOR_H
 #define PV386_ARCH_DOOR_H

@@ -1,5 +1,5 @@
 /*
- * host.c - pv386 as a host, running a guest pv386 (issue 15): the boot
+ * host.c - pv386 as a host, running a guest pv386 (docs/guest.md): the boot
  * options guest=, guestmem= and guestexit, and the host thread a guest
  * runs in.  The machine's part - loading, the world switch, hypercalls, shadow page tables - is
  * arch/x86/host/ (asm/host.h); this is the kernel's: when a guest runs,

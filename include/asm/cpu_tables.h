@@ -21,7 +21,7 @@
 
 #include <types.h>
 
-/* The most CPUs pv386 keeps track of: QEMU -smp 1..8 (issue 27). */
+/* The most CPUs pv386 keeps track of: QEMU -smp 1..8 (docs/smp.md). */
 #define CPU_TABLES_MAX_CPUS	8
 
 /* Physical memory as the firmware left it.  In the kernel, read before

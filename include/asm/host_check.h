@@ -1,6 +1,6 @@
 /*
  * asm/host_check.h - what a host accepts from its guest: the checks every
- * hypercall argument that reaches the CPU goes through (issue 15).
+ * hypercall argument that reaches the CPU goes through (docs/guest.md).
  *
  * A guest kernel runs at ring 1 and asks the host, by hypercall, to put
  * descriptors into the real GDT and IDT and a stack into the real TSS.

@@ -1,7 +1,7 @@
 /*
  * asm/hypercall.h - how a pv386 guest talks to the pv386 host it runs
- * under (issue 15; docs/guest.md): the hypercalls, and the page the two
- * share.
+ * under (docs/guest.md): the hypercalls, their vector, and the page the
+ * two share.
  *
  * A hypercall is `int $HYPERCALL_VECTOR` from the guest kernel at ring 1:
  * its number in EAX, its arguments in EBX, ECX and EDX, the answer back
@@ -20,7 +20,15 @@
 #ifndef ASM_HYPERCALL_H
 #define ASM_HYPERCALL_H
 
-#include <asm/switcher.h>
+/*
+ * The vector of `int` that makes a hypercall: part of the ABI between
+ * the two, so it is here, where the guest reads it, and not in the
+ * host's Switcher (asm/switcher.h), which a guest never includes.  The
+ * host gives it a ring-1 gate in the guest's IDT and keeps it as its
+ * own: a guest cannot route it elsewhere.  0x1f, as lguest: the last
+ * vector Intel reserves (SDM Vol. 3A, 6.2), never an IRQ or a fault.
+ */
+#define HYPERCALL_VECTOR	0x1f
 
 /* One list, for the numbers, the names `guest stats` prints, and the
  * host's dispatch table: a call is named the same everywhere. */

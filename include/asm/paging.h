@@ -51,6 +51,9 @@
 #define PF_USER		0x4
 
 void paging_init(void);
+struct trampoline_block;
+/* Paging on for an AP, as the boot CPU has it (from trampoline.S). */
+void paging_start_ap(const struct trampoline_block *b);
 void paging_set_user(u32 start, u32 end);
 bool kernel_text_contains(u32 addr);	/* mapped read-only */
 bool write_protect_holds(void);		/* a ring-0 write to it faults */

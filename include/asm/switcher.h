@@ -34,7 +34,6 @@
 #define __SWITCHER_CS		(GDT_ENTRY_SWITCHER_CS * 8)
 #define __SWITCHER_DS		(GDT_ENTRY_SWITCHER_DS * 8)
 
-#define HYPERCALL_VECTOR	0x1f	/* as lguest: always the host's */
 /* Not vectors: what switcher_run() returns when the guest did not trap. */
 #define GUEST_TRAP_NONE		256	/* its frame is not a guest's: not run */
 #define GUEST_TRAP_BAD_FRAME	257	/* a trap frame not whole (world_switch.S) */

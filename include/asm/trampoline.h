@@ -31,7 +31,9 @@
 #define TRAMPOLINE_PHYS		0x8000
 #define TRAMPOLINE_VECTOR	(TRAMPOLINE_PHYS >> 12)	/* the STARTUP's page */
 
-/* Offsets in struct trampoline_block that trampoline.S reads. */
+/* Offsets in struct trampoline_block, checked against it in smpboot.c:
+ * trampoline.S reads the stack, the entry, the APIC id and the state
+ * (the control registers are read in C: paging_start_ap). */
 #define TRAMPOLINE_BLOCK_STACK	0
 #define TRAMPOLINE_BLOCK_ENTRY	4
 #define TRAMPOLINE_BLOCK_CR0	8
@@ -71,8 +73,9 @@
 struct trampoline_block;
 
 /* The AP's C entry: called on its own stack, paging on, interrupts
- * off, the block's copy in low memory as its argument; no op has run
- * on this CPU yet.  It never returns. */
+ * off, the block's copy in low memory as its argument; the only ops
+ * that have run on this CPU are paging_start_ap's (asm/paging.h), which
+ * need no per-CPU area.  It never returns. */
 typedef void (*trampoline_entry_fn)(struct trampoline_block *b);
 
 struct trampoline_block {

@@ -1,11 +1,18 @@
 #!/usr/bin/env python3
 """tests/audit_selftests/calls.py - tools/audit-calls can both fail and pass.
 
-Each case is a tiny source tree - a door header and a few C files under
-arch/x86/, kernel/ and tests/kernel/, compiled as the kernel's are into
-an object folder - with the verdict we know is right:
+Each case is a tiny source tree - a door header, the door's list of
+names, and a few C files under arch/x86/, kernel/ and tests/kernel/,
+compiled as the kernel's are into an object folder - with the verdict
+we know is right:
   clean        kernel calls arch, arch calls a door function back -> 0
-  past-door    arch calls a kernel function the door does not declare -> 1
+  past-door    arch calls a kernel function the door does not name -> 1
+  widened      the door header includes a header that declares a
+               kernel function the list does not name; nobody calls
+               it yet, but the door is wider than its list         -> 1
+  not-kernel   the included header declares only arch and inline
+               functions: no way into kernel/, not a widening       -> 0
+  stale        the list names a function no kernel file defines    -> 1
   kernel-loop  two kernel files call each other                   -> 1
   arch-loop    two arch files call each other                     -> 1
   sched-task   kernel/sched and kernel/task call each other: one unit -> 0
@@ -25,8 +32,10 @@ import sys
 from harness import SelfTest
 
 DOOR = """
+#include <wide.h>
 void schedule(void);		/* the one function arch may call back */
 """
+DOOR_LIST = "# the door\nschedule   # arch's way back\n"
 
 # Files every case starts from: the kernel calls arch, arch calls the
 # door's schedule() back - a loop through the door, which is allowed.
@@ -43,6 +52,20 @@ CASES = [
         "arch/x86/traps.c": "void task_kill(void); void trap(void) { task_kill(); }",
     }, 1, "past-door: arch calling task_kill, which the door lacks, is caught",
      r"arch/x86/traps calls kernel/task outside the door .*: task_kill"),
+    ("widened", {
+        "include/wide.h": "void task_kill(void);",
+        "kernel/task.c": "void task_kill(void) {}",
+    }, 1, "widened: a header change that opens task_kill past the list is caught",
+     r"widen the door: .*: task_kill$"),
+    ("not-kernel", {
+        "include/wide.h": "void arch_switch(void);\n"
+                          "static inline int twice(int x) { return x + x; }",
+    }, 0, "not-kernel: an arch or inline function in the door's headers is no widening",
+     r": clean$"),
+    ("stale", {
+        "include/door.list": DOOR_LIST + "task_kill\n",
+    }, 1, "stale: a listed name that no kernel file defines is caught",
+     r"names functions no kernel file defines: task_kill$"),
     ("kernel-loop", {
         "kernel/exec.c": "void spawn(void); void exec(void) { spawn(); }",
         "kernel/spawn.c": "void exec(void); void spawn(void) { exec(); }",
@@ -95,11 +118,15 @@ def build_tree(test, name, files):
     root = test.scratch(name)
     objects = os.path.join(root, "obj")
     os.makedirs(os.path.join(root, "include"))
-    with open(os.path.join(root, "include", "door.h"), "w") as f:
-        f.write(DOOR)
-    with open(os.path.join(root, "include", "host.h"), "w") as f:
-        f.write(HOST_DOOR)
+    for path, text in (("door.h", DOOR), ("door.list", DOOR_LIST), ("host.h", HOST_DOOR),
+                       ("wide.h", "")):
+        with open(os.path.join(root, "include", path), "w") as f:
+            f.write(text)
     for path, source in files.items():
+        if not path.endswith(".c"):
+            with open(os.path.join(root, path), "w") as f:
+                f.write(source + "\n")
+            continue
         source_path = os.path.join(root, path)
         obj = os.path.join(objects, path[:-2] + ".o")
         os.makedirs(os.path.dirname(source_path), exist_ok=True)
@@ -122,6 +149,7 @@ def main():
             root, objects = built
             test.expect(objects, status, what, pattern,
                         options=("--root", root, "--door", "include/door.h",
+                                 "--door-list", "include/door.list",
                                  "--host-door", "include/host.h"))
     empty = test.scratch("empty")
     os.makedirs(empty)

@@ -1,5 +1,5 @@
 /*
- * guestfuzz.h - a guest kernel that fuzzes its host (issue 25, point 6).
+ * guestfuzz.h - a guest kernel that fuzzes its host (docs/guest.md).
  *
  * Why a Multiboot kernel of its own, and not pv386 with a test= option:
  * a fuzzer must be free to wreck the state it runs on - its GDT, LDT,

@@ -9,8 +9,8 @@
  * the middle of a probe, are counted and resumed at once.
  *
  * What a probe's trap frame looks like is not taken on trust, for that
- * is what a host can get wrong (issue 25, point 1: a software int on a
- * vector with an error code shifted the whole frame): the frame is read
+ * is what a host can get wrong (a software int on a vector with an
+ * error code, taken as the CPU's, shifts the whole frame): the frame is read
  * with and without an error code, and must make sense one way.
  */
 #include "guestfuzz.h"

@@ -19,6 +19,7 @@
 #include <task.h>
 #include <asm/desc.h>
 #include <asm/extable.h>
+#include <asm/hypercall.h>
 #include <asm/privileged.h>
 #include <asm/processor-flags.h>
 #include <asm/switcher.h>
@@ -168,7 +169,7 @@ static void check_vector(struct ktest_ctx *kt_ctx, unsigned int v, void (*fn)(vo
 }
 
 /* In a guest, `int $0x1f` is a hypercall: the host's, never the guest
- * kernel's vector (asm/switcher.h); and `int $1`, `int $2`, `int $7`,
+ * kernel's vector (asm/hypercall.h); and `int $1`, `int $2`, `int $7`,
  * `int $18` are #GP
  * (the host admits ring 0 only there: software_int_..._is_gp_in_a_guest
  * below).  Named as left out, not skipped. */
@@ -215,8 +216,8 @@ KTEST(provokable_vectors_also_raised_by_hand)
  * guest gets what a CPU gives for a gate its ring may not use: #GP with
  * the vector in the error code, at the int itself.  Its handler for the
  * vector never runs: with the frame one word short, it would have read
- * its own %ds as the vector (issue 25); an int $7 the host once took for
- * its own lazy-FPU trap, and resumed past.  At ring 0 the CPU would take
+ * its own %ds as the vector; and a host that took an int $7 for its own
+ * lazy-FPU trap would resume past it.  At ring 0 the CPU would take
  * such an int without an error code: a kernel's own bug, not tried.
  */
 #define SOFTWARE_INT(n) \

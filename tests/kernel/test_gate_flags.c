@@ -4,7 +4,7 @@
  * vol. 3, 6.12.1.3).  Natively the CPU decides; in a guest of a pv386
  * host, the host's delivery (arch/x86/host/interrupts.c) does it for the
  * guest's own IDT, in the flag word the guest's save_fl reads - where
- * the two kinds once could be swapped and no test saw it (issue 25, 7).
+ * the two kinds could be swapped without any other test seeing it.
  */
 #include <ktest.h>
 #include <asm/privileged.h>

@@ -1,6 +1,6 @@
 /*
- * test_guest_fuzz.c - the host's side of the guest fuzzer (issue 25,
- * point 6): start the fuzzing guest (tests/guestfuzz/, packed into this
+ * test_guest_fuzz.c - the host's side of the guest fuzzer
+ * (docs/guest.md): start the fuzzing guest (tests/guestfuzz/, packed into this
  * kernel by guestfuzz_image.S) life after life, run it, and between its
  * batches check that the host is still itself.
  *

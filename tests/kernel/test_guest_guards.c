@@ -1,6 +1,6 @@
 /*
  * test_guest_guards.c - the host's guards on a guest's way in, one
- * refusal per clause (issue 25, 7): each row fails one clause of its
+ * refusal per clause: each row fails one clause of its
  * guard and passes all the others, so that a guard that loses a clause
  * fails its test.
  *

@@ -1,7 +1,7 @@
 /*
  * test_guest_limits.c - starting a guest when the host is short, and a
  * guest's life (asm/host.h: NONE, RUNNING, STOPPED, RELEASED) when
- * commands come close together (issue 25).
+ * commands come close together.
  *
  * Short of memory: a guest larger than the host's free memory is
  * refused, and nothing is kept.  Short of frames, closer: the host's

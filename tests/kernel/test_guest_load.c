@@ -1,5 +1,5 @@
 /*
- * test_guest_load.c - the host's first steps with a guest (issue 15):
+ * test_guest_load.c - the host's first steps with a guest (docs/guest.md):
  * guest memory and its bounds, the guest kernel loader on images built
  * here (a good one, and one per way of being bad), and the Multiboot
  * block the guest will boot from, read back by the same parser the

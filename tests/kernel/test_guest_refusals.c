@@ -1,6 +1,6 @@
 /*
  * test_guest_refusals.c - the loaders' checks in the kernel, one
- * refusal per clause (issue 25, 7): the host's guest kernel loader
+ * refusal per clause: the host's guest kernel loader
  * (arch/x86/host/load.c) and guest memory (memory.c), and exec.c's
  * user programs.  Each row is a good image with one thing wrong, which
  * fails that one clause and passes all the others; the clauses of

@@ -22,6 +22,7 @@
 #include <asm/debug_regs.h>
 #include "../../arch/x86/host/host.h"	/* the host's own: tests reach in */
 #include <asm/host_check.h>
+#include <asm/hypercall.h>
 #include <asm/paging.h>
 #include <asm/privileged.h>
 #include <asm/processor-flags.h>
@@ -166,7 +167,7 @@ static bool selectors_zero_extended(const struct pt_regs *r)
 }
 
 /*
- * A software `int $14` at ring 1 (issue 25): through the real gate as
+ * A software `int $14` at ring 1: through the real gate as
  * the host sets it up, ring 0 only, it is #GP with the vector in the
  * error code; through a gate that admitted ring 1, the CPU would push
  * no error code, and the Switcher must refuse the short frame whole
@@ -196,8 +197,8 @@ static void check_trap_frames(struct ktest_ctx *kt_ctx, struct switcher_state *s
 }
 
 /*
- * A descriptor the guest rewrote under a loaded segment register (issue
- * 25): the Switcher's entry, which reloads every register, would fault
+ * A descriptor the guest rewrote under a loaded segment register: the
+ * Switcher's entry, which reloads every register, would fault
  * on it at ring 0.  A data register is entered null instead; a CS that
  * would not load is not entered at all (GUEST_TRAP_BAD_SEGMENT).
  */

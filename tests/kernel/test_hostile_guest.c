@@ -318,8 +318,8 @@ KTEST_ALONE(hostile_console_flood)
 
 /* One new 4 MiB slot after another, all mapped to one table of its own:
  * each costs the host a shadow table, until the guest's quota of host
- * frames is met and the host stops it (issue 25: without the quota it
- * took the host's last frames). */
+ * frames is met and the host stops it (without the quota it would take
+ * the host's last frames). */
 KTEST_ALONE(hostile_shadow_quota)
 {
 	u32 *pgd = (u32 *)(read_cr3() & PAGE_MASK), *table = (u32 *)page_alloc();

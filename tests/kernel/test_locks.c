@@ -1,6 +1,6 @@
 /*
- * test_locks.c - the kernel's shared state under its locks (issue 27,
- * "who needs a lock gets one"; docs/smp.md has the table).
+ * test_locks.c - the kernel's shared state under its locks ("who needs
+ * a lock gets one"; docs/smp.md has the table).
  *
  * Two kinds of test.  The first asks each subsystem whether its entry
  * points really take their lock: the test holds the lock itself, with

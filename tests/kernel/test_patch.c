@@ -103,7 +103,7 @@ KTEST(patch_native_boot_inlines_every_site)
 }
 
 /*
- * The uncontended unlock "patches to one store" (issue 27): natively each
+ * The uncontended unlock "patches to one store" (docs/smp.md): natively each
  * spin_unlock site is the ticket lock's release, `ds addw $1, 0x0(%eax)`
  * (its bytes spelled here, not taken from the template: the add stretched
  * to the site's 6 bytes, so no padding is left); with nopatch, the bare

@@ -79,8 +79,8 @@ DOCS_INPUTS = {
     # DOCS_SOURCES below; what each one read beyond these, docs-fill
     # records in build/docs/deps/NAME.md.d.
     f"{DOCS_DIR}/patching.svg": ["docs/patching.dot"] + DOCS_QUOTED,
-    f"{DOCS_DIR}/hypercall.svg": ["docs/hypercall.dot", "include/asm/switcher.h"] +
-                                 DOCS_QUOTED,
+    f"{DOCS_DIR}/hypercall.svg": ["docs/hypercall.dot", "include/asm/switcher.h",
+                                  "include/asm/hypercall.h"] + DOCS_QUOTED,
     f"{DOCS_DIR}/bench-ops.svg": ["build/bench.json", "tools/docs-bench-chart"],
     f"{DOCS_DIR}/bench-paths.svg": ["build/bench.json", "tools/docs-bench-chart"],
 }

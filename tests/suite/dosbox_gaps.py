@@ -116,8 +116,8 @@ GAPS = [
         'priv ljmp_kernel: exit status: -1014'),
     # kernel_write: a supervisor page the kernel itself used since the
     # last CR3 load (its own stack, say) is written from ring 3 without a
-    # fault; which page that is moves with the kernel's size (it did when
-    # the per-CPU area, issue 27, grew the kernel by 16 KiB).
+    # fault; which page that is moves with the kernel's size (the per-CPU
+    # areas, for one, are part of it).
     Gap("the 386 core checks no page protection on data: ring 3 reads "
         "supervisor pages, writes read-only ones, and writes supervisor "
         "pages the kernel used last", CORE_386, (

@@ -55,6 +55,7 @@
                    first, so it runs alone, on a 16 MiB machine.
 """
 
+import os
 import re
 import socket
 import threading
@@ -63,7 +64,7 @@ import time
 from .builds import N, Y
 from .emulators import (KTEST_BOCHS_TIMEOUT, QEMU, QEMU_PASS, qemu_command, read_serial,
                         run_bochs, run_emulator)
-from .harness import Failure, Test, fresh_log, need_file, need_tool
+from .harness import ROOT, Failure, Test, fresh_log, need_file, need_tool
 from .judge import ktest_problem, log_details, panic_line
 from .ktest import qemu_ktest
 from .shell_session import ShellSession, expect_answer
@@ -148,6 +149,11 @@ def guest_ktest(log, build):
         session.close()
 
 
+# Which hostile guests there are is said once: the KTEST_ALONE(hostile_*)
+# tests of HOSTILE_SOURCE, run in its order (hostile_tests()).  HOSTILE
+# gives the host's answer to each; a test it does not answer, or an
+# answer to no test, fails the row before any guest starts.
+HOSTILE_SOURCE = "tests/kernel/test_hostile_guest.c"
 # (the test, what the host must say about it, why the guest stopped):
 # an honest refusal lets the guest's test pass (exit value 0x10).
 PASSED = "it asked to stop: emulator exit (value 0x10)"
@@ -199,9 +205,27 @@ HOSTILE = [
 ]
 HOSTILE_TIMEOUT = 30    # the longest: 10 s of interrupts off
 # What the host may print about one hostile guest, its own lines (not the
-# guest's console): a few lines, bounded whatever the guest does (issue
-# 25: 20 load_idt calls once made it print 464 KB).
+# guest's console): a few lines, bounded whatever the guest does (20
+# load_idt calls, each reported in full, would make it print 464 KB).
 HOST_BYTES_PER_GUEST = 2048
+
+
+def hostile_tests(source=HOSTILE_SOURCE, answers=HOSTILE):
+    """[(test, said, stopped)]: each KTEST_ALONE(hostile_*) of source,
+    in its order, with its answer from answers; a Failure naming every
+    test without an answer and every answer without a test."""
+    with open(os.path.join(ROOT, source)) as f:
+        names = re.findall(r"^KTEST_ALONE\((hostile_\w+)\)", f.read(), re.M)
+    by_name = {test: (said, stopped) for test, said, stopped in answers}
+    problems = [f"{test}: a hostile guest in {source} with no answer in "
+                "tests/suite/guest.py's HOSTILE" for test in names if test not in by_name]
+    problems += [f"{test}: an answer in HOSTILE to no KTEST_ALONE({test}) in {source}"
+                 for test in by_name if test not in names]
+    if not names:
+        problems.append(f"no KTEST_ALONE(hostile_*) in {source}")
+    if problems:
+        raise Failure(problems[0], problems[1:])
+    return [(test, *by_name[test]) for test in names]
 
 
 def wait_after(session, text, start, timeout):
@@ -235,10 +259,11 @@ def hostile_guests(log, build):
     """Each hostile guest in turn, in one host: what the host said, and
     why it stopped the guest, read from its lines since that start; and
     that the host said little about each."""
+    hostile = hostile_tests()
     session = ShellSession(log, build, extra=["-initrd", build.elf])
     try:
         starts = []
-        for test, said, stopped in HOSTILE:
+        for test, said, stopped in hostile:
             start = len(session.received)
             starts.append((test, start))
             expect_answer(session, f"guest start test={test}", [])
@@ -252,7 +277,7 @@ def hostile_guests(log, build):
         if any(ch < " " and ch != "\t" for line in guest_text for ch in line):
             raise Failure("a guest's control characters reached the host's console",
                           session.details())
-        expect_answer(session, "guest stats", [f"guest: stopped: {HOSTILE[-1][2]}"])
+        expect_answer(session, "guest stats", [f"guest: stopped: {hostile[-1][2]}"])
         expect_answer(session, "cpu", ["paravirt backend native"])
         problem = panic_line(host_lines(session))
         if problem:

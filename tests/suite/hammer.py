@@ -1,5 +1,5 @@
 """tests/suite/hammer.py - the live backend switch while every CPU runs
-the sites it rewrites (issue 27; docs/smp.md, "Patching while other CPUs
+the sites it rewrites (docs/smp.md, "Patching while other CPUs
 run"), and the TLB shootdown under load ("TLB shootdown").
 
   hammer-smp-*-y   The PARAVIRT=y kernel on QEMU -smp 4 and -smp 2 with

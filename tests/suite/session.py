@@ -1,4 +1,4 @@
-"""tests/suite/session.py - the student's session of issue 9, end to end (session-*).
+"""tests/suite/session.py - a student's session, end to end (session-*).
 
 The ISO booted through GRUB, as a student boots it: look at the sites,
 switch to trace, run a program, read its counts, switch back; the ops

@@ -1,4 +1,4 @@
-"""tests/suite/smp.py - finding and starting the CPUs (issue 27): the
+"""tests/suite/smp.py - finding and starting the CPUs (docs/smp.md): the
 firmware's tables parsed natively, and the kernel on QEMU -smp N.
 
   native-cpu-tables  The CPU-table parser's unit tests

@@ -133,6 +133,7 @@ void shadow_cache_forget(struct shadow_cache *c, u32 va);	/* in every one */
 /* ---- a running guest (lifecycle.c, console.c, run.c, hypercall.c, interrupts.c) ---- */
 
 #include <asm/hypercall.h>
+#include <asm/switcher.h>	/* a guest runs through the Switcher */
 
 struct pt_regs;
 

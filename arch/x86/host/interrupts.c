@@ -19,6 +19,7 @@
  */
 #include <kernel.h>
 #include <asm/host_check.h>
+#include <asm/hypercall.h>
 #include <asm/irq.h>
 #include <asm/processor-flags.h>
 #include <asm/switcher.h>

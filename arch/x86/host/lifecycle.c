@@ -1,6 +1,6 @@
 /*
  * lifecycle.c - a guest pv386 at ring 1: made from a kernel image,
- * stopped and released - the host's half of issue 15 (docs/guest.md).
+ * stopped and released: the host's side of a guest's life (docs/guest.md).
  *
  * guest_start() puts the kernel image into fresh guest memory with a
  * Multiboot block (load.c), maps the Switcher (switcher.c), starts a

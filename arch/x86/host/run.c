@@ -16,6 +16,7 @@
 #include <kernel.h>
 #include <asm/fpu.h>
 #include <asm/host_check.h>
+#include <asm/hypercall.h>
 #include <asm/irq.h>
 #include <asm/privileged.h>
 #include <asm/processor-flags.h>

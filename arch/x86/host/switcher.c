@@ -14,6 +14,7 @@
 #include <asm/cpu.h>
 #include <asm/desc_defs.h>
 #include <asm/host_check.h>
+#include <asm/hypercall.h>
 #include <asm/irq.h>
 #include <asm/paging.h>
 #include <asm/privileged.h>

@@ -20,6 +20,7 @@
 #include <asm/paging.h>
 #include <asm/privileged.h>
 #include <asm/processor-flags.h>
+#include <asm/trampoline.h>
 
 u32 kernel_page_dir[PT_ENTRIES] __attribute__((aligned(PAGE_SIZE)));
 static u32 mapped_bytes;
@@ -206,6 +207,25 @@ void paging_init(void)
 	       "%08x-%08x read-only%s\n", mapped_bytes >> 20, (u32)__kernel_ro_start,
 	       (u32)__kernel_ro_end, cpu_has_write_protect() ? "" :
 	       " (386: no CR0.WP, ring 0 ignores read-only pages)");
+}
+
+/*
+ * Paging on for an AP, from trampoline.S's ap_start32 with paging off
+ * (memory is 1:1, so this code and the block read the same either way):
+ * the boot CPU's CR4 (PSE, PGE, the FPU's bits), the kernel's page
+ * directory, the boot CPU's CR0 with PG and WP, which the boot CPU put
+ * in the block (smpboot.c).  Through the ops, as paging_init does on the
+ * boot CPU: the trampoline keeps only what must run before the table
+ * can be reached.  No per-CPU area is loaded yet, and no backend op
+ * needs one: the trace backend counts these three in its "no CPU
+ * known" row (paravirt/backends/trace.c).
+ */
+void paging_start_ap(const struct trampoline_block *b)
+{
+	if (b->has_cr4)
+		write_cr4(b->cr4);
+	write_cr3(b->cr3);
+	write_cr0(b->cr0);
 }
 
 /*

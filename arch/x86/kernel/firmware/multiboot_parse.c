@@ -2,7 +2,8 @@
  * multiboot_parse.c - reads a Multiboot v1 information block that may be
  * wrong in any way, into a struct boot_info that is not.
  *
- * The rules (FACTS.md, Multiboot v1):
+ * The rules (the Multiboot Specification 0.6.96, section 3.3, "Boot
+ * information format": https://www.gnu.org/software/grub/manual/multiboot/):
  *   - each group of fields is valid only if its bit in `flags` is set;
  *   - the info block, strings, module list and memory map lie anywhere
  *     the loader chose; each pointer is checked (not 0, readable, not

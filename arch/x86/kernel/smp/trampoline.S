@@ -15,19 +15,27 @@
  * paging off.  It loads a temporary GDT whose selectors are the
  * kernel's (__KERNEL_CS, __KERNEL_DS: the same flat 4 GiB segments),
  * sets CR0.PE and far-jumps into ap_start32, which runs in the kernel's
- * image (memory is 1:1 with paging off and on alike), turns paging on
- * as the boot CPU has it and calls the C entry from the block.
+ * text (memory is 1:1 with paging off and on alike), finds its block,
+ * turns paging on as the boot CPU has it and calls the C entry from the
+ * block.
  *
- * Its privileged instructions (lgdt, the moves to CR0, CR3 and CR4, and
- * the cli and hlt of an AP that came too late) run before this CPU may
- * use the ops table: in real mode the table is out
- * of reach, and until the C entry has loaded this CPU's own per-CPU
- * state no op may run on it (asm/percpu.h: a backend may count per
- * CPU).  Like the host's world switch, they are a section of their own
- * that tools/audit-privileged names and counts apart; the boot CPU's
- * _start, by contrast, calls paravirt_init first and leaves everything
- * to the table.  Everything after them - the kernel's GDT and IDT, the
- * local APIC - the C entry does through the table (smpboot.c).
+ * Only two stretches run privileged instructions by hand, because the
+ * ops table cannot serve them, and they are the .trampoline section,
+ * which tools/audit-privileged names and counts apart (as it does the
+ * host's world switch):
+ *   - the 16-bit entry, lgdt and the move to CR0 that sets PE: in real
+ *     mode the table, above 1 MiB, is out of reach;
+ *   - ap_halt, the hlt of an AP that came too late, on no stack (the
+ *     boot CPU, having given up on it, may have freed its stack): no
+ *     call is possible there.
+ * ap_start32 itself is ordinary kernel text, audited as all of it is:
+ * from protected mode on the table is reachable, so once the AP has its
+ * stack it turns paging on through the ops (paging_start_ap in
+ * arch/x86/mm/paging.c: CR4, CR3, CR0, as paging_init does on the boot
+ * CPU, whose _start calls paravirt_init first and leaves everything to
+ * the table).  Everything after that - its per-CPU area, the kernel's
+ * GDT and IDT, the local APIC - the C entry does through the table
+ * too (smpboot.c).
  */
 #include <asm/processor-flags.h>
 #include <asm/segment.h>
@@ -74,27 +82,39 @@ trampoline_blocks:
 trampoline_end:
 
 /*
+ * ap_halt - an AP the boot CPU has no place for stops here for good:
+ * hlt, on no stack, interrupts off since its INIT (which clears IF:
+ * Intel SDM Vol. 3A, 9.1.1, Table 9-1).  In .trampoline, after its end:
+ * not copied, run where it is linked.
+ */
+	.code32
+	.globl ap_halt
+	.type ap_halt, @function
+ap_halt:
+1:	hlt
+	jmp 1b
+	.size ap_halt, . - ap_halt
+
+/*
  * ap_start32 - in protected mode, paging off, EBX = the first block.
- * Still in .trampoline but not copied: the far jump comes here, to the
- * kernel's image, which is at its link address (memory is 1:1).  The
- * kernel's data selector in every data segment (fs, gs null, as on the
- * boot CPU).
+ * Kernel text: the far jump comes here, to the kernel's image, which is
+ * at its link address (memory is 1:1).  The kernel's data selector in
+ * every data segment (fs, gs null, as on the boot CPU).
  *
  * Then this CPU's block: the one that names its APIC id, read from its
  * own local APIC.  It calls in there (AP_WAITING to AP_CALLED_IN, a
  * compare-and-swap against the boot CPU giving up); one that finds the
  * block given up writes AP_LATE in it and halts, on no stack, having
- * written nothing else.  Then paging as the boot CPU has it - its CR4
- * (PSE, PGE, the FPU's bits), the kernel's page directory, its CR0 with
- * PG and WP - so that the C entry runs as every kernel function expects,
- * paging on, and may load this CPU's per-CPU state before it calls any
- * op (asm/percpu.h's contract).  Then the stack from the block and
- * entry(block), which never returns.
+ * written nothing else.  Then the stack from the block, paging as the
+ * boot CPU has it (paging_start_ap, through the ops), so that the C
+ * entry runs as every kernel function expects, paging on, and may load
+ * this CPU's per-CPU state before it calls any other op (asm/percpu.h's
+ * contract); then entry(block), which never returns.
  *
  * `lock cmpxchg` is a 486's: only a machine with a local APIC, a 486 or
  * later, starts APs.
  */
-	.code32
+	.text
 	.globl ap_start32
 	.type ap_start32, @function
 ap_start32:
@@ -124,30 +144,19 @@ ap_start32:
 4:	movl $AP_WAITING, %eax
 	movl $AP_CALLED_IN, %ecx
 	lock cmpxchgl %ecx, TRAMPOLINE_BLOCK_STATE(%ebx)
-	jne ap_late
-	cmpl $0, TRAMPOLINE_BLOCK_HAS_CR4(%ebx)
-	je 5f
-	movl TRAMPOLINE_BLOCK_CR4(%ebx), %eax
-	movl %eax, %cr4
-5:	movl TRAMPOLINE_BLOCK_CR3(%ebx), %eax
-	movl %eax, %cr3
-	movl TRAMPOLINE_BLOCK_CR0(%ebx), %eax
-	movl %eax, %cr0
-	jmp 6f				/* the 386's rule after setting PG */
-6:	movl TRAMPOLINE_BLOCK_STACK(%ebx), %esp
+	jne 6f
+	movl TRAMPOLINE_BLOCK_STACK(%ebx), %esp
 	xorl %ebp, %ebp			/* ends backtraces here */
-	movl %ebx, %eax			/* entry(block): regparm, in EAX */
+	movl %ebx, %eax			/* paging_start_ap(block): regparm, EAX */
+	call paging_start_ap		/* EBX survives: callee-saved */
+	movl %ebx, %eax			/* entry(block) */
 	call *TRAMPOLINE_BLOCK_ENTRY(%ebx)
-7:	jmp 7b				/* entry does not return */
+5:	jmp 5b				/* entry does not return */
 
 	/* EAX: what the compare-and-swap found.  Given up: say so in its
 	 * own block (the boot CPU no longer writes it), and halt. */
-ap_late:
-	cmpl $AP_GIVEN_UP, %eax
+6:	cmpl $AP_GIVEN_UP, %eax
 	jne ap_halt
 	movl $AP_LATE, TRAMPOLINE_BLOCK_STATE(%ebx)
-ap_halt:
-	cli
-8:	hlt
-	jmp 8b
+	jmp ap_halt
 	.size ap_start32, . - ap_start32

@@ -20,8 +20,8 @@
  * The counters are 32-bit, and each is bumped by one `lock incl`: an
  * interrupt cannot split it, nor can another CPU's bump of the same
  * counter, so counting is exact with interrupts on or off and on any
- * number of CPUs.  The op counts are kept per CPU (issue 27: which CPU
- * met the contended locks, whose IPIs): a stub finds its CPU through
+ * number of CPUs.  The op counts are kept per CPU (which CPU met the
+ * contended locks, whose IPIs): a stub finds its CPU through
  * %fs, if %fs holds the per-CPU selector - not before a CPU has loaded
  * its area (the boot CPU's first ops, an AP's start-up), nor in the
  * stretches with the user's %fs, where only iret's and sysexit's stubs

@@ -185,10 +185,10 @@ void test_refusals_from_each_on_leave_nothing_behind(void)
 	every_refusal(true);
 }
 
-/* The path issue 25 found: the directory given, the Switcher's table
- * refused.  The shadow must hold nothing, and freeing it free nothing
- * (it freed the directory, kept the pointer, freed it again, and frame
- * 0 besides). */
+/* The directory given, the Switcher's table refused: the shadow must
+ * hold nothing, and freeing it free nothing (a shadow that freed the
+ * directory but kept the pointer would free it again, and frame 0
+ * besides). */
 void test_shadow_init_refused_holds_nothing(void)
 {
 	struct shadow sh;
@@ -209,7 +209,7 @@ void test_shadow_init_refused_holds_nothing(void)
 }
 
 /* A refused start leaves its memory empty: a caller that frees it on
- * the way out frees nothing (issue 25's 4 MiB panic). */
+ * the way out frees nothing (a second free of a frame would panic). */
 void test_guest_memory_refused_is_empty(void)
 {
 	m = (struct guest_memory){ .base = 0x5a5a5000u, .size = 0x5a5a5000u };
