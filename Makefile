@@ -575,8 +575,10 @@ fuzz-syscalls: $(KERNEL)
 GUESTFUZZ_OUT    := build/guestfuzz
 GUESTFUZZ_ELF    := $(GUESTFUZZ_OUT)/guestfuzz.elf
 GUESTFUZZ_IMAGE  := $(GUESTFUZZ_OUT)/guestfuzz-stripped.elf
+# Its printf is the kernel's vsprintf.c, built again with the guest's flags.
 GUESTFUZZ_OBJS   := $(patsubst tests/guestfuzz/%,$(GUESTFUZZ_OUT)/%.o,$(basename \
-		    $(wildcard tests/guestfuzz/*.c tests/guestfuzz/*.S)))
+		    $(wildcard tests/guestfuzz/*.c tests/guestfuzz/*.S))) \
+		    $(GUESTFUZZ_OUT)/vsprintf.o
 GUESTFUZZ_CFLAGS := -m32 -march=i386 -std=gnu11 -O2 -g -ffreestanding -fno-pic -fno-pie \
 		    -nostdlib -fno-stack-protector -fno-asynchronous-unwind-tables \
 		    -mregparm=3 -mgeneral-regs-only -fno-tree-loop-distribute-patterns \
@@ -586,6 +588,10 @@ FUZZ_LIVES       ?= 0
 FUZZ_FAMILIES    ?= 4294967295
 
 $(GUESTFUZZ_OUT)/%.o: tests/guestfuzz/%.c | build-deps
+	@mkdir -p $(dir $@)
+	$(CC) $(GUESTFUZZ_CFLAGS) -c -o $@ $<
+
+$(GUESTFUZZ_OUT)/vsprintf.o: kernel/vsprintf.c | build-deps
 	@mkdir -p $(dir $@)
 	$(CC) $(GUESTFUZZ_CFLAGS) -c -o $@ $<
 

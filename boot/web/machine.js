@@ -2,58 +2,39 @@
 // emulator in WebAssembly) with Debian's SeaBIOS and VGA BIOS, booting the
 // kernel as a Multiboot ELF, and how its run ends.
 //
-// A run ends in one of three ways, and the page must say which, never just
-// look frozen:
-//   exited   pv386 wrote its exit value to port 0xf4 (emulator_exit, after
-//            `test` or a guest's `guestexit`); on a Multiboot boot v86 takes
-//            that port as "test exited", logs the value and halts by
-//            throwing "HALT" out of its run loop.
-//   stopped  v86 itself stopped: a Rust panic in its CPU (a ring-3 iret to a
-//            ring-0 code segment, or with a CS beyond the GDT: see
-//            docs/v86-bugs.md) traps the WebAssembly ("unreachable"), or
-//            anything else ends its loop.
-//   failed   the PC could not be made: one of its files did not come
-//            (files.js says why: the network, the site's answer).
-//   halted   the machine is fine but its CPU waits in hlt with interrupts
-//            off for good: pv386 panicked, or `poweroff` found no emulator
-//            port to power off by.
-// v86 reports the first two only through the console and an uncaught
-// error, so this module listens to both, and a watchdog checks that the
-// CPU still advances (pv386's timer ticks 100 times a second, so a live
-// machine always does).
+// A run ends in one of four ways, and the page must say which, never just
+// look frozen: exited, stopped and halted are judged by v86run.js (the
+// judge tools/run-v86 uses too), which says what each means; failed is
+// this module's own: the PC could not be made, since one of its files
+// did not come (files.js says why: the network, the site's answer).
+// v86 reports a panic only through the console and an uncaught error, so
+// this module hands both to the judge.
 
 import { V86 } from "./v86/libv86.esm.js";
 import { LoadError, bytes, wasmModule } from "./files.js";
 import { DEFAULT_MEMORY_MIB } from "./options.js";
+import { V86Run } from "./v86run.js";
 
 export const KERNEL = "kernel/pv386.elf";
-const WATCH_INTERVAL_MS = 1000;
-const STALL_INTERVALS = 3;               // this many without an instruction: stopped
 const DISCARD_WAIT_MS = 1000;
-
-const EXIT_LINE = /^Test exited with code (0x[0-9a-f]+)/i;   // v86's own words
-const PANIC_LINE = /^panicked at /;                          // Rust's panic message
 
 // The machine now running, which the console and error hooks report to.
 let current = null;
 
-// installConsoleHooks: v86 logs the exit value (console.log) and Rust's
-// panic message (console.error from its WebAssembly); both still reach
-// the console as before.
+// installConsoleHooks: v86 logs Rust's panic message (console.error from
+// its WebAssembly); it still reaches the console as before.  An uncaught
+// error the judge takes (v86 dying) is not reported again as the page's.
 function installConsoleHooks() {
-  const log = console.log.bind(console);
   const error = console.error.bind(console);
-  console.log = (...args) => {
-    log(...args);
-    current?.heard(String(args[0]));
-  };
   console.error = (...args) => {
     error(...args);
-    current?.heard(String(args[0]));
+    current?.run?.heard(String(args[0]));
   };
-  window.addEventListener("error",
-    (event) => current?.uncaught(event.error ?? event.message, event));
-  window.addEventListener("unhandledrejection", (event) => current?.uncaught(event.reason, event));
+  const uncaught = (error, event) => {
+    if (current?.run?.uncaught(error)) event.preventDefault();
+  };
+  window.addEventListener("error", (event) => uncaught(event.error ?? event.message, event));
+  window.addEventListener("unhandledrejection", (event) => uncaught(event.reason, event));
 }
 installConsoleHooks();
 
@@ -79,9 +60,6 @@ export class Machine {
   async boot({ cmdline, module, kernel = KERNEL, memoryMiB = DEFAULT_MEMORY_MIB }) {
     await this.discard();
     this.state = "loading";
-    this.exitCode = null;
-    this.panicText = null;
-    this.suspect = null;
     this.freshScreen();
     let files;
     try {
@@ -101,11 +79,12 @@ export class Machine {
       multiboot: { buffer: files.kernel },
       ...(files.module ? { initrd: { buffer: files.module } } : {}),
       cmdline,
-      autostart: true,
+      autostart: false,           // the judge starts it (listen)
       disable_mouse: true,
       disable_speaker: true,
     });
     this.emulator = emulator;
+    this.run = new V86Run(emulator, (outcome) => this.judged(outcome), () => document.hidden);
     current = this;
     const loaded = new Promise((resolve) => { this.loaded = resolve; });
     this.listen(emulator);
@@ -132,12 +111,13 @@ export class Machine {
   // speak while it is being discarded).
   listen(emulator) {
     const mine = () => emulator === this.emulator;
+    const run = this.run;
     emulator.add_listener("serial0-output-byte", (byte) => mine() && this.on.byte(byte));
+    emulator.add_listener("emulator-loaded", () => mine() && run.start());
     emulator.add_listener("emulator-started", () => {
       if (!mine() || this.state !== "loading") return;
       this.state = "running";
       emulator.keyboard_set_enabled(this.keyboardWanted);
-      this.watch();
       this.on.started();
       this.settled();
     });
@@ -173,58 +153,18 @@ export class Machine {
     return this.emulator ? this.emulator.get_instruction_counter() : 0;
   }
 
-  // heard: a console line from v86.
-  heard(line) {
-    const exit = EXIT_LINE.exec(line);
-    if (exit) this.exitCode = parseInt(exit[1], 16);
-    else if (PANIC_LINE.test(line)) {
-      const where = line.replace(PANIC_LINE, "").replace(/\s+/g, " ").trim();
-      this.panicText = `its CPU code panicked (${where}).`;
-    }
-  }
-
-  // uncaught: an error nobody caught; v86's run loop is where most come
-  // from.  "HALT" is v86's exit port; a WebAssembly trap or a panic message
-  // just before is v86 dying; anything else is judged by the watchdog.
-  uncaught(error, event) {
-    if (this.state !== "running" && this.state !== "loading") return;
-    if (error === "HALT") {
-      event.preventDefault();
-      this.end("exited", null, this.exitCode);
-    } else if (error instanceof WebAssembly.RuntimeError || this.panicText) {
-      event.preventDefault();
-      this.end("stopped", this.panicText || `its WebAssembly trapped (${error.message ?? error}).`,
-        null, true);
-    } else {
-      this.suspect = `${error?.message ?? error}`;
-    }
-  }
-
-  // watch: every WATCH_INTERVAL_MS, the CPU must have run something.  A
-  // hidden tab is throttled by the browser, so it is not judged.
-  watch() {
-    let last = this.instructions();
-    let still = 0;
-    clearInterval(this.watchdog);
-    this.watchdog = setInterval(() => {
-      const now = this.instructions();
-      still = now === last && !document.hidden ? still + 1 : 0;
-      last = now;
-      if (still >= STALL_INTERVALS) this.stalled();
-    }, WATCH_INTERVAL_MS);
-  }
-
-  // stalled: no instruction for a while.  A CPU in hlt is the kernel's
-  // doing (in_hlt is v86's own CPU state, read only for this wording);
-  // otherwise v86's loop has stopped.
-  stalled() {
-    const inHlt = this.emulator?.v86?.cpu?.in_hlt?.[0] === 1;
-    if (inHlt)
+  // judged: the judge's outcome (v86run.js), in the page's words.
+  judged({ kind, code, crashed, panic, trap, suspect }) {
+    if (kind === "exited") this.end("exited", null, code);
+    else if (kind === "halted")
       this.end("halted", "its CPU waits in hlt with interrupts off: pv386 stopped itself " +
         "(a kernel panic, or poweroff, which has no emulator port here). The terminal says why.");
+    else if (crashed)
+      this.end("stopped", panic ? `its CPU code panicked (${panic}).`
+        : `its WebAssembly trapped (${trap}).`, null, true);
     else
-      this.end("stopped", this.suspect
-        ? `it stopped running instructions after an error (${this.suspect}).`
+      this.end("stopped", suspect
+        ? `it stopped running instructions after an error (${suspect}).`
         : "it stopped running instructions.");
   }
 
@@ -233,7 +173,7 @@ export class Machine {
   end(kind, text, code = null, crashed = false) {
     if (this.state !== "running" && this.state !== "loading") return;
     this.state = kind;
-    clearInterval(this.watchdog);
+    this.run?.dismiss();
     this.on.ended({ kind, text, code, crashed });
     this.settled();
   }
@@ -243,7 +183,8 @@ export class Machine {
   // parts (v86's adapters: keyboard listeners, the screen's redraw) are
   // taken down one by one.
   async discard() {
-    clearInterval(this.watchdog);
+    this.run?.dismiss();
+    this.run = null;
     this.settled();
     const emulator = this.emulator;
     const alive = this.state === "running" || this.state === "loading";

@@ -251,7 +251,7 @@ function ended({ kind, text, code, crashed }) {
     const value = code === null ? "a value" : `0x${code.toString(16)}`;
     const meaning = EXIT_VALUES[code] ? ` (${EXIT_VALUES[code]})` : "";
     message = `The machine has exited: pv386 wrote ${value}${meaning} to port 0xf4 ` +
-      "(its emulator_exit), where v86 halts.";
+      "(its emulator_exit), and the page stopped the machine.";
   } else if (kind === "halted") {
     message = `The machine halted: ${text}`;
   } else if (kind === "failed") {

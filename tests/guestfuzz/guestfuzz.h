@@ -57,9 +57,11 @@
 void *memset(void *d, int c, size_t n);
 void *memcpy(void *d, const void *s, size_t n);
 size_t strlen(const char *s);
+/* ---- kernel/vsprintf.c, linked in ---- */
 int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap);
 int snprintf(char *buf, size_t size, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* ---- lib.c ---- */
 void print(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 u32 parse_number(const char *cmdline, const char *key, u32 dflt);
 

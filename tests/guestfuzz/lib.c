@@ -1,8 +1,9 @@
 /*
  * lib.c - the little the guest fuzzer needs of a C library: memory and
- * string helpers, a printf with %s %c %d %u %x (width and 0-padding),
- * its console (the console_write hypercall), its command line's
- * numbers, and the seeded random stream every choice comes from.
+ * string helpers, its console (the console_write hypercall), its
+ * command line's numbers, and the seeded random stream every choice
+ * comes from.  Its formatting is the kernel's own, kernel/vsprintf.c,
+ * linked in (the Makefile), which needs only memset and strlen here.
  */
 #include "guestfuzz.h"
 
@@ -31,90 +32,6 @@ size_t strlen(const char *s)
 
 	while (s[n])
 		n++;
-	return n;
-}
-
-/* One character into buf, if there is room (the count goes on). */
-static void put(char *buf, size_t size, size_t *at, char c)
-{
-	if (*at + 1 < size)
-		buf[*at] = c;
-	(*at)++;
-}
-
-static void put_number(char *buf, size_t size, size_t *at, u32 v, unsigned int base,
-		       unsigned int width, char pad)
-{
-	char digits[12];
-	unsigned int n = 0;
-
-	do {
-		digits[n++] = "0123456789abcdef"[v % base];
-		v /= base;
-	} while (v);
-	while (width > n) {
-		put(buf, size, at, pad);
-		width--;
-	}
-	while (n)
-		put(buf, size, at, digits[--n]);
-}
-
-int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
-{
-	size_t at = 0;
-
-	for (; *fmt; fmt++) {
-		unsigned int width = 0;
-		char pad = ' ';
-		const char *s;
-		int d;
-
-		if (*fmt != '%') {
-			put(buf, size, &at, *fmt);
-			continue;
-		}
-		if (*++fmt == '0')
-			pad = '0';
-		while (*fmt >= '0' && *fmt <= '9')
-			width = width * 10 + (u32)(*fmt++ - '0');
-		switch (*fmt) {
-		case 's':
-			for (s = va_arg(ap, const char *); *s; s++)
-				put(buf, size, &at, *s);
-			break;
-		case 'c':
-			put(buf, size, &at, (char)va_arg(ap, int));
-			break;
-		case 'd':
-			d = va_arg(ap, int);
-			if (d < 0)
-				put(buf, size, &at, '-');
-			put_number(buf, size, &at, d < 0 ? -(u32)d : (u32)d, 10, width, pad);
-			break;
-		case 'u':
-			put_number(buf, size, &at, va_arg(ap, u32), 10, width, pad);
-			break;
-		case 'x':
-			put_number(buf, size, &at, va_arg(ap, u32), 16, width, pad);
-			break;
-		default:
-			put(buf, size, &at, *fmt);
-		}
-	}
-	if (size)
-		buf[at < size ? at : size - 1] = '\0';
-	return (int)at;
-}
-
-int snprintf(char *buf, size_t size, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, size, fmt, ap);
-	va_end(ap);
 	return n;
 }
 

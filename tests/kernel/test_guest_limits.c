@@ -204,6 +204,16 @@ KTEST(guest_start_refused_without_room)
 	KT_EXPECT(guest_current() == NULL);
 }
 
+/* After a start with k frames left beside run's: every frame back, run
+ * taken aside again, the rest hogged. */
+static void frames_back(struct ktest_ctx *kt_ctx, u32 *run, unsigned int k)
+{
+	KT_EXPECT_EQ(pages_free_count(), GUEST_PAGES + k);
+	*run = pages_alloc(GUEST_PAGES);
+	KT_EXPECT(*run != 0);
+	hog_all();
+}
+
 /* A guest with k frames left beside its memory (run, taken aside): as
  * with_frames_left says, and every frame back.  run is taken again. */
 static void start_with_frames_left(struct ktest_ctx *kt_ctx, const struct tiny_image *img,
@@ -229,10 +239,7 @@ static void start_with_frames_left(struct ktest_ctx *kt_ctx, const struct tiny_i
 			printk("ktest:   %u frames left: stopped with '%s'\n", k, g->stop_reason);
 		KT_EXPECT_EQ(g->state, GUEST_RELEASED);
 	}
-	KT_EXPECT_EQ(pages_free_count(), GUEST_PAGES + k);	/* every frame back */
-	*run = pages_alloc(GUEST_PAGES);
-	KT_EXPECT(*run != 0);
-	hog_all();
+	frames_back(kt_ctx, run, k);
 }
 
 /* Memory and shadows, but no stack for its thread: refused, said why. */
@@ -247,10 +254,7 @@ static void launch_without_a_stack(struct ktest_ctx *kt_ctx, const struct tiny_i
 	err = guest_launch_image(img, sizeof(*img), "", GUEST_MIB);
 	capture_stop();
 	expect_no_thread(kt_ctx, err, -ENOMEM, "not enough memory for its thread's stack");
-	KT_EXPECT_EQ(pages_free_count(), GUEST_PAGES + 2);
-	*run = pages_alloc(GUEST_PAGES);
-	KT_EXPECT(*run != 0);
-	hog_all();
+	frames_back(kt_ctx, run, 2);
 }
 
 KTEST_ALONE(guest_start_short_of_frames)

@@ -16,48 +16,14 @@
 #include <asm/smp.h>
 #include <asm/timer.h>
 #include "console_capture.h"
+#include "lockdep_watch.h"
 
 /* An outer and an inner lock, in the order lock_order.h gives. */
 static DEFINE_SPINLOCK(outer_lock, LOCK_RANK_TASKS);
 static DEFINE_SPINLOCK(inner_lock, LOCK_RANK_PAGES);
 static DEFINE_SPINLOCK(other_inner_lock, LOCK_RANK_PAGES);
 
-static unsigned long counts_before[LOCKDEP_NR_REPORTS];
-static bool was_enabled;
 static char line[200];
-
-/* Debugger on, counts noted, console kept. */
-static void planting_starts(void)
-{
-	unsigned int k;
-
-	was_enabled = lockdep_set(true);
-	for (k = 0; k < LOCKDEP_NR_REPORTS; k++)
-		counts_before[k] = lockdep_reports(k);
-	capture_start();
-}
-
-/* Reports of kind since planting_starts. */
-static unsigned long new_reports(enum lockdep_report kind)
-{
-	return lockdep_reports(kind) - counts_before[kind];
-}
-
-static unsigned long new_reports_total(void)
-{
-	unsigned long n = 0;
-	unsigned int k;
-
-	for (k = 0; k < LOCKDEP_NR_REPORTS; k++)
-		n += new_reports(k);
-	return n;
-}
-
-static void planting_ends(void)
-{
-	capture_stop();
-	lockdep_set(was_enabled);
-}
 
 /* The one report line, and whether it has each of the words; every
  * report line must have come in one printk, or lines of other CPUs may
@@ -83,7 +49,7 @@ KTEST(lockdep_reports_out_of_order)
 {
 	unsigned long flags;
 
-	planting_starts();
+	lockdep_watch_start();
 	flags = raw_local_irq_save();
 	spin_lock(&inner_lock);
 	spin_lock(&outer_lock);
@@ -95,9 +61,9 @@ KTEST(lockdep_reports_out_of_order)
 	spin_unlock(&other_inner_lock);
 	spin_unlock(&inner_lock);
 	raw_local_irq_restore(flags);
-	planting_ends();
-	KT_EXPECT_EQ(new_reports(LOCKDEP_OUT_OF_ORDER), 2);
-	KT_EXPECT_EQ(new_reports_total(), 2);
+	lockdep_watch_stop();
+	KT_EXPECT_EQ(lockdep_watch_new(LOCKDEP_OUT_OF_ORDER), 2);
+	KT_EXPECT_EQ(lockdep_watch_new_total(), 2);
 	KT_EXPECT(report_names("lockdep: out of order: cpu 0", "takes outer_lock (rank 30)",
 			       "ktest_lockdep_reports_out_of_order+0x"));
 	KT_EXPECT(report_names("holding inner_lock (rank 50)", "task ", NULL));
@@ -109,17 +75,17 @@ KTEST(lockdep_reports_out_of_order)
  * not taken, and its unlock matched without releasing the first take. */
 KTEST(lockdep_reports_recursive_take)
 {
-	planting_starts();
+	lockdep_watch_start();
 	spin_lock(&outer_lock);
 	spin_lock(&outer_lock);
 	KT_EXPECT_EQ(lockdep_held_count(), 2);
 	spin_unlock(&outer_lock);
 	KT_EXPECT(spin_is_locked(&outer_lock));	/* the outer take holds on */
 	spin_unlock(&outer_lock);
-	planting_ends();
+	lockdep_watch_stop();
 	KT_EXPECT(!spin_is_locked(&outer_lock));
-	KT_EXPECT_EQ(new_reports(LOCKDEP_RECURSIVE_TAKE), 1);
-	KT_EXPECT_EQ(new_reports_total(), 1);
+	KT_EXPECT_EQ(lockdep_watch_new(LOCKDEP_RECURSIVE_TAKE), 1);
+	KT_EXPECT_EQ(lockdep_watch_new_total(), 1);
 	KT_EXPECT(report_names("lockdep: recursive take:", "takes outer_lock",
 			       "ktest_lockdep_reports_recursive_take+0x"));
 	KT_EXPECT_EQ(lockdep_held_count(), 0);
@@ -132,12 +98,12 @@ KTEST(lockdep_reports_unlock_of_unheld_lock)
 {
 	u32 word = outer_lock.raw.word;
 
-	planting_starts();
+	lockdep_watch_start();
 	spin_unlock(&outer_lock);
-	planting_ends();
+	lockdep_watch_stop();
 	KT_EXPECT_EQ(outer_lock.raw.word, word);
-	KT_EXPECT_EQ(new_reports(LOCKDEP_UNHELD_UNLOCK), 1);
-	KT_EXPECT_EQ(new_reports_total(), 1);
+	KT_EXPECT_EQ(lockdep_watch_new(LOCKDEP_UNHELD_UNLOCK), 1);
+	KT_EXPECT_EQ(lockdep_watch_new_total(), 1);
 	KT_EXPECT(report_names("lockdep: unheld unlock:", "releases outer_lock",
 			       "ktest_lockdep_reports_unlock_of_unheld_lock+0x"));
 }
@@ -145,14 +111,14 @@ KTEST(lockdep_reports_unlock_of_unheld_lock)
 /* A yield and a sleep with a lock held: one report for the lock. */
 KTEST(lockdep_reports_lock_held_across_sleep)
 {
-	planting_starts();
+	lockdep_watch_start();
 	spin_lock(&outer_lock);
 	sched_yield();
 	sched_sleep_ticks(1);
 	spin_unlock(&outer_lock);
-	planting_ends();
-	KT_EXPECT_EQ(new_reports(LOCKDEP_HELD_ACROSS_SLEEP), 1);
-	KT_EXPECT_EQ(new_reports_total(), 1);
+	lockdep_watch_stop();
+	KT_EXPECT_EQ(lockdep_watch_new(LOCKDEP_HELD_ACROSS_SLEEP), 1);
+	KT_EXPECT_EQ(lockdep_watch_new_total(), 1);
 	KT_EXPECT(report_names("lockdep: held across sleep:", "schedules holding outer_lock",
 			       "ktest_lockdep_reports_lock_held_across_sleep+0x"));
 	KT_EXPECT(!spin_is_locked(&outer_lock));
@@ -163,7 +129,7 @@ KTEST(lockdep_reports_lock_held_too_long)
 {
 	unsigned long start;
 
-	planting_starts();
+	lockdep_watch_start();
 	spin_lock(&outer_lock);
 	start = timer_ticks();
 	while (timer_ticks() - start <= LOCKDEP_HELD_LIMIT + 1)
@@ -171,9 +137,9 @@ KTEST(lockdep_reports_lock_held_too_long)
 	spin_lock(&inner_lock);			/* the debugger looks here */
 	spin_unlock(&inner_lock);
 	spin_unlock(&outer_lock);
-	planting_ends();
-	KT_EXPECT_EQ(new_reports(LOCKDEP_HELD_TOO_LONG), 1);
-	KT_EXPECT_EQ(new_reports_total(), 1);
+	lockdep_watch_stop();
+	KT_EXPECT_EQ(lockdep_watch_new(LOCKDEP_HELD_TOO_LONG), 1);
+	KT_EXPECT_EQ(lockdep_watch_new_total(), 1);
 	KT_EXPECT(report_names("lockdep: held too long:", "outer_lock (rank 30) taken at",
 			       "ktest_lockdep_reports_lock_held_too_long+0x"));
 }
@@ -191,20 +157,20 @@ KTEST(lockdep_reports_lock_never_released)
 {
 	unsigned long deadline = timer_ticks() + timer_hz();
 
-	planting_starts();
+	lockdep_watch_start();
 	forgetter_done = false;
 	task_create_kernel("forgetful", forgetful_thread);
 	/* The whole line, not only the count: on another CPU the report is
 	 * counted first and printed after. */
-	while (!(new_reports(LOCKDEP_NEVER_RELEASED) &&
+	while (!(lockdep_watch_new(LOCKDEP_NEVER_RELEASED) &&
 		 report_names("lockdep: never released:", "(forgetful) exits holding outer_lock",
 			      "forgetful_thread+0x")) &&
 	       (long)(timer_ticks() - deadline) < 0)
 		sched_yield();
-	planting_ends();
+	lockdep_watch_stop();
 	KT_EXPECT(forgetter_done);
-	KT_EXPECT_EQ(new_reports(LOCKDEP_NEVER_RELEASED), 1);
-	KT_EXPECT_EQ(new_reports_total(), 1);
+	KT_EXPECT_EQ(lockdep_watch_new(LOCKDEP_NEVER_RELEASED), 1);
+	KT_EXPECT_EQ(lockdep_watch_new_total(), 1);
 	KT_EXPECT(report_names("lockdep: never released:", "(forgetful) exits holding outer_lock",
 			       "forgetful_thread+0x"));
 	KT_EXPECT(spin_is_locked(&outer_lock));		/* taken for good */
@@ -259,14 +225,14 @@ static void plant_take_over(struct ktest_ctx *kt_ctx, bool yield_first)
 
 	holder_stage = 0;
 	holder_cancelled = false;
-	planting_starts();
+	lockdep_watch_start();
 	spin_lock(&outer_lock);			/* seen */
 	lockdep_set(false);
 	spin_unlock(&outer_lock);		/* unseen: the entry stays */
 	task_create_kernel("unseen", unseen_holder_thread);
 	if (!holder_reaches(1, deadline)) {	/* no other CPU ran it */
 		holder_cancelled = true;
-		planting_ends();
+		lockdep_watch_stop();
 		KT_EXPECT_EQ(holder_stage, 1);
 		return;
 	}
@@ -276,9 +242,9 @@ static void plant_take_over(struct ktest_ctx *kt_ctx, bool yield_first)
 	holder_stage = 2;
 	holder_reaches(3, deadline + timer_hz());
 	sched_yield();
-	planting_ends();
+	lockdep_watch_stop();
 	KT_EXPECT_EQ(holder_stage, 3);
-	KT_EXPECT_EQ(new_reports_total(), 0);
+	KT_EXPECT_EQ(lockdep_watch_new_total(), 0);
 	KT_EXPECT(!spin_is_locked(&outer_lock));
 	KT_EXPECT_EQ(lockdep_held_count(), 0);
 }
@@ -313,7 +279,7 @@ KTEST(lockdep_quiet_on_correct_code)
 {
 	unsigned long flags, deadline = timer_ticks() + timer_hz();
 
-	planting_starts();
+	lockdep_watch_start();
 	spin_lock(&outer_lock);
 	spin_lock_irqsave(&inner_lock, &flags);
 	KT_EXPECT(!spin_trylock(&inner_lock));	/* held: a try just fails */
@@ -334,9 +300,9 @@ KTEST(lockdep_quiet_on_correct_code)
 	while (!tidy_done && (long)(timer_ticks() - deadline) < 0)
 		sched_yield();
 	sched_sleep_ticks(2);			/* it ends */
-	planting_ends();
+	lockdep_watch_stop();
 	KT_EXPECT(tidy_done);
-	KT_EXPECT_EQ(new_reports_total(), 0);
+	KT_EXPECT_EQ(lockdep_watch_new_total(), 0);
 	KT_EXPECT_EQ(captured_lines("lockdep: "), 0);
 	KT_EXPECT_EQ(lockdep_held_count(), 0);
 	KT_EXPECT(!spin_is_locked(&inner_lock) && !spin_is_locked(&outer_lock));

@@ -31,6 +31,7 @@
 #include <asm/spinlock.h>
 #include <asm/timer.h>
 #include "console_capture.h"
+#include "lockdep_watch.h"
 #ifdef CONFIG_PARAVIRT
 #include <asm/paravirt.h>
 #include "pv_switch_check.h"
@@ -38,43 +39,9 @@
 
 #define STORM_TASKS	4
 
-static unsigned long reports_before[LOCKDEP_NR_REPORTS];
-static bool was_enabled;
 static char line[200];
 
 /* ---- does each entry point take its lock? ---- */
-
-/* Debugger on (holding no lock), counts noted, console kept. */
-static void probe_starts(void)
-{
-	unsigned int k;
-
-	was_enabled = lockdep_set(true);
-	for (k = 0; k < LOCKDEP_NR_REPORTS; k++)
-		reports_before[k] = lockdep_reports(k);
-	capture_start();
-}
-
-static void probe_ends(void)
-{
-	capture_stop();
-	lockdep_set(was_enabled);
-}
-
-static unsigned long new_reports(enum lockdep_report kind)
-{
-	return lockdep_reports(kind) - reports_before[kind];
-}
-
-static unsigned long new_reports_total(void)
-{
-	unsigned long n = 0;
-	unsigned int k;
-
-	for (k = 0; k < LOCKDEP_NR_REPORTS; k++)
-		n += new_reports(k);
-	return n;
-}
 
 /* Whether the nth recursive-take report names lock and the function
  * that took it again. */
@@ -92,17 +59,17 @@ KTEST(locks_probe_page_allocator_takes_page_lock)
 	unsigned long flags, free_before = pages_free_count();
 	u32 page;
 
-	probe_starts();
+	lockdep_watch_start();
 	spin_lock_irqsave_call(&page_lock, &flags);
 	page = pages_alloc(1);
 	if (page)
 		pages_free(page, 1);
 	spin_unlock_irqrestore_call(&page_lock, flags);
-	probe_ends();
+	lockdep_watch_stop();
 	KT_EXPECT(page != 0);
 	KT_EXPECT_EQ(pages_free_count(), free_before);
-	KT_EXPECT_EQ(new_reports(LOCKDEP_RECURSIVE_TAKE), 2);
-	KT_EXPECT_EQ(new_reports_total(), 2);
+	KT_EXPECT_EQ(lockdep_watch_new(LOCKDEP_RECURSIVE_TAKE), 2);
+	KT_EXPECT_EQ(lockdep_watch_new_total(), 2);
 	KT_EXPECT(recursive_take_of(0, "takes page_lock", "pages_alloc+0x"));
 	KT_EXPECT(recursive_take_of(1, "takes page_lock", "pages_free+0x"));
 }
@@ -114,15 +81,15 @@ KTEST(locks_probe_task_table_takes_task_lock)
 	unsigned long flags;
 	int status;
 
-	probe_starts();
+	lockdep_watch_start();
 	spin_lock_irqsave_call(&task_lock, &flags);
 	(void)task_reap(&status);	/* a child of an earlier test, or none */
 	KT_EXPECT_EQ(task_kill_pid(1), -EPERM);		/* the boot thread */
 	task_reap_orphans();
 	spin_unlock_irqrestore_call(&task_lock, flags);
-	probe_ends();
-	KT_EXPECT_EQ(new_reports(LOCKDEP_RECURSIVE_TAKE), 3);
-	KT_EXPECT_EQ(new_reports_total(), 3);
+	lockdep_watch_stop();
+	KT_EXPECT_EQ(lockdep_watch_new(LOCKDEP_RECURSIVE_TAKE), 3);
+	KT_EXPECT_EQ(lockdep_watch_new_total(), 3);
 	KT_EXPECT(recursive_take_of(0, "takes task_lock", "task_reap+0x"));
 	KT_EXPECT(recursive_take_of(1, "takes task_lock", "task_kill_pid+0x"));
 	KT_EXPECT(recursive_take_of(2, "takes task_lock", "task_reap_orphans+0x"));
@@ -139,14 +106,14 @@ KTEST(locks_probe_scheduler_takes_runqueue_lock)
 	bool tick_takes = !timer_sched_tick_local();
 	unsigned long flags;
 
-	probe_starts();
+	lockdep_watch_start();
 	spin_lock_irqsave_call(&runqueue_lock, &flags);
 	sched_wake_up(&nobody_sleeps_here);
 	sched_tick();
 	spin_unlock_irqrestore_call(&runqueue_lock, flags);
-	probe_ends();
-	KT_EXPECT_EQ(new_reports(LOCKDEP_RECURSIVE_TAKE), 1 + tick_takes);
-	KT_EXPECT_EQ(new_reports_total(), 1 + tick_takes);
+	lockdep_watch_stop();
+	KT_EXPECT_EQ(lockdep_watch_new(LOCKDEP_RECURSIVE_TAKE), 1 + tick_takes);
+	KT_EXPECT_EQ(lockdep_watch_new_total(), 1 + tick_takes);
 	KT_EXPECT(recursive_take_of(0, "takes runqueue_lock", "sched_wake_up+0x"));
 	if (tick_takes)
 		KT_EXPECT(recursive_take_of(1, "takes runqueue_lock", "sched_tick+0x"));

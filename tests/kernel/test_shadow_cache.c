@@ -76,21 +76,32 @@ static bool maps_frame(const struct shadow *sh, const struct guest_memory *m, u3
 	return (shadow_entry(sh, va) & PAGE_MASK) == m->base + FRAME;
 }
 
+/* Guest memory and a shadow cache over it; or, with nothing kept, why
+ * the test cannot run here. */
+static const char *cache_setup(struct shadow_cache *c, struct guest_memory *m)
+{
+	if (guest_memory_alloc(m, GUESTMEM_MIN_MIB))
+		return "no room for guest memory";
+	if (!switcher_setup() || shadow_cache_init(c, m)) {
+		guest_memory_free(m);
+		return "no host here: no CR0.WP that holds (a 386, or an emulator), "
+			"or no room for a shadow";
+	}
+	return NULL;
+}
+
 KTEST(shadow_cache_keeps_and_forgets)
 {
 	unsigned long free_before = pages_free_count();
 	struct shadow_cache c;
 	struct guest_memory m;
 	struct shadow *a, *b;
+	const char *skip;
 
 	KT_NOT_IN_GUEST("a guest cannot host: the Switcher runs at ring 0");
-	if (guest_memory_alloc(&m, GUESTMEM_MIN_MIB))
-		KT_SKIP("no room for guest memory");
-	if (!switcher_setup() || shadow_cache_init(&c, &m)) {
-		guest_memory_free(&m);
-		KT_SKIP("no host here: no CR0.WP that holds (a 386, or an emulator), "
-			"or no room for a shadow");
-	}
+	skip = cache_setup(&c, &m);
+	if (skip)
+		KT_SKIP(skip);
 	write_guest_tables(&m);
 	a = shadow_cache_switch(&c, PD_A);
 	KT_EXPECT(a && fill(a));
@@ -142,16 +153,13 @@ KTEST(shadow_cache_rebuilds_the_least_recently_used)
 	struct shadow *a, *b, *d;
 	struct shadow_cache c;
 	struct guest_memory m;
+	const char *skip;
 
 	KT_NOT_IN_GUEST("a guest cannot host: the Switcher runs at ring 0");
 	KT_EXPECT_EQ(SHADOWS_KEPT, 4);
-	if (guest_memory_alloc(&m, GUESTMEM_MIN_MIB))
-		KT_SKIP("no room for guest memory");
-	if (!switcher_setup() || shadow_cache_init(&c, &m)) {
-		guest_memory_free(&m);
-		KT_SKIP("no host here: no CR0.WP that holds (a 386, or an emulator), "
-			"or no room for a shadow");
-	}
+	skip = cache_setup(&c, &m);
+	if (skip)
+		KT_SKIP(skip);
 	a = shadow_cache_switch(&c, PD_A);		/* the identity is slot 0 */
 	b = shadow_cache_switch(&c, PD_A + PAGE_SIZE);
 	d = shadow_cache_switch(&c, PD_A + 2 * PAGE_SIZE);
