@@ -97,9 +97,9 @@ def host_lines(session):
 
 def wait_summary(session):
     """Until the guest's ktest summary has come (the Failure if never)."""
-    deadline = time.monotonic() + GUEST_TIMEOUT
+    silence = session.silence(GUEST_TIMEOUT)
     while not GUEST_SUMMARY.search(session.received):
-        if time.monotonic() > deadline or session.receive() is None:
+        if silence.expired() or session.receive() is None:
             raise Failure("the guest never printed 'ktest: N passed, M failed'",
                           session.details())
 
@@ -206,9 +206,9 @@ HOST_BYTES_PER_GUEST = 2048
 
 def wait_after(session, text, start, timeout):
     """Until COM1 has said text after offset start; False if never."""
-    deadline = time.monotonic() + timeout
+    silence = session.silence(timeout)
     while text not in session.received[start:]:
-        if time.monotonic() > deadline or session.receive() is None:
+        if silence.expired() or session.receive() is None:
             return False
     return True
 

@@ -120,7 +120,7 @@ def judge_qemu_ktest(log, cmd, expect=(), outcome=None, timeout=KTEST_QEMU_TIMEO
     lines = read_serial(log)
 
     if outcome.timed_out:
-        problem = f"QEMU still running after {timeout} s (the kernel hung?)"
+        problem = outcome.why
     elif outcome.status not in (QEMU_PASS, QEMU_FAIL):
         problem = (f"QEMU exited with status {outcome.status}, which the kernel "
                    f"never asks for (it uses {QEMU_PASS} and {QEMU_FAIL})")
