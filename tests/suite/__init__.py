@@ -7,10 +7,14 @@ table.py lists them all in the order they are reported.
   harness        Test, Failure, and the helpers every test uses
   builds         the two kernel builds (PARAVIRT=y and n)
   emulators      running QEMU, Bochs and gdb; reading COM1
+  progress       when a run counts as hung: silence, not total time
   judge          a serial log's verdict: in-kernel suite, boot, panic
   gaps           the verdict on an emulator's run that must fail
                  exactly in its known gaps (dosbox_gaps, v86_gaps)
   runner         tests side by side, reported in table order
+  history        each row's last result and seconds (longest first;
+                 the matrix's reuse of tests/run's rows)
+  tiers          fast (make test) and slow (make check) rows, and why
   frontend       the command line: -k, -j, --list, --failed, --junit
   last_failed    the record --failed reads
   junit          the JUnit XML file
@@ -19,6 +23,7 @@ table.py lists them all in the order they are reported.
   matrix         the rows of tests/matrix
 
   binaries       multiboot-*, symbols-*, audit-*
+  hang           hang-caught
   host           host-patch-engine, host-multiboot*
   ktest          ktest-qemu-*, ktest-bochs-*
   boot           boot-*, bad-magic-*, dirty-eflags-*, bad-info-*,
