@@ -4,7 +4,7 @@ Every emulator run of the suite goes through here: QEMU with COM1 in a
 file (or a TCP connection to the test), Bochs through tools/run-bochs,
 and QEMU stopped at _start for gdb.  An emulator gets /dev/null as its
 input and is stopped once the test has seen what it waits for, or once
-its guest has printed nothing new for the run's limit (progress.py: a
+its guest has printed nothing new for the run's limit (harness/progress.py: a
 loaded machine makes a run long, not silent); the guest's COM1 output
 is read back as lines with GRUB's terminal escapes and the kernel's CRs
 taken out.
@@ -20,9 +20,9 @@ import time
 from dataclasses import dataclass
 
 from .harness import fresh_log, need_file, need_tool
-from .progress import Silence, file_size
+from .harness.progress import Silence, file_size
 
-# Limits of silence (progress.py), not of total time: the longest the
+# Limits of silence (harness/progress.py), not of total time: the longest the
 # guest may print nothing new.
 KTEST_QEMU_TIMEOUT = 60   # seconds; the quietest test prints within a few
 KTEST_BOCHS_TIMEOUT = 120  # Bochs interprets every instruction: slower

@@ -1,6 +1,6 @@
 """tests/suite/hang.py - a hang is still caught when runs are judged by progress.
 
-  hang-caught      The limits of progress.py hold both ways.  A guest that
+  hang-caught      The limits of harness/progress.py hold both ways.  A guest that
                    spins forever - a Multiboot kernel of two instructions,
                    `jmp .` after one byte on COM1, made here - run by
                    qemu_ktest as the in-kernel suite is, fails with "printed
@@ -20,7 +20,7 @@ from .builds import Y
 from .emulators import run_emulator
 from .harness import Failure, Test
 from .ktest import qemu_ktest
-from .progress import MAX_RUN_FACTOR
+from .harness.progress import MAX_RUN_FACTOR
 
 LIMIT = 2               # seconds of silence the hung runs get
 LOAD_ADDRESS = 0x100000

@@ -16,7 +16,7 @@ sets loader and machine against each result.
 
 A row that runs what a row of tests/run already runs - the same check,
 emulator, image and options (same_run) - is not run twice: it takes that
-row's result from history.py, when that result is newer than the
+row's result from harness/history.py, when that result is newer than the
 builds (as `make check` runs tests/run first), and runs that row's
 check itself otherwise.  The tests/run row's checks are the matrix
 row's and more (its `expect` lines, a superset).
@@ -27,7 +27,8 @@ import glob
 import inspect
 import os
 
-from . import dosbox_gaps, history
+from . import dosbox_gaps
+from .harness import history
 from .builds import N, Y
 from .dosbox import dosbox_ktest
 from .harness import Failure, Test

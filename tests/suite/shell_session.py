@@ -17,7 +17,7 @@ import time
 from .emulators import POLL_INTERVAL, QEMU, QEMU_BASE, QEMU_MEMORY_MIB, stop
 from .harness import Failure, fresh_log, need_file, need_tool
 from .judge import line_has, log_details, panic_line
-from .progress import Silence
+from .harness.progress import Silence
 
 SHELL_PROMPT = b"pv386> "
 SHELL_ANSWER_TIMEOUT = 30    # seconds for one answer (a whole ktest run: ~15)
@@ -104,7 +104,7 @@ class ShellSession:
                               self.details())
 
     def silence(self, limit):
-        """A Silence (progress.py) measured by what COM1 has sent."""
+        """A Silence (harness/progress.py) measured by what COM1 has sent."""
         return Silence(limit, lambda: len(self.received))
 
     def until_reported(self, text, timeout):

@@ -1,4 +1,4 @@
-"""tests/suite/runner.py - running tests side by side, reporting them in table order.
+"""tests/suite/harness/runner.py - running tests side by side, reporting them in table order.
 
 Tests run JOBS at a time (each emulator keeps about one core busy), the
 longest first (as long as they took last time, history.py: a long row
@@ -14,7 +14,7 @@ import sys
 import time
 from dataclasses import dataclass
 
-from .harness import Failure, Test
+from . import Failure, Test
 
 
 @dataclass

@@ -1,4 +1,4 @@
-"""tests/suite/progress.py - when a run counts as hung: no progress, not a long wall time.
+"""tests/suite/harness/progress.py - when a run counts as hung: no progress, not a long wall time.
 
 A machine shared with other work runs an emulator two, five, ten times
 slower than a quiet one, and a row that fails on a fixed total wall time

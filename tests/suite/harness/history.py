@@ -1,4 +1,4 @@
-"""tests/suite/history.py - what each row gave the last time it ran, and how long it took.
+"""tests/suite/harness/history.py - what each row gave the last time it ran, and how long it took.
 
 The record is build/test-logs/history.json: for each test name its last
 result (passed, the reason if not), its seconds and when it finished.
@@ -18,7 +18,7 @@ import json
 import os
 import time
 
-from .harness import LOG_DIR
+from . import LOG_DIR
 
 PATH = f"{LOG_DIR}/history.json"
 

@@ -1,4 +1,4 @@
-"""tests/suite/frontend.py - the command line tests/run and tests/matrix share.
+"""tests/suite/harness/frontend.py - the command line tests/run and tests/matrix share.
 
     -k SUBSTR     only the tests whose names contain SUBSTR (repeatable)
     --tier TIER   only the tests of that tier (tiers.py): fast (`make
@@ -20,7 +20,7 @@ import os
 import sys
 
 from . import history, junit, last_failed, runner
-from .harness import LOG_DIR, ROOT
+from . import LOG_DIR, ROOT
 
 # CI machines have two cores, and each emulator keeps about one busy.
 DEFAULT_JOBS = 2
