@@ -22,7 +22,7 @@ FAST = (
     # the built files and the suite itself: no emulator
     "suite-names", "multiboot-y", "multiboot-n", "symbols-y", "symbols-n",
     "audit-y", "audit-selftest", "audit-sites-y", "audit-sites-selftest",
-    "audit-natives-y", "audit-natives-selftest", "audit-calls", "audit-calls-selftest",
+    "audit-natives-y", "audit-calls",
     # the emulator rows' limits: a hang is still caught
     "hang-caught",
     # the native tests, and the fuzzers for their short fixed budgets
@@ -36,27 +36,31 @@ FAST = (
     # the in-kernel suite on QEMU: both builds, all patch modes, a 486, cpu=386
     "ktest-qemu-y-qemu32", "ktest-qemu-y-qemu32-nopatch", "ktest-qemu-y-qemu32-pvdebug",
     "ktest-qemu-n-qemu32", "ktest-qemu-y-486", "ktest-qemu-y-qemu32-cpu=386",
-    # a boot through GRUB to the ready line
-    "boot-qemu-y",
+    # a boot through GRUB to the ready line; boot options; user programs
+    # with the least RAM; the system-call fuzzer's short run; the bench's
+    # suites run
+    "boot-qemu-y", "cmdline-qemu-y", "mem-4mib-y", "sysfuzz-y", "bench-runs-y",
     # the shell, over COM1
     "shell-general-y",
     # the trace backend, the ops ROM, the kernel hosting itself
     "trace-ktest-qemu-y-qemu32", "ktest-qemu-y-qemu32-rom", "guest-ktest-y",
-    # more than one CPU
-    "ktest-smp-2-y", "ktest-smp-4-y",
+    # more than one CPU: two booted, and the whole suite on four
+    "smp-2-y", "ktest-smp-4-y",
 )
 
 # Why each slow row is slow: (pattern, reason), the first that matches.
 SLOW = (
     (r"^(ktest|boot|loader|guest|guest-fuzz)-bochs-|^ktest-bochs-rom-|^loader-bochs-",
-     "Bochs interprets every instruction: a suite takes minutes"),
+     "Bochs interprets every instruction: a suite takes 45-180 s"),
     (r"^guest-fuzz-", "a fuzzer: it runs for a fixed time to find anything"),
     (r"^(loader-dosbox|v86-|dosbox-)", "DOSBox or v86: emulators many times slower than QEMU"),
     (r"^web-", "Chromium and the page's v86: the browser starts for each check"),
     (r"^docs-y$", "needs `make docs`, whose bench figures boot the kernels many times"),
     (r"^bench-runs-", "runs tools/bench's suites of timed boots"),
-    (r"^sysfuzz-", "the system-call fuzzer: its value is in the runs it makes"),
+    (r"^sysfuzz-", "the system-call fuzzer's long runs: 200,000 calls, more CPUs"),
     (r"^host-check-mutants$", "builds and runs the native tests once per deleted clause"),
+    (r"^audit-(natives|calls)-selftest$",
+     "plants each fault in a copy of the kernels or the source, and audits each copy"),
     (r"^(hammer|shootdown-typing|tlb-)", "SMP stress: many CPUs, many switches or shootdowns"),
     (r"^session-", "a whole student's session, typed step by step, with GRUB's menu"),
     (r"^(smp|ktest-smp|rom-smp|rom-minor-0-smp|guest-smp)-",
