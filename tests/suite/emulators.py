@@ -148,7 +148,7 @@ def qemu_until(log, cpu, boot, start, timeout, memory=QEMU_MEMORY_MIB):
     return outcome, read_serial(log)
 
 
-def run_bochs(log, iso, cpu, timeout, until=None, floppy=False):
+def run_bochs(log, iso, cpu, timeout, until=None, floppy=False, memory=None):
     """tools/run-bochs with no time limit of its own (--timeout 0):
     ours, on silence, stops it (its SIGTERM handler stops Bochs)."""
     need_tool("bochs", "bochs")
@@ -158,6 +158,8 @@ def run_bochs(log, iso, cpu, timeout, until=None, floppy=False):
         cmd += ["--until", until]
     if floppy:
         cmd.append("--floppy")
+    if memory:
+        cmd += ["--mem", str(memory)]
     outcome = run_emulator(cmd + [iso, log], timeout)
     if outcome.timed_out:
         return outcome, f"Bochs: {outcome.why}"
