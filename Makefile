@@ -6,7 +6,11 @@
 #                         (CPUS: QEMU -smp, 1 by default; docs/smp.md)
 #   make run-bochs        boot the ISO in Bochs, serial console on this terminal
 #   make debug            QEMU paused with its gdb stub; gdb -x <build>/gdbinit
-#   make test             build both kernels and run the whole suite
+#   make test [LOAD=N]    build what it needs and run the fast tier of the suite,
+#                         every area's fastest row (LOAD: N busy loops per core
+#                         beside it, tools/load)
+#   make check [LOAD=N]   build everything and run the whole suite, both tiers,
+#                         then the matrix: what CI runs (.ci/run)
 #   make test-matrix      the in-kernel suite on every machine it claims
 #   make native-tests     build the native tests (patch engine, parsers, checks)
 #                         (host-tests: the same, its former name)
@@ -79,7 +83,7 @@ QEMU       := qemu-system-i386
 QEMU_FLAGS := -m 128 -display none -no-reboot \
 	      -device isa-debug-exit,iobase=0xf4,iosize=1
 
-.PHONY: all iso run run-bochs debug test test-matrix native-tests fuzz-multiboot fuzz-cpu-tables bench docs web serve clean build-deps
+.PHONY: all iso run run-bochs debug test check test-matrix native-tests host-tests fuzz-multiboot fuzz-cpu-tables bench docs web serve clean build-deps
 all: $(KERNEL)
 
 # Install (or name) missing host tools before the first compile.  Order-only:
@@ -663,22 +667,46 @@ fuzz-guest: $(KERNEL)
 	     exit 1; fi; \
 	 echo "fuzz-guest: passed, seed $(FUZZ_SEED), $(FUZZ_TIME) s"
 
+# The suite's tiers (tests/suite/tiers.py, docs/tests.md).  test: the
+# fast tier, which needs the kernels, the normal ISO and the native
+# tests - no loader images, web site or docs.  check: everything, both
+# tiers in one run (the longest rows first), then the matrix, which
+# takes the result of each row tests/run has just run rather than run
+# it again.  TEST_JOBS: builds and rows at once (each emulator keeps
+# about one core busy).  LOAD=N: N busy loops per core beside the rows.
+TEST_JOBS ?= 2
+LOAD      ?= 0
+SUBMAKE   := $(MAKE) --no-print-directory -j$(TEST_JOBS)
+
 test:
 	@tools/ensure-deps all
-	$(MAKE) --no-print-directory PARAVIRT=y all iso images
-	$(MAKE) --no-print-directory PARAVIRT=n all iso
-	$(MAKE) --no-print-directory native-tests
+	$(SUBMAKE) PARAVIRT=y all $(ISO)
+	$(SUBMAKE) PARAVIRT=n all
+	$(SUBMAKE) native-tests
+	tools/load $(LOAD) tests/run --tier fast -j$(TEST_JOBS) --junit build/test-logs/junit.xml
+
+check:
+	@tools/ensure-deps all
+	$(SUBMAKE) PARAVIRT=y all iso images
+	$(SUBMAKE) PARAVIRT=n all iso
+	$(SUBMAKE) native-tests
 	$(MAKE) --no-print-directory web
 	$(MAKE) --no-print-directory docs
-	tests/run --junit build/test-logs/junit.xml
+	@status=0; \
+	 tools/load $(LOAD) tests/run -j$(TEST_JOBS) --junit build/test-logs/junit.xml || status=$$?; \
+	 tools/load $(LOAD) tests/matrix -j$(TEST_JOBS) \
+	     --junit build/test-logs/matrix-junit.xml || status=$$?; \
+	 exit $$status
 
 # The in-kernel suite on every machine pv386 claims (tests/matrix): CPU
-# models, RAM sizes, loaders, forced CPU generations.  Slower than test.
+# models, RAM sizes, loaders, forced CPU generations.  Alone, it runs
+# each row itself; after tests/run (as in check), it takes the results
+# of the rows tests/run has just run.
 test-matrix:
 	@tools/ensure-deps all
-	$(MAKE) --no-print-directory PARAVIRT=y all iso images
-	$(MAKE) --no-print-directory PARAVIRT=n all iso
-	tests/matrix --junit build/test-logs/matrix-junit.xml
+	$(SUBMAKE) PARAVIRT=y all iso images
+	$(SUBMAKE) PARAVIRT=n all iso
+	tools/load $(LOAD) tests/matrix -j$(TEST_JOBS) --junit build/test-logs/matrix-junit.xml
 
 # Instructions per paravirt op, inline vs indirect vs patched (tools/bench),
 # and the page's ready time and weight in Chromium.

@@ -1,24 +1,31 @@
 """tests/suite - the pv386 test suite, one module per area.
 
-tests/run and tests/matrix are its front ends (frontend.py); each test
-is a name and a function (harness.py) in its area's module, and
-table.py lists them all in the order they are reported.
+tests/run and tests/matrix are its front ends (harness/frontend.py);
+each test is a name and a function (harness/) in its area's module,
+and table.py lists them all in the order they are reported.
 
-  harness        Test, Failure, and the helpers every test uses
+  harness/       what tests are made of and what runs them, no test:
+    __init__     Test, Failure, and the helpers every test uses
+    runner       tests side by side, reported in table order
+    frontend     the command line: -k, --tier, -j, --list, --failed,
+                 --junit
+    last_failed  the record --failed reads
+    history      each row's last result and seconds (longest first;
+                 the matrix's reuse of tests/run's rows)
+    progress     when a run counts as hung: silence, not total time
+    junit        the JUnit XML file
   builds         the two kernel builds (PARAVIRT=y and n)
   emulators      running QEMU, Bochs and gdb; reading COM1
   judge          a serial log's verdict: in-kernel suite, boot, panic
   gaps           the verdict on an emulator's run that must fail
                  exactly in its known gaps (dosbox_gaps, v86_gaps)
-  runner         tests side by side, reported in table order
-  frontend       the command line: -k, -j, --list, --failed, --junit
-  last_failed    the record --failed reads
-  junit          the JUnit XML file
+  tiers          fast (make test) and slow (make check) rows, and why
   names          suite-names: every name written whole, once
   table          all tests of tests/run, in order
   matrix         the rows of tests/matrix
 
   binaries       multiboot-*, symbols-*, audit-*
+  hang           hang-caught
   native         native-patch-engine, native-multiboot*
   ktest          ktest-qemu-*, ktest-bochs-*
   boot           boot-*, bad-magic-*, dirty-eflags-*, bad-info-*,

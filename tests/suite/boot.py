@@ -38,7 +38,7 @@ def qemu_boot(log, build):
     problem = boot_problem(lines, build)
     if problem == "no 'pv386 ready:' line":
         if outcome.timed_out:
-            problem += f" within {BOOT_TIMEOUT} s"
+            problem += f": {outcome.why}"
         else:
             problem += f": QEMU exited first, with status {outcome.status}"
     if problem:
@@ -194,8 +194,8 @@ def panic_report(log, build):
     cr2 = [line for line in lines if f"CR2: {PANIC_TEST_ADDRESS:08x} " in line]
     problem = None
     if outcome.timed_out:
-        problem = (f"QEMU still running after {KTEST_QEMU_TIMEOUT} s: the panic "
-                   "did not leave the emulator (the test runner's panic hook?)")
+        problem = (f"{outcome.why}: the panic did not leave the emulator "
+                   "(the test runner's panic hook?)")
     elif outcome.status != QEMU_FAIL:
         problem = (f"QEMU exit status {outcome.status}, expected {QEMU_FAIL} "
                    "(the panic hook's failure status)")

@@ -3,11 +3,14 @@
 Every emulator run of the suite goes through here: QEMU with COM1 in a
 file (or a TCP connection to the test), Bochs through tools/run-bochs,
 and QEMU stopped at _start for gdb.  An emulator gets /dev/null as its
-input, a timeout of ours, and is stopped once the test has seen what it
-waits for; the guest's COM1 output is read back as lines with GRUB's
-terminal escapes and the kernel's CRs taken out.
+input and is stopped once the test has seen what it waits for, or once
+its guest has printed nothing new for the run's limit (harness/progress.py: a
+loaded machine makes a run long, not silent); the guest's COM1 output
+is read back as lines with GRUB's terminal escapes and the kernel's CRs
+taken out.
 """
 
+import os
 import re
 import socket
 import subprocess
@@ -17,10 +20,13 @@ import time
 from dataclasses import dataclass
 
 from .harness import fresh_log, need_file, need_tool
+from .harness.progress import Silence, file_size
 
-KTEST_QEMU_TIMEOUT = 60   # seconds; a test run takes well under one
+# Limits of silence (harness/progress.py), not of total time: the longest the
+# guest may print nothing new.
+KTEST_QEMU_TIMEOUT = 60   # seconds; the quietest test prints within a few
 KTEST_BOCHS_TIMEOUT = 120  # Bochs interprets every instruction: slower
-BOOT_TIMEOUT = 30          # GRUB alone waits 3 s at its menu
+BOOT_TIMEOUT = 30          # from power-on to GRUB's first line
 POLL_INTERVAL = 0.1
 
 # The kernel leaves QEMU through isa-debug-exit, which turns the value v
@@ -53,9 +59,10 @@ def read_serial(log):
 class Outcome:
     """How an emulator process ended."""
     status: int       # exit status, or None if we stopped it
-    timed_out: bool
+    timed_out: bool   # stopped for want of progress (why says how)
     stopped_early: bool
     output: str       # its stdout and stderr
+    why: str = ""     # the reason, when timed_out
 
 
 def stop(proc, hard=False):
@@ -73,18 +80,33 @@ def stop(proc, hard=False):
         proc.wait()
 
 
-def run_emulator(cmd, timeout, done=None, hard_stop=False):
-    """Run cmd until it exits, until done() is true, or for timeout seconds.
+def serial_file(cmd):
+    """The file cmd writes the guest's serial output to (QEMU's -serial
+    file:PATH, tools/run-bochs's last argument), or None."""
+    for arg in cmd:
+        if isinstance(arg, str) and arg.startswith("file:"):
+            return arg[len("file:"):]
+    if cmd and cmd[0] == RUN_BOCHS:
+        return cmd[-1]
+    return None
+
+
+def run_emulator(cmd, timeout, done=None, hard_stop=False, watch=None):
+    """Run cmd until it exits, until done() is true, or until it has made
+    no progress for timeout seconds: no growth of watch (a file; by
+    default the serial file cmd names) nor of its own messages.
 
     Emulators get /dev/null as stdin so that none of them can read the
     terminal, and their messages go to a temporary file rather than a pipe
     that nobody reads while we wait.
     """
+    watch = watch or serial_file(cmd)
     with tempfile.TemporaryFile() as out:
         proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=out,
                                 stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + timeout
-        status, timed_out, stopped_early = None, False, False
+        serial = file_size(watch) if watch else (lambda: 0)
+        silence = Silence(timeout, lambda: (serial(), os.fstat(out.fileno()).st_size))
+        status, timed_out, stopped_early, why = None, False, False, ""
         while True:
             try:
                 status = proc.wait(timeout=POLL_INTERVAL)
@@ -93,8 +115,8 @@ def run_emulator(cmd, timeout, done=None, hard_stop=False):
                 pass
             if done is not None and done():
                 stopped_early = True
-            elif time.monotonic() > deadline:
-                timed_out = True
+            elif silence.expired():
+                timed_out, why = True, silence.why(os.path.basename(cmd[0]))
             else:
                 continue
             stop(proc, hard_stop)
@@ -102,7 +124,7 @@ def run_emulator(cmd, timeout, done=None, hard_stop=False):
             break
         out.seek(0)
         output = out.read().decode("utf-8", errors="replace")
-    return Outcome(status, timed_out, stopped_early, output)
+    return Outcome(status, timed_out, stopped_early, output, why)
 
 
 def qemu_command(log, cpu, boot, memory=QEMU_MEMORY_MIB):
@@ -126,18 +148,21 @@ def qemu_until(log, cpu, boot, start, timeout, memory=QEMU_MEMORY_MIB):
     return outcome, read_serial(log)
 
 
-def run_bochs(log, iso, cpu, timeout, until=None, floppy=False):
-    """tools/run-bochs, with a watchdog of our own in case it hangs."""
+def run_bochs(log, iso, cpu, timeout, until=None, floppy=False, memory=None):
+    """tools/run-bochs with no time limit of its own (--timeout 0):
+    ours, on silence, stops it (its SIGTERM handler stops Bochs)."""
     need_tool("bochs", "bochs")
     fresh_log(log)
-    cmd = [RUN_BOCHS, "--cpu", cpu, "--timeout", str(timeout)]
+    cmd = [RUN_BOCHS, "--cpu", cpu, "--timeout", "0"]
     if until:
         cmd += ["--until", until]
     if floppy:
         cmd.append("--floppy")
-    outcome = run_emulator(cmd + [iso, log], timeout + 15)
-    if outcome.timed_out or outcome.status == 124:
-        return outcome, f"Bochs did not finish within {timeout} s"
+    if memory:
+        cmd += ["--mem", str(memory)]
+    outcome = run_emulator(cmd + [iso, log], timeout)
+    if outcome.timed_out:
+        return outcome, f"Bochs: {outcome.why}"
     if outcome.status != 0:
         return outcome, f"tools/run-bochs exited with status {outcome.status}"
     return outcome, None

@@ -98,9 +98,9 @@ def host_lines(session):
 
 def wait_summary(session):
     """Until the guest's ktest summary has come (the Failure if never)."""
-    deadline = time.monotonic() + GUEST_TIMEOUT
+    silence = session.silence(GUEST_TIMEOUT)
     while not GUEST_SUMMARY.search(session.received):
-        if time.monotonic() > deadline or session.receive() is None:
+        if silence.expired() or session.receive() is None:
             raise Failure("the guest never printed 'ktest: N passed, M failed'",
                           session.details())
 
@@ -230,9 +230,9 @@ def hostile_tests(source=HOSTILE_SOURCE, answers=HOSTILE):
 
 def wait_after(session, text, start, timeout):
     """Until COM1 has said text after offset start; False if never."""
-    deadline = time.monotonic() + timeout
+    silence = session.silence(timeout)
     while text not in session.received[start:]:
-        if time.monotonic() > deadline or session.receive() is None:
+        if silence.expired() or session.receive() is None:
             return False
     return True
 

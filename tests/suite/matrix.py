@@ -13,12 +13,25 @@ are tests/run's (ktest.py, loader.py, dosbox.py), reused.
 
 A row is (loader, machine, Test); the table printed after the rows
 sets loader and machine against each result.
+
+A row that runs what a row of tests/run already runs - the same check,
+emulator, image and options (same_run) - is not run twice: it takes that
+row's result from harness/history.py, when that result is newer than the
+builds (as `make check` runs tests/run first), and runs that row's
+check itself otherwise.  The tests/run row's checks are the matrix
+row's and more (its `expect` lines, a superset).
 """
 
+import functools
+import glob
+import inspect
+import os
+
 from . import dosbox_gaps
+from .harness import history
 from .builds import N, Y
 from .dosbox import dosbox_ktest
-from .harness import Test
+from .harness import Failure, Test
 from .ktest import bochs_ktest, qemu_ktest
 from .loader import (FLOPPY_GEOMETRY, TEST_DISK, TEST_FLOPPY, loader_bochs_ktest,
                      loader_ktest)
@@ -128,8 +141,86 @@ def rows():
     return table
 
 
+# Which arguments make a configuration: not the lines a run must print
+# (expect: the checks, compared apart) nor how long it may be silent.
+NOT_CONFIGURATION = ("log", "expect", "timeout")
+
+
+def configuration(test):
+    """What test runs, as comparable values: its function and every
+    argument but NOT_CONFIGURATION (defaults filled in), and its expect
+    lines apart; None if its function does not take them so."""
+    try:
+        bound = inspect.signature(test.function).bind(test.log, *test.args, **test.kwargs)
+    except TypeError:
+        return None
+    bound.apply_defaults()
+    frozen = tuple((k, tuple(v) if isinstance(v, list) else v)
+                   for k, v in bound.arguments.items() if k not in NOT_CONFIGURATION)
+    return (test.function, frozen), set(bound.arguments.get("expect", ()) or ())
+
+
+def same_run(test, run_tests):
+    """The tests/run row that runs test's configuration with at least its
+    checks, or None."""
+    mine = configuration(test)
+    if mine is None:
+        return None
+    for other in run_tests:
+        theirs = configuration(other)
+        if theirs and theirs[0] == mine[0] and theirs[1] >= mine[1]:
+            return other
+    return None
+
+
+# What the builds made: a tests/run result older than any of them is
+# not this build's.
+BUILT = ["build/pv386.elf", "build/nopv/pv386.elf", "build/pvrom.bin",
+         "build/*.iso", "build/nopv/*.iso", "build/*.img"]
+
+
+def built_at():
+    paths = [p for pattern in BUILT for p in glob.glob(pattern)]
+    return max((os.path.getmtime(p) for p in paths), default=0)
+
+
+def reuse(log, run_test):
+    """The result tests/run's run_test had on this build; run_test's
+    check, here, if it has none."""
+    entry = history.read().get(run_test.name)
+    if entry is None or entry["finished"] - entry["seconds"] < built_at():
+        run_test.function(log, *run_test.args, **run_test.kwargs)
+        return
+    with open(log, "w") as f:
+        f.write(f"the same run as tests/run's {run_test.name}, which "
+                f"{'passed' if entry['passed'] else 'failed'} on this build: "
+                f"its log is {run_test.log}\n")
+    if not entry["passed"]:
+        raise Failure(f"as tests/run's {run_test.name}: {entry['reason']}",
+                      [f"log: {run_test.log}"])
+
+
 def tests():
-    return [test for _, _, test in rows()]
+    from .table import all_tests     # table lists this module's tests too
+    run_tests = all_tests()
+    table = []
+    for _, _, test in rows():
+        same = same_run(test, run_tests)
+        table.append(Test(test.name, reuse, (same,)) if same else test)
+    return table
+
+
+@functools.lru_cache(maxsize=None)
+def reused():
+    """{matrix row name: the tests/run row whose result it takes}."""
+    return {t.name: t.args[0].name for t in tests() if t.function is reuse}
+
+
+def tier_of(name):
+    """For --list: every row is of tests/matrix's own tier, and one that
+    reuses a tests/run row says which."""
+    same = reused().get(name)
+    return "matrix", (f"the result of tests/run's {same}" if same else "")
 
 
 def print_table(results):

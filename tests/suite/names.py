@@ -2,7 +2,7 @@
 
   suite-names      Each test of tests/run and tests/matrix has a name that
                    stands whole, as a string literal, in the suite's
-                   source (tests/run, tests/matrix, tests/suite/*.py), so
+                   source (tests/run, tests/matrix, tests/suite/), so
                    that grep finds the row that defines it; no two tests
                    share a name (they would share a log); and the check
                    itself refuses a made-up name that no source holds.
@@ -16,7 +16,7 @@ import os
 
 from .harness import ROOT, Failure, Test
 
-SOURCE_FILES = ["tests/run", "tests/matrix", "tests/suite/*.py"]
+SOURCE_FILES = ["tests/run", "tests/matrix", "tests/suite/*.py", "tests/suite/*/*.py"]
 
 
 def source_text():

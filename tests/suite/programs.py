@@ -91,7 +91,7 @@ def qemu_program_run(log, build, memory, cpu, append, expect, qemu_extra=()):
     if reached(lines, "run: done"):
         problem = panic_line(lines)
     elif outcome.timed_out:
-        problem = f"no 'run: done' within {PROGRAM_RUN_TIMEOUT} s"
+        problem = f"no 'run: done': {outcome.why}"
     else:   # -no-reboot: a triple fault ends QEMU
         problem = (f"QEMU exited (status {outcome.status}) before 'run: done': "
                    "a triple fault?")

@@ -17,6 +17,7 @@ import time
 from .emulators import POLL_INTERVAL, QEMU, QEMU_BASE, QEMU_MEMORY_MIB, stop
 from .harness import Failure, fresh_log, need_file, need_tool
 from .judge import line_has, log_details, panic_line
+from .harness.progress import Silence
 
 SHELL_PROMPT = b"pv386> "
 SHELL_ANSWER_TIMEOUT = 30    # seconds for one answer (a whole ktest run: ~15)
@@ -69,11 +70,12 @@ class ShellSession:
         self.answer_from(0, SHELL_BOOT_TIMEOUT, "the first prompt")
 
     def wait_for(self, text, timeout):
-        """Wait until COM1 has said text (bytes), whenever it comes."""
-        deadline = time.monotonic() + timeout
+        """Wait until COM1 has said text (bytes), whenever it comes, as
+        long as COM1 goes no longer than timeout seconds silent."""
+        silence = self.silence(timeout)
         while text not in self.received:
-            if time.monotonic() > deadline or self.receive() is None:
-                raise Failure(f"no {text.decode()!r} within {timeout} s", self.details())
+            if silence.expired() or self.receive() is None:
+                raise Failure(f"no {text.decode()!r}: {silence.why('COM1')}", self.details())
 
     def receive(self):
         """What COM1 sent since the last call (b"" if nothing; None once
@@ -89,16 +91,21 @@ class ShellSession:
         return data if data else None
 
     def answer_from(self, start, timeout, what):
-        """Wait for a prompt after offset start; the text before it."""
-        deadline = time.monotonic() + timeout
+        """Wait for a prompt after offset start (COM1 silent no longer
+        than timeout seconds); the text before it."""
+        silence = self.silence(timeout)
         while True:
             end = self.received.find(b"\n" + SHELL_PROMPT, start)
             if end >= 0:
                 self.mark = end + 1 + len(SHELL_PROMPT)
                 return self.received[start:end].decode("utf-8", "replace")
-            if time.monotonic() > deadline or self.receive() is None:
-                raise Failure(f"no prompt after {what} within {timeout} s",
+            if silence.expired() or self.receive() is None:
+                raise Failure(f"no prompt after {what}: {silence.why('COM1')}",
                               self.details())
+
+    def silence(self, limit):
+        """A Silence (harness/progress.py) measured by what COM1 has sent."""
+        return Silence(limit, lambda: len(self.received))
 
     def until_reported(self, text, timeout):
         """Enter empty lines until the shell has said text: it reports

@@ -219,7 +219,7 @@ def loaded_boot_problem(build, smp, lines, outcome, timeout):
     each CPU not running named left out."""
     if not any(line.startswith(build.ready) for line in lines):
         if outcome.timed_out:
-            return f"no ready line within {timeout} s (the kernel hung?)"
+            return f"no ready line: {outcome.why}"
         return f"QEMU ended (status {outcome.status}) before the ready line"
     left_out = [m.group(1) for m in map(LEFT_OUT.match, lines) if m]
     running = smp - len(left_out)

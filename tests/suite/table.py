@@ -5,7 +5,7 @@ order puts quick checks of the built files first, then the emulator
 runs, roughly from the simplest boot to the longest sessions.
 """
 
-from . import (bench, binaries, boot, cmdline, docs, dosbox, guest, hammer, ktest,
+from . import (bench, binaries, boot, cmdline, docs, dosbox, guest, hammer, hang, ktest,
                loader, matrix, names, native, programs, rom, session, shell, smp, sysfuzz,
                trace, v86, v86bugs, web)
 
@@ -14,6 +14,7 @@ def all_tests():
     """Every test of tests/run, in the order results are printed."""
     return (names.tests(all_tests, matrix.tests) +
             binaries.tests() +
+            hang.tests() +
             native.tests() +
             smp.native_tests() +
             dosbox.judge_tests() +

@@ -1,4 +1,4 @@
-"""tests/suite/junit.py - the results as a JUnit XML file, for CI (--junit).
+"""tests/suite/harness/junit.py - the results as a JUnit XML file, for CI (--junit).
 
 One <testsuite> of <testcase>s, in table order, each with its time in
 seconds; a failed test holds a <failure> (an <error> where the suite's

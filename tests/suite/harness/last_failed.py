@@ -1,4 +1,4 @@
-"""tests/suite/last_failed.py - which tests failed the last time they ran (--failed).
+"""tests/suite/harness/last_failed.py - which tests failed the last time they ran (--failed).
 
 The record is a file of test names, one a line, in build/test-logs/.
 Each run updates it for the tests it ran: a failed one is added, a

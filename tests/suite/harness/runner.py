@@ -1,8 +1,10 @@
-"""tests/suite/runner.py - running tests side by side, reporting them in table order.
+"""tests/suite/harness/runner.py - running tests side by side, reporting them in table order.
 
-Tests run JOBS at a time (each emulator keeps about one core busy), but
-their lines come out in the order of the table: each as soon as it and
-every test before it are done.  A test that raises anything but Failure
+Tests run JOBS at a time (each emulator keeps about one core busy), the
+longest first (as long as they took last time, history.py: a long row
+started last would run alone at the end), but their lines come out in
+the order of the table: each as soon as it and every test before it
+are done.  A test that raises anything but Failure
 is a bug in the suite; it is reported as a failure all the same, never
 left out.
 """
@@ -12,7 +14,7 @@ import sys
 import time
 from dataclasses import dataclass
 
-from .harness import Failure, Test
+from . import Failure, Test
 
 
 @dataclass
@@ -51,12 +53,16 @@ def report(result):
     sys.stdout.flush()
 
 
-def run_tests(tests, jobs):
-    """Run tests, jobs at a time, reporting each in table order; their
-    Results, or None if interrupted (Ctrl-C)."""
+def run_tests(tests, jobs, expected_seconds=lambda name: 0):
+    """Run tests, jobs at a time, longest (by expected_seconds) first,
+    reporting each in table order; their Results, or None if
+    interrupted (Ctrl-C)."""
     results = []
     with concurrent.futures.ThreadPoolExecutor(max(1, jobs)) as pool:
-        futures = [pool.submit(run_one, test) for test in tests]
+        started = {}
+        for test in sorted(tests, key=lambda t: -expected_seconds(t.name)):
+            started[test.name] = pool.submit(run_one, test)
+        futures = [started[test.name] for test in tests]
         try:
             for future in futures:
                 results.append(future.result())

@@ -1,4 +1,4 @@
-"""tests/suite/harness.py - what every test of the suite is made of.
+"""tests/suite/harness - what every test of the suite is made of, and what runs them.
 
 A test is a name and a function: Test(name, function, args, kwargs)
 calls function(log, *args, **kwargs), where log is the path of the
@@ -15,7 +15,8 @@ import subprocess
 from dataclasses import dataclass, field
 from typing import Callable
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))))
 LOG_DIR = "build/test-logs"
 
 LOG_TAIL_LINES = 25

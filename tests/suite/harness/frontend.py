@@ -1,7 +1,9 @@
-"""tests/suite/frontend.py - the command line tests/run and tests/matrix share.
+"""tests/suite/harness/frontend.py - the command line tests/run and tests/matrix share.
 
     -k SUBSTR     only the tests whose names contain SUBSTR (repeatable)
-    --list        print the chosen tests' names and exit
+    --tier TIER   only the tests of that tier (tiers.py): fast (`make
+                  test`), slow, or all (the default)
+    --list        print the chosen tests' tiers and names and exit
     -j JOBS       tests run at once
     --failed      only the tests that failed the last time they ran
                   (last_failed.py keeps the record in build/test-logs/)
@@ -17,8 +19,8 @@ import argparse
 import os
 import sys
 
-from . import junit, last_failed, runner
-from .harness import LOG_DIR, ROOT
+from . import history, junit, last_failed, runner
+from . import LOG_DIR, ROOT
 
 # CI machines have two cores, and each emulator keeps about one busy.
 DEFAULT_JOBS = 2
@@ -30,8 +32,10 @@ def parse_args(prog, description, argv):
     parser.add_argument("-k", dest="patterns", action="append", metavar="SUBSTR",
                         help="run only tests whose names contain SUBSTR "
                              "(repeat for more)")
+    parser.add_argument("--tier", choices=("fast", "slow", "all"), default="all",
+                        help="run only the tests of this tier (default all)")
     parser.add_argument("--list", action="store_true",
-                        help="print the test names and exit")
+                        help="print the tests' tiers and names and exit")
     parser.add_argument("-j", "--jobs", type=int, default=DEFAULT_JOBS,
                         help=f"tests run at once (default {DEFAULT_JOBS})")
     parser.add_argument("--failed", action="store_true",
@@ -58,10 +62,11 @@ def print_slowest(results, count=8):
         print("slowest: " + ", ".join(f"{r.test.name} {r.seconds:.0f} s" for r in slowest))
 
 
-def main(prog, description, all_tests, record, after=None, argv=None):
+def main(prog, description, all_tests, record, after=None, argv=None, tier_of=None):
     """Run the chosen tests of all_tests() and report them; record: the
     file name, in LOG_DIR, of the --failed record; after(results): what
-    to print before the totals.  Returns the exit status."""
+    to print before the totals; tier_of(name): (tier, why it is there)
+    for --tier and --list.  Returns the exit status."""
     args = parse_args(prog, description, argv)
     junit_file = os.path.abspath(args.junit) if args.junit else None
     os.chdir(ROOT)
@@ -69,17 +74,22 @@ def main(prog, description, all_tests, record, after=None, argv=None):
     table = all_tests()
     only = (last_failed.read(record) or set()) if args.failed else None
     tests = chosen(table, args.patterns, only)
+    if tier_of and args.tier != "all":
+        tests = [t for t in tests if tier_of(t.name)[0] == args.tier]
     if args.failed and not only:
         print(f"{prog}: no test failed when it last ran ({record})", file=sys.stderr)
         print("0 passed, 0 failed")
         return 0
     if args.list:
         for test in tests:
-            print(test.name)
+            tier, why = tier_of(test.name) if tier_of else ("", "")
+            print(f"{tier:<5} {test.name}" + (f"  ({why})" if why else ""))
         return 0 if tests else 2
     os.makedirs(LOG_DIR, exist_ok=True)
 
-    results = runner.run_tests(tests, args.jobs)
+    past = history.read()
+    results = runner.run_tests(tests, args.jobs,
+                               lambda name: history.seconds(name, past))
     if results is None:
         print("interrupted", file=sys.stderr)
         return 130
@@ -89,6 +99,7 @@ def main(prog, description, all_tests, record, after=None, argv=None):
     failed = sum(not r.passed for r in results)
     print(f"{len(results) - failed} passed, {failed} failed")
     last_failed.update(record, table, results)
+    history.update(results)
     if junit_file:
         junit.write(junit_file, prog, results)
     if not tests:
