@@ -27,7 +27,9 @@
  * nothing here runs.
  */
 #include <types.h>
+#include <asm/cpu.h>
 #include <asm/percpu.h>
+#include <asm/privileged.h>
 #include <asm/spinlock.h>
 
 #define SPIN_CHECK_EVERY	64	/* spins between looks at the CPU ahead */
@@ -167,5 +169,21 @@ bool native_vcpu_is_preempted(unsigned int cpu)
 {
 	(void)cpu;
 	return false;
+}
+
+/*
+ * The draws a table holds for this machine, chosen once, when a backend
+ * prepares its table, so that the patcher makes each site what the
+ * machine needs and no take asks: the locked instructions where another
+ * CPU may exist, the one-CPU forms where none can (asm/spinlock.h).
+ * Before cpu_detect() has run (the boot table, paravirt_init) it
+ * answers one CPU, which is right on every machine while one CPU runs.
+ */
+void spin_choose_draw_ops(struct paravirt_ops *ops)
+{
+	bool smp = smp_possible();
+
+	ops->spin_draw = smp ? native_spin_draw : spin_draw_one_cpu;
+	ops->spin_try_draw = smp ? native_spin_try_draw : spin_try_draw_one_cpu;
 }
 #endif

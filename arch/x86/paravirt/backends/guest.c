@@ -569,6 +569,8 @@ static const struct paravirt_ops guest_paravirt_ops = {
 	.spin_wait		= native_spin_wait,
 	.spin_kick		= native_spin_kick,
 	.vcpu_is_preempted	= native_vcpu_is_preempted,
+	.spin_draw		= native_spin_draw,
+	.spin_try_draw		= native_spin_try_draw,
 };
 
 /* sysexit needs ring 0, and sysenter is hidden from cpuid: nothing can
@@ -596,6 +598,7 @@ static const struct paravirt_ops *guest_prepare(const char **why)
 	guest_ops = guest_paravirt_ops;
 	guest_ops.read_tsc = native_paravirt_ops.read_tsc;
 	guest_ops.sync_core = native_paravirt_ops.sync_core;
+	spin_choose_draw_ops(&guest_ops);
 	if (!shared_page_given) {
 		hypercall(HCALL_init, (u32)&guest_shared, 0, 0);
 		shared_page_given = true;
