@@ -33,6 +33,7 @@
 #ifndef __ASSEMBLER__
 
 #include <types.h>
+#include <asm/cpumask.h>
 #include <asm/desc_defs.h>
 
 struct arch_spinlock;	/* asm/spinlock.h */
@@ -116,7 +117,7 @@ struct arch_spinlock;	/* asm/spinlock.h */
 	 * caller's) flushes va, or all of user space for TLB_FLUSH_ALL, \
 	 * before it returns; interrupts on.  Linux 2.6.2x's		\
 	 * flush_tlb_others(cpumask, mm, va).  Natively IPIs and a wait. */ \
-	X(flush_tlb_others, void, (u32 cpumask, u32 va))		\
+	X(flush_tlb_others, void, (cpumask_t cpumask, u32 va))		\
 									\
 	/* The ticket lock's ops (asm/spinlock.h), Linux's pv_lock_ops: \
 	 * the wait of a lock found held, the release (a callee-save \

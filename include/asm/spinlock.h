@@ -76,6 +76,7 @@
 #define ASM_SPINLOCK_H
 
 #include <types.h>
+#include <asm/atomic.h>
 #include <asm/extable.h>
 #include <asm/privileged.h>
 
@@ -97,18 +98,6 @@ _Static_assert(offsetof(arch_spinlock_t, owner) == 0, "owner is the first half")
 
 #define ARCH_SPIN_LOCK_UNLOCKED	{ { 0 } }
 #define TICKET_NEXT_ONE		(1u << 16)
-
-/* Keep the compiler from moving memory accesses across this point (the
- * CPU's own ordering is enough on x86: see arch_spin_unlock). */
-#define barrier()	asm volatile("" : : : "memory")
-
-/* The spin-wait hint: `pause` (f3 90), which older CPUs execute as
- * `rep nop`, a NOP.  It spares the sibling hyperthread and the memory
- * pipeline the misordered loads of a tight loop. */
-static inline void cpu_relax(void)
-{
-	asm volatile("pause" : : : "memory");
-}
 
 /* Whether owner and next differ: someone holds it (or waits for it). */
 static inline bool arch_spin_is_locked(arch_spinlock_t *lock)

@@ -60,7 +60,7 @@ static int cpu_with_ticket(arch_spinlock_t *lock, u16 ticket)
 {
 	unsigned int cpu;
 
-	for (cpu = 0; cpu < NR_CPUS; cpu++) {
+	for_each_possible_cpu(cpu) {
 		struct lock_waiter *w = &waiters[cpu];
 
 		if (w->lock == lock && w->ticket == ticket)
@@ -80,7 +80,7 @@ static void publish_waiting(struct lock_waiter *w, arch_spinlock_t *lock, u16 ti
 {
 	w->lock = lock;
 	w->ticket = ticket;
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	smp_mb();
 }
 
 /* Whether a waiter that has spun `spins` times should give its CPU back

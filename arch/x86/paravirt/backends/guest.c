@@ -496,7 +496,7 @@ static void guest_apic_write(u32 reg, u32 value)
  * silent success for a flush nobody made.  (A multi-CPU guest would ask
  * its host here, as Xen's MMUEXT_TLB_FLUSH_MULTI does.)
  */
-static void guest_flush_tlb_others(u32 cpumask, u32 va)
+static void guest_flush_tlb_others(cpumask_t cpumask, u32 va)
 {
 	panic("guest: flush_tlb_others to CPUs %08x (va %08x), but a guest is one CPU",
 	      cpumask, va);
