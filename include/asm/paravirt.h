@@ -128,12 +128,11 @@ struct arch_spinlock;	/* asm/spinlock.h */
 	X(spin_wait, void, (struct arch_spinlock *lock, u32 ticket))	\
 	X(spin_kick, void, (unsigned int cpu))				\
 	X(vcpu_is_preempted, bool, (unsigned int cpu))			\
-	/* The take's atomic steps (callee-save sites): natively `lock \
-	 * xadd` and `lock cmpxchg`; on a machine of one CPU, interrupts \
-	 * off and a plain add (asm/spinlock.h).  After the others, so	\
-	 * that no op before them changes its slot. */			\
-	X(spin_draw, u32, (u32 add, struct arch_spinlock *lock))	\
-	X(spin_try_draw, u32, (u32 old, struct arch_spinlock *lock, u32 new))
+	/* The take's atomic step (a callee-save site): natively `lock \
+	 * xadd`; on a machine of one CPU, interrupts off and a plain	\
+	 * add (asm/spinlock.h).  After the others, so that no op	\
+	 * before it changes its slot. */				\
+	X(spin_draw, u32, (u32 add, struct arch_spinlock *lock))
 
 #define PARAVIRT_OP_MEMBER(op, ret, params)	ret (*op) params;
 
@@ -425,12 +424,12 @@ static inline void pv_spin_unlock(struct arch_spinlock *lock)
 }
 
 /*
- * The lock's draws are callee-save sites too, sized to their templates'
- * six bytes (templates.S: the instruction stretched as the release is):
- * add (or old) in EAX, where the word comes back, the lock in EDX and
- * new in ECX, the registers the instructions use.  Patched natively the
- * site is the one locked instruction; on a machine of one CPU, a direct
- * call to the one-CPU form (asm/spinlock.h).
+ * The lock's draw is a callee-save site too, sized to its template's six
+ * bytes (templates.S: `lock xadd` stretched as the release is): add in
+ * EAX, where the old word comes back, and the lock in EDX, the registers
+ * the instruction uses.  Patched natively the site is that one
+ * instruction; on a machine of one CPU, a direct call to the one-CPU
+ * form (asm/spinlock.h).
  */
 static inline u32 pv_spin_draw(u32 add, struct arch_spinlock *lock)
 {
@@ -439,16 +438,6 @@ static inline u32 pv_spin_draw(u32 add, struct arch_spinlock *lock)
 		     : "d" (lock), PV_SIZED_SITE_ARGS(spin_draw, CLBR_EAX | CLBR_CALLEE_SAVE)
 		     : "memory", "cc");
 	return add;
-}
-
-static inline u32 pv_spin_try_draw(u32 old, struct arch_spinlock *lock, u32 new)
-{
-	asm volatile(PARAVIRT_SIZED_SITE("call *%c[pv_op]")
-		     : "+a" (old)
-		     : "d" (lock), "c" (new),
-		       PV_SIZED_SITE_ARGS(spin_try_draw, CLBR_EAX | CLBR_CALLEE_SAVE)
-		     : "memory", "cc");
-	return old;
 }
 
 #else /* __ASSEMBLER__ */

@@ -30,12 +30,15 @@
  * switched with the paravirt irq ops like everywhere else, never cli/sti
  * here.
  *
- * That choice is made once, at boot, never at a take: the two draws are
- * ops whose sites the patcher makes the instruction itself (inline) or a
+ * That choice is made once, at boot, never at a take: the draw is an op
+ * whose sites the patcher makes the instruction itself (inline) or a
  * direct call to the one-CPU form, by what the backend put in the slot
  * (spin_choose_draw_ops, from smp_possible).  The PARAVIRT=n kernel
- * inlines the instructions, with an exception-table entry that sends a
+ * inlines the instruction, with an exception-table entry that sends a
  * 386's #UD to the one-CPU form, as it does for cpuid and wbinvd.
+ * spin_trylock, which is rare (a busted console's printk, lockdep's
+ * checked try, the SMP lock figure), is that in both kernels: `lock
+ * cmpxchg` inline, a 386's #UD sent to the one-CPU form.
  *
  * The lock ops (Linux's pv_lock_ops; docs/smp.md, "Locks"): what a
  * hypervisor would change, or the machine decides, is in paravirt_ops,
@@ -45,10 +48,6 @@
  *       take; here its wait is the slow path below).  A callee-save site
  *       taking add in EAX and the lock in EDX.  Native: `lock xadd`,
  *       patched inline, filling the site; one CPU: spin_draw_one_cpu.
- *   spin_try_draw(old, lock, new)  spin_trylock's step: the word becomes
- *       new if it is old; the word it was comes back.  The same kind of
- *       site, new in ECX.  Native: `lock cmpxchg`; one CPU:
- *       spin_try_draw_one_cpu.
  *   spin_lock_slowpath(lock, ticket)  the wait of a take whose xadd found
  *       the lock held (Linux: queued_spin_lock_slowpath; the 2013 ticket
  *       locks' lock_spinning).  Native: spin with pause until served
@@ -110,20 +109,48 @@ static inline bool arch_spin_is_locked(arch_spinlock_t *lock)
 /* ---- the native lock ops (the top of this file says what each does) ---- */
 
 /*
- * The draw on a machine of one CPU (spinlock_one_cpu.c), in the draw
- * ops' own convention: the same registers as the instructions, all but
- * EAX kept.  The table's forms there (PARAVIRT=y), and the fixups of the
- * inline instructions where they do not exist (PARAVIRT=n).
+ * The draws on a machine of one CPU (spinlock_one_cpu.c), in the
+ * registers of the instructions they stand for, all but EAX kept: the
+ * table's spin_draw there (PARAVIRT=y), and the fixups of the inline
+ * instructions where those do not exist.
  */
 u32 spin_draw_one_cpu(u32 add, arch_spinlock_t *lock);
 u32 spin_try_draw_one_cpu(u32 old, arch_spinlock_t *lock, u32 new);
 
+/*
+ * The exception-table entries of a locked instruction a 386 lacks: a
+ * CPU reports the #UD at the instruction's first byte, the lock prefix
+ * (prefix), but DOSBox's 386 core reports it at the opcode after it
+ * (insn), so each gets an entry, both sent to fixup.
+ */
+#define LOCKED_UD_EXTABLE(prefix, insn, fixup) \
+	_ASM_EXTABLE(prefix, fixup) _ASM_EXTABLE(insn, fixup)
+
+/*
+ * spin_trylock's compare-and-swap: the word becomes new if it is old;
+ * the word it was.  Rare, so not an op: `lock cmpxchg` inline in both
+ * kernels, and on a 386, where it raises #UD, the exception table sends
+ * it to the one-CPU form, which returns past it (a trap per try there).
+ */
+static inline u32 ticket_cmpxchg(arch_spinlock_t *lock, u32 old, u32 new)
+{
+	asm volatile("1: lock\n"
+		     "4: cmpxchgl %2, (%1)\n"
+		     "2:\n\t"
+		     ".pushsection .text.unlikely, \"ax\"\n"
+		     "3: call spin_try_draw_one_cpu\n\t"
+		     "jmp 2b\n\t"
+		     ".popsection\n\t"
+		     LOCKED_UD_EXTABLE(1b, 4b, 3b)
+		     : "+a" (old) : "d" (lock), "c" (new) : "memory", "cc");
+	return old;
+}
+
 #ifdef CONFIG_PARAVIRT
-/* The draws, `lock xadd` and `lock cmpxchg` (spinlock_unlock.S): the
- * native functions of machines that may have more than one CPU. */
+/* The draw, `lock xadd` (spinlock_unlock.S): the native function of
+ * machines that may have more than one CPU. */
 u32 native_spin_draw(u32 add, arch_spinlock_t *lock);
-u32 native_spin_try_draw(u32 old, arch_spinlock_t *lock, u32 new);
-/* The pair a table holds for this machine (spinlock_native.c). */
+/* The draw a table holds for this machine (spinlock_native.c). */
 struct paravirt_ops;
 void spin_choose_draw_ops(struct paravirt_ops *ops);
 /* The slow path (arch/x86/kernel/spinlock_native.c). */
@@ -149,35 +176,23 @@ static inline void native_spin_lock_slowpath(arch_spinlock_t *lock, u32 ticket)
 }
 
 /*
- * The draws inline, as the PARAVIRT=n kernel has every instruction that a
+ * The draw inline, as the PARAVIRT=n kernel has every instruction that a
  * CPU may lack (cpuid, wbinvd): an exception-table entry sends the #UD of
  * a 386 to the one-CPU form, out of line, which returns past the
  * instruction.  So no take tests a feature; a 386 pays a trap per take.
  */
 static inline u32 native_spin_draw(u32 add, arch_spinlock_t *lock)
 {
-	asm volatile("1: lock xaddl %0, (%1)\n"
+	asm volatile("1: lock\n"
+		     "4: xaddl %0, (%1)\n"
 		     "2:\n\t"
 		     ".pushsection .text.unlikely, \"ax\"\n"
 		     "3: call spin_draw_one_cpu\n\t"
 		     "jmp 2b\n\t"
 		     ".popsection\n\t"
-		     _ASM_EXTABLE(1b, 3b)
+		     LOCKED_UD_EXTABLE(1b, 4b, 3b)
 		     : "+a" (add) : "d" (lock) : "memory", "cc");
 	return add;
-}
-
-static inline u32 native_spin_try_draw(u32 old, arch_spinlock_t *lock, u32 new)
-{
-	asm volatile("1: lock cmpxchgl %2, (%1)\n"
-		     "2:\n\t"
-		     ".pushsection .text.unlikely, \"ax\"\n"
-		     "3: call spin_try_draw_one_cpu\n\t"
-		     "jmp 2b\n\t"
-		     ".popsection\n\t"
-		     _ASM_EXTABLE(1b, 3b)
-		     : "+a" (old) : "d" (lock), "c" (new) : "memory", "cc");
-	return old;
 }
 
 static inline void native_spin_unlock(arch_spinlock_t *lock)
@@ -204,7 +219,7 @@ static inline bool native_vcpu_is_preempted(unsigned int cpu)
 }
 #endif
 
-/* The wrappers the lock calls: through the table (PARAVIRT=y; the draws
+/* The wrappers the lock calls: through the table (PARAVIRT=y; the draw
  * and the unlock in patch sites), or the natives above inline
  * (PARAVIRT=n). */
 static inline u32 ticket_draw(arch_spinlock_t *lock)
@@ -215,7 +230,7 @@ static inline u32 ticket_draw(arch_spinlock_t *lock)
 /* A ticket only if old (owner == next) is still the word: whether. */
 static inline bool ticket_try_draw(arch_spinlock_t *lock, u32 old)
 {
-	return PVHOT(spin_try_draw)(old, lock, old + TICKET_NEXT_ONE) == old;
+	return ticket_cmpxchg(lock, old, old + TICKET_NEXT_ONE) == old;
 }
 
 static inline void ticket_lock_slowpath(arch_spinlock_t *lock, u32 ticket)

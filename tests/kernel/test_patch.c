@@ -91,13 +91,12 @@ static bool backend_is_native(void)
 	return !strcmp(paravirt_ops.name, "native");
 }
 
-/* A site of the lock's draws on a machine of one CPU: there the slot
+/* A site of the lock's draw on a machine of one CPU: there the slot
  * holds the one-CPU form, and the site is a direct call to it
  * (spin_choose_draw_ops), the one kind of native site not inlined. */
 static bool is_one_cpu_draw(const struct paravirt_patch_site *s)
 {
-	return !smp_possible() && (s->slot == PARAVIRT_SLOT(spin_draw) ||
-				   s->slot == PARAVIRT_SLOT(spin_try_draw));
+	return !smp_possible() && s->slot == PARAVIRT_SLOT(spin_draw);
 }
 
 KTEST(patch_native_boot_inlines_every_site)
@@ -121,47 +120,38 @@ KTEST(patch_native_boot_inlines_every_site)
 /*
  * The take's draw is chosen at boot, not at each take: natively, where
  * another CPU may exist, each spin_draw site is `lock xadd` stretched to
- * the site (f0 3e 0f c1 42 00, spelled here), and each spin_try_draw
- * site `lock cmpxchg` (f0 3e 0f b1 4a 00); on a machine of one CPU
- * (cpu=386, a 486) each is a direct call to the one-CPU form, padded.
+ * the site (f0 3e 0f c1 42 00, spelled here); on a machine of one CPU
+ * (cpu=386, a 486) a direct call to the one-CPU form, padded.
  */
-static bool draw_site_is(const struct paravirt_patch_site *s, const u8 *insn,
-			 const void *one_cpu)
+static bool draw_site_is_the_machines(const struct paravirt_patch_site *s)
 {
+	static const u8 xadd[] = { 0xf0, 0x3e, 0x0f, 0xc1, 0x42, 0x00 };
 	const u8 *p = site_bytes(s);
 
 	if (s->len != 6 || s->clobbers != (CLBR_EAX | CLBR_CALLEE_SAVE))
 		return false;
 	if (!smp_possible())
-		return p[0] == 0xe8 && *(const u32 *)(p + 1) == (u32)one_cpu - (s->instr + 5) &&
+		return p[0] == 0xe8 &&
+		       *(const u32 *)(p + 1) == (u32)spin_draw_one_cpu - (s->instr + 5) &&
 		       is_one_padding(p + 5, 1);
-	return !memcmp(p, insn, 6);
+	return !memcmp(p, xadd, sizeof(xadd));
 }
 
 KTEST(patch_draw_sites_are_the_machines)
 {
-	static const u8 xadd[] = { 0xf0, 0x3e, 0x0f, 0xc1, 0x42, 0x00 };
-	static const u8 cmpxchg[] = { 0xf0, 0x3e, 0x0f, 0xb1, 0x4a, 0x00 };
 	const struct paravirt_patch_site *s;
-	unsigned int draws = 0, tries = 0, wrong = 0;
+	unsigned int draws = 0, wrong = 0;
 
 	if (paravirt_patching_disabled())
 		KT_SKIP("booted with nopatch");
 	if (!backend_is_native())
 		KT_SKIP("the backend is not native");
-	for_each_patch_site(s) {
-		if (paravirt_site_fenced(s))
-			continue;
-		if (s->slot == PARAVIRT_SLOT(spin_draw)) {
+	for_each_patch_site(s)
+		if (!paravirt_site_fenced(s) && s->slot == PARAVIRT_SLOT(spin_draw)) {
 			draws++;
-			wrong += !draw_site_is(s, xadd, spin_draw_one_cpu);
-		} else if (s->slot == PARAVIRT_SLOT(spin_try_draw)) {
-			tries++;
-			wrong += !draw_site_is(s, cmpxchg, spin_try_draw_one_cpu);
+			wrong += !draw_site_is_the_machines(s);
 		}
-	}
 	KT_EXPECT(draws > 0);
-	KT_EXPECT(tries > 0);
 	KT_EXPECT_EQ(wrong, 0);
 }
 

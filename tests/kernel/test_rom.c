@@ -27,22 +27,20 @@
 
 /* The lock ops, which the ABI has not: the glue holds the kernel's own
  * (asm/rom.h), and the unlock sites are inlined as natively, as are the
- * draws where another CPU may exist (elsewhere direct calls to the
- * one-CPU forms). */
+ * draw's where another CPU may exist (elsewhere direct calls to the
+ * one-CPU form). */
 static bool lock_op(unsigned int slot)
 {
 	return slot == PARAVIRT_SLOT(spin_lock_slowpath) || slot == PARAVIRT_SLOT(spin_unlock) ||
 	       slot == PARAVIRT_SLOT(spin_wait) || slot == PARAVIRT_SLOT(spin_kick) ||
-	       slot == PARAVIRT_SLOT(vcpu_is_preempted) || slot == PARAVIRT_SLOT(spin_draw) ||
-	       slot == PARAVIRT_SLOT(spin_try_draw);
+	       slot == PARAVIRT_SLOT(vcpu_is_preempted) || slot == PARAVIRT_SLOT(spin_draw);
 }
 
 /* A site the patcher inlines in the ROM's table: the native lock ops. */
 static bool inlined_as_natively(unsigned int slot)
 {
 	return slot == PARAVIRT_SLOT(spin_unlock) ||
-	       (smp_possible() && (slot == PARAVIRT_SLOT(spin_draw) ||
-				   slot == PARAVIRT_SLOT(spin_try_draw)));
+	       (smp_possible() && slot == PARAVIRT_SLOT(spin_draw));
 }
 
 /* Every op is the ROM's own code but the four the glue adapts, the

@@ -182,8 +182,6 @@ bool native_vcpu_is_preempted(unsigned int cpu)
 void spin_choose_draw_ops(struct paravirt_ops *ops)
 {
 	bool smp = smp_possible();
-
 	ops->spin_draw = smp ? native_spin_draw : spin_draw_one_cpu;
-	ops->spin_try_draw = smp ? native_spin_try_draw : spin_try_draw_one_cpu;
 }
 #endif

@@ -5,9 +5,9 @@
  * interrupts off are enough).
  *
  * They are reached through spinlock_one_cpu_entry.S, which gives them
- * the draw ops' convention: the table's spin_draw and spin_try_draw
- * there (PARAVIRT=y), and the fixups of the inline instructions that
- * raise #UD there (PARAVIRT=n).  Out of line: a machine that can have
+ * the instructions' registers: the table's spin_draw there (PARAVIRT=y),
+ * and the fixups of the inline instructions that raise #UD there (the
+ * draw with PARAVIRT=n, spin_trylock's cmpxchg in both kernels).  Out of line: a machine that can have
  * more CPUs never comes here, and each interrupt-flag op is a patch
  * site, which would otherwise be repeated at every lock in the kernel.
  */

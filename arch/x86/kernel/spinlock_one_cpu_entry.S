@@ -1,11 +1,11 @@
 /*
  * spinlock_one_cpu_entry.S - the one-CPU draws (spinlock_one_cpu.c) in
- * the draw ops' convention (asm/spinlock.h): add or old in EAX, the lock
- * in EDX, new in ECX, the old word back in EAX, every other register
- * kept.  Their sites are callee-save (asm/paravirt.h), and in the
- * PARAVIRT=n kernel they are called from the fixup of an instruction
- * the compiler knew nothing of: either way nobody saves ECX and EDX
- * around them, so they do.
+ * the registers of the instructions they stand for (asm/spinlock.h):
+ * add or old in EAX, the lock in EDX, new in ECX, the old word back in
+ * EAX, every other register kept.  The draw's sites are callee-save
+ * (asm/paravirt.h), and a fixup calls them from an instruction the
+ * compiler knew nothing of: either way nobody saves ECX and EDX around
+ * them, so they do.
  */
 	.text
 

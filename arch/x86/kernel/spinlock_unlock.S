@@ -1,6 +1,6 @@
 /*
  * spinlock_unlock.S - the native spin_unlock op as a function, and the
- * native draws (spin_draw, spin_try_draw) beside it: the
+ * native spin_draw beside it: the
  * table's form, which runs where its sites are calls (nopatch, trace,
  * and any backend that keeps it: rom, guest).  Patched natively, each
  * site holds only its first instruction (tpl_spin_unlock, templates.S).
@@ -40,7 +40,7 @@ native_spin_unlock:			/* the lock in EAX */
 	ret
 	.size native_spin_unlock, . - native_spin_unlock
 
-/* The draws' table forms (asm/spinlock.h): the locked instruction each
+/* The draw's table form (asm/spinlock.h): the locked instruction each
  * site holds patched, callee-save, in the registers of the site. */
 	.globl native_spin_draw
 	.type native_spin_draw, @function
@@ -48,12 +48,5 @@ native_spin_draw:			/* add in EAX, the lock in EDX */
 	lock xaddl %eax, (%edx)		/* the old word in EAX */
 	ret
 	.size native_spin_draw, . - native_spin_draw
-
-	.globl native_spin_try_draw
-	.type native_spin_try_draw, @function
-native_spin_try_draw:			/* old in EAX, the lock in EDX, new in ECX */
-	lock cmpxchgl %ecx, (%edx)	/* the word it was in EAX */
-	ret
-	.size native_spin_try_draw, . - native_spin_try_draw
 
 #endif

@@ -570,7 +570,6 @@ static const struct paravirt_ops guest_paravirt_ops = {
 	.spin_kick		= native_spin_kick,
 	.vcpu_is_preempted	= native_vcpu_is_preempted,
 	.spin_draw		= native_spin_draw,
-	.spin_try_draw		= native_spin_try_draw,
 };
 
 /* sysexit needs ring 0, and sysenter is hidden from cpuid: nothing can

@@ -89,7 +89,6 @@ const struct paravirt_ops native_paravirt_ops = {
 	.spin_kick		= native_spin_kick,
 	.vcpu_is_preempted	= native_vcpu_is_preempted,
 	.spin_draw		= native_spin_draw,
-	.spin_try_draw		= native_spin_try_draw,
 };
 
 /* The table prepared: native's, with the lock's draws this machine
