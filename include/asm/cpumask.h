@@ -18,7 +18,8 @@
 #ifndef ASM_CPUMASK_H
 #define ASM_CPUMASK_H
 
-#define NR_CPUS		8	/* the most CPUs pv386 uses */
+/* The most CPUs pv386 uses (QEMU -smp 1 to 8). */
+#define NR_CPUS		8
 
 #ifndef __ASSEMBLER__
 
