@@ -17,6 +17,7 @@
 #include <kernel.h>
 #include <spinlock.h>
 #include <arch_door.h>
+#include <asm/cpumask.h>
 #include <asm/current.h>
 #include <asm/processor.h>
 #include <uapi/syscalls.h>
@@ -51,7 +52,7 @@ struct mm {
 	u32 *pgd;		/* page directory */
 	u32 brk_start, brk;	/* the heap: [brk_start, brk), paged in on use */
 	unsigned int users;	/* tasks using it (kernel/mm.c); 0: slot free */
-	volatile u32 cpu_mask;	/* CPUs that have it loaded (atomic bit ops) */
+	volatile cpumask_t cpu_mask;	/* CPUs that have it loaded (atomic bit ops) */
 	spinlock_t brk_lock;	/* LOCK_RANK_MM_BRK, interrupts on */
 	spinlock_t table_lock;	/* LOCK_RANK_MM_TABLES, interrupts off */
 };

@@ -173,7 +173,7 @@ static u32 kernel_lock_contended(void)
 	unsigned int cpu;
 	u32 n = 0;
 
-	for (cpu = 0; cpu < CPU_TABLES_MAX_CPUS; cpu++)
+	for_each_possible_cpu(cpu)
 		n += spin_contended_count(cpu);
 	return n;
 }

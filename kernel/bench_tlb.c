@@ -45,7 +45,7 @@ boot_option("benchtlb", parse_benchtlb, "with bench: the TLB shootdown's figures
 /* The least TSC counts one shootdown of mask took, less the two reads
  * around it (the least of an empty pair).  A timer tick that falls in
  * one run makes that run longer, never the least. */
-static u64 shootdown_counts(u32 mask)
+static u64 shootdown_counts(cpumask_t mask)
 {
 	u64 best = ~0ull, empty = ~0ull, t0;
 	unsigned int i;
@@ -67,7 +67,7 @@ static u64 shootdown_counts(u32 mask)
 void bench_tlb(void)
 {
 	unsigned int cpu, self = smp_processor_id(), n = 0;
-	u32 first = 0, others = 0;
+	cpumask_t first = 0, others = 0;
 	unsigned long flags;
 
 	if (num_online_cpus() < 2) {
@@ -75,11 +75,11 @@ void bench_tlb(void)
 			printk("bench: shootdown absent (one CPU)\n");
 		return;
 	}
-	for (cpu = 0; cpu < CPU_TABLES_MAX_CPUS; cpu++) {
-		if (!cpu_online(cpu) || cpu == self)
+	for_each_online_cpu(cpu) {
+		if (cpu == self)
 			continue;
-		first = first ? first : 1u << cpu;
-		others |= 1u << cpu;
+		first = first ? first : cpumask_of(cpu);
+		others |= cpumask_of(cpu);
 		n++;
 	}
 	flags = raw_local_irq_save();

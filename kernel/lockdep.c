@@ -33,8 +33,6 @@
 #include <asm/timer.h>
 
 #define LOCKDEP_MAX_HELD	16
-#define LOCKDEP_CPUS		8	/* as many as pv386 uses
-					   (CPU_TABLES_MAX_CPUS) */
 
 struct held_lock {
 	spinlock_t *lock;
@@ -52,7 +50,7 @@ struct lockdep_cpu {
 };
 
 bool lockdep_enabled;
-static struct lockdep_cpu lockdep_cpus[LOCKDEP_CPUS];
+static struct lockdep_cpu lockdep_cpus[NR_CPUS];
 static unsigned long report_counts[LOCKDEP_NR_REPORTS];
 
 static int parse_lockdebug(const char *value)

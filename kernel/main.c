@@ -64,6 +64,8 @@ void kmain(const void *multiboot_info)
 	percpu_init_boot_cpu();		/* our own GDT and segments, whatever the loader left;
 					   %fs this CPU's area: `current` works from here */
 	trap_init();			/* a fault now reaches a handler, not a reset */
+	cpu_detect();			/* after trap_init: cpuid may fault; before the
+					   backend, whose lock draws depend on it */
 	paravirt_choose_backend();	/* pv=, before any site is patched */
 	paravirt_patch_init();		/* before anything else runs a patch site */
 	platform->console_init();
@@ -71,7 +73,6 @@ void kmain(const void *multiboot_info)
 	paravirt_backend_report();
 	paravirt_patch_report();
 	cmdline_parse(boot_info.cmdline);
-	cpu_detect();
 	cpu_print();
 	cpu_setup();
 	smp_find_cpus();		/* before paging: the tables lie anywhere */

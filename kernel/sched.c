@@ -102,7 +102,7 @@ static void kick_an_idle_cpu(const struct task *t)
 	}
 	if (kick_if_idle(me))
 		return;
-	for (cpu = 0; cpu < NR_CPUS; cpu++)
+	for_each_possible_cpu(cpu)
 		if (cpu != me && kick_if_idle(cpu))
 			return;
 }

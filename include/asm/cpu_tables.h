@@ -20,9 +20,7 @@
 #define ASM_CPU_TABLES_H
 
 #include <types.h>
-
-/* The most CPUs pv386 keeps track of: QEMU -smp 1..8 (docs/smp.md). */
-#define CPU_TABLES_MAX_CPUS	8
+#include <asm/cpumask.h>	/* NR_CPUS: the most CPUs kept (QEMU -smp 1..8) */
 
 /* Physical memory as the firmware left it.  In the kernel, read before
  * paging is on, so an address is the address of the byte; in the tests,
@@ -58,7 +56,7 @@ struct cpu_tables {
 	unsigned int nr_ioapics;	/* I/O APIC entries (not used yet) */
 	u32 ioapic_addr;		/* the first one's address, 0 if none */
 	int boot_index;			/* the boot CPU's cpu[] index, -1: unknown */
-	struct fw_cpu cpu[CPU_TABLES_MAX_CPUS];
+	struct fw_cpu cpu[NR_CPUS];
 };
 
 /* One thing the parser refused, ignored or cut, as one boot-log line. */

@@ -399,7 +399,7 @@ static inline void native_apic_write(u32 reg, u32 value)
  * A name, not a function here: tools/audit-natives checks that every
  * native_* function holds its instruction, and this one has none.
  */
-void smp_flush_tlb_others(u32 cpumask, u32 va);
+void smp_flush_tlb_others(cpumask_t cpumask, u32 va);
 #define native_flush_tlb_others	smp_flush_tlb_others
 
 /* ---- I/O privilege ---- */

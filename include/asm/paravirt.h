@@ -33,6 +33,7 @@
 #ifndef __ASSEMBLER__
 
 #include <types.h>
+#include <asm/cpumask.h>
 #include <asm/desc_defs.h>
 
 struct arch_spinlock;	/* asm/spinlock.h */
@@ -116,7 +117,7 @@ struct arch_spinlock;	/* asm/spinlock.h */
 	 * caller's) flushes va, or all of user space for TLB_FLUSH_ALL, \
 	 * before it returns; interrupts on.  Linux 2.6.2x's		\
 	 * flush_tlb_others(cpumask, mm, va).  Natively IPIs and a wait. */ \
-	X(flush_tlb_others, void, (u32 cpumask, u32 va))		\
+	X(flush_tlb_others, void, (cpumask_t cpumask, u32 va))		\
 									\
 	/* The ticket lock's ops (asm/spinlock.h), Linux's pv_lock_ops: \
 	 * the wait of a lock found held, the release (a callee-save \
@@ -126,7 +127,12 @@ struct arch_spinlock;	/* asm/spinlock.h */
 	X(spin_unlock, void, (struct arch_spinlock *lock))		\
 	X(spin_wait, void, (struct arch_spinlock *lock, u32 ticket))	\
 	X(spin_kick, void, (unsigned int cpu))				\
-	X(vcpu_is_preempted, bool, (unsigned int cpu))
+	X(vcpu_is_preempted, bool, (unsigned int cpu))			\
+	/* The take's atomic step (a callee-save site): natively `lock \
+	 * xadd`; on a machine of one CPU, interrupts off and a plain	\
+	 * add (asm/spinlock.h).  After the others, so that no op	\
+	 * before it changes its slot. */				\
+	X(spin_draw, u32, (u32 add, struct arch_spinlock *lock))
 
 #define PARAVIRT_OP_MEMBER(op, ret, params)	ret (*op) params;
 
@@ -415,6 +421,23 @@ static inline void pv_spin_unlock(struct arch_spinlock *lock)
 	asm volatile(PARAVIRT_SIZED_SITE("call *%c[pv_op]")
 		     : : "a" (lock), PV_SIZED_SITE_ARGS(spin_unlock, CLBR_CALLEE_SAVE)
 		     : "memory", "cc");
+}
+
+/*
+ * The lock's draw is a callee-save site too, sized to its template's six
+ * bytes (templates.S: `lock xadd` stretched as the release is): add in
+ * EAX, where the old word comes back, and the lock in EDX, the registers
+ * the instruction uses.  Patched natively the site is that one
+ * instruction; on a machine of one CPU, a direct call to the one-CPU
+ * form (asm/spinlock.h).
+ */
+static inline u32 pv_spin_draw(u32 add, struct arch_spinlock *lock)
+{
+	asm volatile(PARAVIRT_SIZED_SITE("call *%c[pv_op]")
+		     : "+a" (add)
+		     : "d" (lock), PV_SIZED_SITE_ARGS(spin_draw, CLBR_EAX | CLBR_CALLEE_SAVE)
+		     : "memory", "cc");
+	return add;
 }
 
 #else /* __ASSEMBLER__ */

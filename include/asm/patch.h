@@ -41,9 +41,10 @@
 #define CLBR_ECX	2
 #define CLBR_EDX	4
 #define CLBR_ANY	7
-/* Not a register: the op's functions keep all three (spin_unlock), so
- * its call form saves none, and neither pvdebug nor the engine assume
- * it may change one. */
+/* Not a register: the op's functions keep all three (spin_unlock), or
+ * all but the result's (spin_draw: CLBR_EAX beside it), so its call form
+ * saves none, and neither pvdebug nor the engine assume it may change
+ * another. */
 #define CLBR_CALLEE_SAVE	8
 
 #define PATCH_MAX_SITE_LEN	64	/* longer sites are left alone; a
@@ -59,6 +60,7 @@
 #define PATCH_SITE_LEN_load_tls		59	/* six movs of 2 to 7 bytes */
 #define PATCH_SITE_LEN_load_esp0	6	/* two 3-byte movs: the call's length */
 #define PATCH_SITE_LEN_spin_unlock	6	/* one add, stretched: the bare call's */
+#define PATCH_SITE_LEN_spin_draw	6	/* one xadd, stretched: the same */
 
 #ifndef __ASSEMBLER__
 
@@ -146,7 +148,8 @@ struct patch_env {
 	X(read_tsc,		CLBR_EAX | CLBR_EDX,	false)	\
 	X(load_tls,		CLBR_EDX,		false)	\
 	X(load_esp0,		CLBR_ECX,		false)	\
-	X(spin_unlock,		0,			false)
+	X(spin_unlock,		0,			false)	\
+	X(spin_draw,		CLBR_EAX,		false)
 
 /* tpl_<op> .. tpl_<op>_end: the template's bytes. */
 #define DECLARE_PATCH_TEMPLATE(op, writes, jump) \

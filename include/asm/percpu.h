@@ -53,9 +53,8 @@
 #include <stddef.h>
 #include <asm/segment.h>
 #include <asm/desc_defs.h>
-#include <asm/cpu_tables.h>
+#include <asm/cpumask.h>
 
-#define NR_CPUS			CPU_TABLES_MAX_CPUS
 #define PERCPU_RING0_STACK	8192
 #define SYSENTER_STACK_SIZE	1024
 

@@ -31,6 +31,7 @@
 #endif
 
 #include <types.h>
+#include <asm/cpumask.h>
 #include <asm/desc_defs.h>
 
 /* ---- interrupt flag ---- */
@@ -125,7 +126,10 @@ static inline u32 apic_read(u32 reg)			{ return PVOP(apic_read)(reg); }
 static inline void apic_write(u32 reg, u32 value)	{ PVOP(apic_write)(reg, value); }
 
 /* ---- TLB shootdown (asm/tlbflush.h: only tlb.c calls this) ---- */
-static inline void flush_tlb_others(u32 cpumask, u32 va) { PVOP(flush_tlb_others)(cpumask, va); }
+static inline void flush_tlb_others(cpumask_t cpumask, u32 va)
+{
+	PVOP(flush_tlb_others)(cpumask, va);
+}
 
 /* ---- which backend is running ---- */
 #ifdef CONFIG_PARAVIRT

@@ -16,6 +16,7 @@
 
 #include <types.h>
 #include <asm/cpu_tables.h>
+#include <asm/cpumask.h>
 
 /* boot_apic_id where the CPU has no local APIC: no APIC id is this. */
 #define SMP_NO_APIC_ID	0x100u
@@ -44,7 +45,7 @@ struct smp_state {
 	const char *cap;		/* "nosmp", "smp=N" or NULL */
 	unsigned int running;		/* the boot CPU and the APs online */
 	unsigned int nr_numbered;	/* cpu[] entries: to_use once numbered */
-	struct smp_cpu cpu[CPU_TABLES_MAX_CPUS];
+	struct smp_cpu cpu[NR_CPUS];
 };
 
 extern struct smp_state smp;
@@ -60,17 +61,16 @@ void smp_find_cpus(void);
 void smp_boot_cpus(void);
 
 /*
- * The CPUs that run the scheduler, by cpu number: bit 0 from boot, an
+ * smp_online_mask (declared in asm/cpumask.h, for for_each_online_cpu):
+ * the CPUs that run the scheduler, by cpu number: bit 0 from boot, an
  * AP's from the moment it enters its idle loop (smpboot.c).  Bits are
  * only ever set.  Read without a lock: a CPU missed because it came up
  * a moment later only misses a wake-up kick, and its own timer's tick
  * makes it look at the run queue anyway.
  */
-extern volatile u32 smp_online_mask;
-
 static inline bool cpu_online(unsigned int cpu)
 {
-	return smp_online_mask & (1u << cpu);
+	return cpumask_test_cpu(cpu, smp_online_mask);
 }
 
 /* Kept beside the mask, not counted from it: the context switch asks. */
@@ -100,7 +100,7 @@ struct smp_ap_said {
 	u32 apic_id;
 	u32 cpu;
 };
-extern struct smp_ap_said smp_ap_said[CPU_TABLES_MAX_CPUS];
+extern struct smp_ap_said smp_ap_said[NR_CPUS];
 
 /*
  * Test hooks of the start-up, for the in-kernel tests that must see a

@@ -30,8 +30,24 @@
  * switched with the paravirt irq ops like everywhere else, never cli/sti
  * here.
  *
+ * That choice is made once, at boot, never at a take: the draw is an op
+ * whose sites the patcher makes the instruction itself (inline) or a
+ * direct call to the one-CPU form, by what the backend put in the slot
+ * (spin_choose_draw_ops, from smp_possible).  The PARAVIRT=n kernel
+ * inlines the instruction, with an exception-table entry that sends a
+ * 386's #UD to the one-CPU form, as it does for cpuid and wbinvd.
+ * spin_trylock, which is rare (a busted console's printk, lockdep's
+ * checked try, the SMP lock figure), is that in both kernels: `lock
+ * cmpxchg` inline, a 386's #UD sent to the one-CPU form.
+ *
  * The lock ops (Linux's pv_lock_ops; docs/smp.md, "Locks"): what a
- * hypervisor would change is in paravirt_ops, the rest is inline here.
+ * hypervisor would change, or the machine decides, is in paravirt_ops,
+ * the rest is inline here.
+ *   spin_draw(add, lock)  the take's atomic step: add to the word, the
+ *       old word back (Linux 2.6.25's pv_lock_ops.spin_lock was the whole
+ *       take; here its wait is the slow path below).  A callee-save site
+ *       taking add in EAX and the lock in EDX.  Native: `lock xadd`,
+ *       patched inline, filling the site; one CPU: spin_draw_one_cpu.
  *   spin_lock_slowpath(lock, ticket)  the wait of a take whose xadd found
  *       the lock held (Linux: queued_spin_lock_slowpath; the 2013 ticket
  *       locks' lock_spinning).  Native: spin with pause until served
@@ -59,7 +75,8 @@
 #define ASM_SPINLOCK_H
 
 #include <types.h>
-#include <asm/cpu.h>
+#include <asm/atomic.h>
+#include <asm/extable.h>
 #include <asm/privileged.h>
 
 /* Low half owner, high half next: one 32-bit word, so a single `lock
@@ -81,41 +98,6 @@ _Static_assert(offsetof(arch_spinlock_t, owner) == 0, "owner is the first half")
 #define ARCH_SPIN_LOCK_UNLOCKED	{ { 0 } }
 #define TICKET_NEXT_ONE		(1u << 16)
 
-/* Keep the compiler from moving memory accesses across this point (the
- * CPU's own ordering is enough on x86: see arch_spin_unlock). */
-#define barrier()	asm volatile("" : : : "memory")
-
-/* The spin-wait hint: `pause` (f3 90), which older CPUs execute as
- * `rep nop`, a NOP.  It spares the sibling hyperthread and the memory
- * pipeline the misordered loads of a tight loop. */
-static inline void cpu_relax(void)
-{
-	asm volatile("pause" : : : "memory");
-}
-
-/* Fetch-and-add on the whole word; the old value (486 and later). */
-static inline u32 ticket_xadd(arch_spinlock_t *lock, u32 add)
-{
-	asm volatile("lock xaddl %0, %1"
-		     : "+r" (add), "+m" (lock->word) : : "memory");
-	return add;
-}
-
-/* The same two steps on a machine of one CPU (spinlock_one_cpu.c). */
-u32 ticket_add_one_cpu(arch_spinlock_t *lock, u32 add);
-bool ticket_cmpxchg_one_cpu(arch_spinlock_t *lock, u32 old, u32 new);
-
-/* Compare-and-swap on the whole word: whether it was old, now new. */
-static inline bool ticket_cmpxchg(arch_spinlock_t *lock, u32 old, u32 new)
-{
-	u32 seen;
-
-	asm volatile("lock cmpxchgl %2, %1"
-		     : "=a" (seen), "+m" (lock->word)
-		     : "r" (new), "0" (old) : "memory");
-	return seen == old;
-}
-
 /* Whether owner and next differ: someone holds it (or waits for it). */
 static inline bool arch_spin_is_locked(arch_spinlock_t *lock)
 {
@@ -126,7 +108,51 @@ static inline bool arch_spin_is_locked(arch_spinlock_t *lock)
 
 /* ---- the native lock ops (the top of this file says what each does) ---- */
 
+/*
+ * The draws on a machine of one CPU (spinlock_one_cpu.c), in the
+ * registers of the instructions they stand for, all but EAX kept: the
+ * table's spin_draw there (PARAVIRT=y), and the fixups of the inline
+ * instructions where those do not exist.
+ */
+u32 spin_draw_one_cpu(u32 add, arch_spinlock_t *lock);
+u32 spin_try_draw_one_cpu(u32 old, arch_spinlock_t *lock, u32 new);
+
+/*
+ * The exception-table entries of a locked instruction a 386 lacks: a
+ * CPU reports the #UD at the instruction's first byte, the lock prefix
+ * (prefix), but DOSBox's 386 core reports it at the opcode after it
+ * (insn), so each gets an entry, both sent to fixup.
+ */
+#define LOCKED_UD_EXTABLE(prefix, insn, fixup) \
+	_ASM_EXTABLE(prefix, fixup) _ASM_EXTABLE(insn, fixup)
+
+/*
+ * spin_trylock's compare-and-swap: the word becomes new if it is old;
+ * the word it was.  Rare, so not an op: `lock cmpxchg` inline in both
+ * kernels, and on a 386, where it raises #UD, the exception table sends
+ * it to the one-CPU form, which returns past it (a trap per try there).
+ */
+static inline u32 ticket_cmpxchg(arch_spinlock_t *lock, u32 old, u32 new)
+{
+	asm volatile("1: lock\n"
+		     "4: cmpxchgl %2, (%1)\n"
+		     "2:\n\t"
+		     ".pushsection .text.unlikely, \"ax\"\n"
+		     "3: call spin_try_draw_one_cpu\n\t"
+		     "jmp 2b\n\t"
+		     ".popsection\n\t"
+		     LOCKED_UD_EXTABLE(1b, 4b, 3b)
+		     : "+a" (old) : "d" (lock), "c" (new) : "memory", "cc");
+	return old;
+}
+
 #ifdef CONFIG_PARAVIRT
+/* The draw, `lock xadd` (spinlock_unlock.S): the native function of
+ * machines that may have more than one CPU. */
+u32 native_spin_draw(u32 add, arch_spinlock_t *lock);
+/* The draw a table holds for this machine (spinlock_native.c). */
+struct paravirt_ops;
+void spin_choose_draw_ops(struct paravirt_ops *ops);
 /* The slow path (arch/x86/kernel/spinlock_native.c). */
 void native_spin_lock_slowpath(arch_spinlock_t *lock, u32 ticket);
 /* Out of line for the tables of native, rom and guest, which all hold
@@ -147,6 +173,26 @@ void spin_lock_slowpath(arch_spinlock_t *lock, u32 ticket);
 static inline void native_spin_lock_slowpath(arch_spinlock_t *lock, u32 ticket)
 {
 	spin_lock_slowpath(lock, ticket);
+}
+
+/*
+ * The draw inline, as the PARAVIRT=n kernel has every instruction that a
+ * CPU may lack (cpuid, wbinvd): an exception-table entry sends the #UD of
+ * a 386 to the one-CPU form, out of line, which returns past the
+ * instruction.  So no take tests a feature; a 386 pays a trap per take.
+ */
+static inline u32 native_spin_draw(u32 add, arch_spinlock_t *lock)
+{
+	asm volatile("1: lock\n"
+		     "4: xaddl %0, (%1)\n"
+		     "2:\n\t"
+		     ".pushsection .text.unlikely, \"ax\"\n"
+		     "3: call spin_draw_one_cpu\n\t"
+		     "jmp 2b\n\t"
+		     ".popsection\n\t"
+		     LOCKED_UD_EXTABLE(1b, 4b, 3b)
+		     : "+a" (add) : "d" (lock) : "memory", "cc");
+	return add;
 }
 
 static inline void native_spin_unlock(arch_spinlock_t *lock)
@@ -173,8 +219,20 @@ static inline bool native_vcpu_is_preempted(unsigned int cpu)
 }
 #endif
 
-/* The wrappers the lock calls: through the table (PARAVIRT=y; the unlock
- * in a patch site), or the natives above inline (PARAVIRT=n). */
+/* The wrappers the lock calls: through the table (PARAVIRT=y; the draw
+ * and the unlock in patch sites), or the natives above inline
+ * (PARAVIRT=n). */
+static inline u32 ticket_draw(arch_spinlock_t *lock)
+{
+	return PVHOT(spin_draw)(TICKET_NEXT_ONE, lock);
+}
+
+/* A ticket only if old (owner == next) is still the word: whether. */
+static inline bool ticket_try_draw(arch_spinlock_t *lock, u32 old)
+{
+	return ticket_cmpxchg(lock, old, old + TICKET_NEXT_ONE) == old;
+}
+
 static inline void ticket_lock_slowpath(arch_spinlock_t *lock, u32 ticket)
 {
 	PVOP(spin_lock_slowpath)(lock, ticket);
@@ -201,8 +259,7 @@ u32 spin_long_wait_count(unsigned int cpu);
  * it.  The uncontended take is the xadd and one compare, inline. */
 static inline void arch_spin_lock(arch_spinlock_t *lock)
 {
-	u32 old = smp_possible() ? ticket_xadd(lock, TICKET_NEXT_ONE)
-				 : ticket_add_one_cpu(lock, TICKET_NEXT_ONE);
+	u32 old = ticket_draw(lock);
 	u16 ticket = old >> 16;
 
 	if (__builtin_expect((u16)old != ticket, 0))
@@ -221,8 +278,7 @@ static inline bool arch_spin_trylock(arch_spinlock_t *lock)
 
 	if ((u16)old != (u16)(old >> 16))
 		return false;
-	return smp_possible() ? ticket_cmpxchg(lock, old, old + TICKET_NEXT_ONE)
-			      : ticket_cmpxchg_one_cpu(lock, old, old + TICKET_NEXT_ONE);
+	return ticket_try_draw(lock, old);
 }
 
 /*

@@ -29,21 +29,9 @@
 #define ASM_TLBFLUSH_H
 
 #include <types.h>
+#include <asm/cpumask.h>	/* cpumask_set_atomic: a locked op, so a full barrier too */
 
 #define TLB_FLUSH_ALL	0xffffffffu	/* va: the whole address space */
-
-/* Bit cpu of *mask set or cleared in one locked instruction: other CPUs
- * change other bits of the same word at the same time.  Locked, so
- * also a full barrier (see tlb_flush_space_others). */
-static inline void cpumask_set_atomic(volatile u32 *mask, unsigned int cpu)
-{
-	asm volatile("lock orl %1, %0" : "+m" (*mask) : "ir" (1u << cpu) : "memory");
-}
-
-static inline void cpumask_clear_atomic(volatile u32 *mask, unsigned int cpu)
-{
-	asm volatile("lock andl %1, %0" : "+m" (*mask) : "ir" (~(1u << cpu)) : "memory");
-}
 
 /*
  * After clearing entries of a space whose CPUs are *cpu_mask: every
@@ -52,10 +40,10 @@ static inline void cpumask_clear_atomic(volatile u32 *mask, unsigned int cpu)
  * Interrupts on (the rule above).  Does nothing if no other CPU has the
  * space loaded: with one CPU the op is never called.
  */
-void tlb_flush_space_others(volatile u32 *cpu_mask, u32 va);
+void tlb_flush_space_others(volatile cpumask_t *cpu_mask, u32 va);
 
 /* The native op (paravirt.h): IPIs and the wait for every answer. */
-void smp_flush_tlb_others(u32 cpumask, u32 va);
+void smp_flush_tlb_others(cpumask_t cpumask, u32 va);
 
 /* The IPI's handler, on IPI_TLB_FLUSH_VECTOR (ipi.c sets it). */
 struct pt_regs;

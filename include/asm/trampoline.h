@@ -19,6 +19,8 @@
 #ifndef ASM_TRAMPOLINE_H
 #define ASM_TRAMPOLINE_H
 
+#include <asm/cpumask.h>
+
 /*
  * 0x8000: conventional RAM that the page allocator never hands out (it
  * keeps the whole first MiB), above the real-mode interrupt table and
@@ -43,7 +45,7 @@
 #define TRAMPOLINE_BLOCK_APIC_ID 28
 #define TRAMPOLINE_BLOCK_STATE	32
 #define TRAMPOLINE_BLOCK_SIZE	64	/* room reserved in trampoline.S */
-#define TRAMPOLINE_BLOCKS	8	/* one a cpu number: CPU_TABLES_MAX_CPUS */
+#define TRAMPOLINE_BLOCKS	NR_CPUS	/* one a cpu number */
 
 /* struct trampoline_header, just before the first block. */
 #define TRAMPOLINE_HEADER_SIZE	16

@@ -194,9 +194,8 @@ static int hammer_stop(void)
 		sched_sleep_ticks(1);
 	hammer_started = false;
 	printk("hammer: rounds per CPU:");
-	for (cpu = 0; cpu < NR_CPUS; cpu++)
-		if (cpu_online(cpu))
-			printk(" %u:%lu", cpu, hammer_rounds[cpu]);
+	for_each_online_cpu(cpu)
+		printk(" %u:%lu", cpu, hammer_rounds[cpu]);
 	printk("\n");
 	printk("hammer: locked count %lu of %lu, %lu migrations, %lu wrong\n",
 	       hammer_shared, hammer_mine_total,

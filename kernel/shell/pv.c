@@ -73,9 +73,8 @@ static void print_cpu_calls(unsigned int slot)
 	if (num_online_cpus() < 2)
 		return;
 	printk("\n     per CPU:");
-	for (cpu = 0; cpu < NR_CPUS; cpu++)
-		if (cpu_online(cpu))
-			printk(" cpu%u %u", cpu, paravirt_trace_cpu_calls(cpu, slot));
+	for_each_online_cpu(cpu)
+		printk(" cpu%u %u", cpu, paravirt_trace_cpu_calls(cpu, slot));
 }
 
 static int cmd_pvops(int argc, char **argv)

@@ -13,18 +13,18 @@ static unsigned int cpus_that_answered(const unsigned long *before)
 {
 	unsigned int cpu, answered = 0;
 
-	for (cpu = 0; cpu < CPU_TABLES_MAX_CPUS; cpu++)
-		answered += cpu_online(cpu) && cpu != smp_processor_id() &&
+	for_each_online_cpu(cpu)
+		answered += cpu != smp_processor_id() &&
 			    ipi_reschedule_count(cpu) > before[cpu];
 	return answered;
 }
 
 bool other_cpus_answer_an_ipi(unsigned long ticks)
 {
-	unsigned long before[CPU_TABLES_MAX_CPUS], end = timer_ticks() + ticks;
+	unsigned long before[NR_CPUS], end = timer_ticks() + ticks;
 	unsigned int cpu;
 
-	for (cpu = 0; cpu < CPU_TABLES_MAX_CPUS; cpu++)
+	for_each_possible_cpu(cpu)
 		before[cpu] = ipi_reschedule_count(cpu);
 	smp_send_reschedule_others();
 	do {

@@ -29,8 +29,9 @@
 #define SLOT_APIC_WRITE		47
 #define SLOT_FLUSH_TLB_OTHERS	48
 #define SLOT_SPIN_UNLOCK	50	/* the lock ops, after the shootdown */
-#define SLOT_VCPU_IS_PREEMPTED	53	/* the last op */
-#define NR_OPS			52	/* "paravirt: backend native, 52 ops" */
+#define SLOT_VCPU_IS_PREEMPTED	53
+#define SLOT_SPIN_DRAW		54	/* the last op: the lock's draw, after the others */
+#define NR_OPS			53	/* "paravirt: backend native, 53 ops" */
 
 static bool named(unsigned int slot, const char *want)
 {
@@ -57,9 +58,10 @@ KTEST(paravirt_slots_are_known)
 	KT_EXPECT_EQ(PARAVIRT_SLOT(flush_tlb_others), SLOT_FLUSH_TLB_OTHERS);
 	KT_EXPECT_EQ(PARAVIRT_SLOT(spin_unlock), SLOT_SPIN_UNLOCK);
 	KT_EXPECT_EQ(PARAVIRT_SLOT(vcpu_is_preempted), SLOT_VCPU_IS_PREEMPTED);
+	KT_EXPECT_EQ(PARAVIRT_SLOT(spin_draw), SLOT_SPIN_DRAW);
 	KT_EXPECT_EQ(PARAVIRT_NR_OPS, NR_OPS);
 	KT_EXPECT_EQ(PARAVIRT_FIRST_OP_SLOT, SLOT_CPUID);
-	KT_EXPECT_EQ(PARAVIRT_NR_SLOTS, SLOT_VCPU_IS_PREEMPTED + 1);
+	KT_EXPECT_EQ(PARAVIRT_NR_SLOTS, SLOT_SPIN_DRAW + 1);
 }
 
 KTEST(paravirt_op_names_match_slots)
@@ -77,10 +79,11 @@ KTEST(paravirt_op_names_match_slots)
 	KT_EXPECT(named(SLOT_FLUSH_TLB_OTHERS, "flush_tlb_others"));
 	KT_EXPECT(named(SLOT_SPIN_UNLOCK, "spin_unlock"));
 	KT_EXPECT(named(SLOT_VCPU_IS_PREEMPTED, "vcpu_is_preempted"));
+	KT_EXPECT(named(SLOT_SPIN_DRAW, "spin_draw"));
 	/* Not ops: the backend's name, kernel_rpl, and past the end. */
 	KT_EXPECT(named(0, "?"));
 	KT_EXPECT(named(1, "?"));
-	KT_EXPECT(named(SLOT_VCPU_IS_PREEMPTED + 1, "?"));
+	KT_EXPECT(named(SLOT_SPIN_DRAW + 1, "?"));
 	KT_EXPECT(named(255, "?"));
 }
 

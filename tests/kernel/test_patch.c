@@ -12,11 +12,13 @@
 #include <kernel.h>
 #include <ktest.h>
 #include <string.h>
+#include <asm/cpu.h>
 #include <asm/desc.h>
 #include <asm/paravirt.h>
 #include <asm/patch.h>
 #include <asm/privileged.h>
 #include <asm/processor.h>
+#include <asm/spinlock.h>
 
 static const u8 *site_bytes(const struct paravirt_patch_site *s)
 {
@@ -89,17 +91,68 @@ static bool backend_is_native(void)
 	return !strcmp(paravirt_ops.name, "native");
 }
 
+/* A site of the lock's draw on a machine of one CPU: there the slot
+ * holds the one-CPU form, and the site is a direct call to it
+ * (spin_choose_draw_ops), the one kind of native site not inlined. */
+static bool is_one_cpu_draw(const struct paravirt_patch_site *s)
+{
+	return !smp_possible() && s->slot == PARAVIRT_SLOT(spin_draw);
+}
+
 KTEST(patch_native_boot_inlines_every_site)
 {
 	const struct paravirt_patch_stats *st = paravirt_patch_stats();
+	const struct paravirt_patch_site *s;
+	unsigned int one_cpu_draws = 0;
 
 	if (paravirt_patching_disabled())
 		KT_SKIP("booted with nopatch");
 	if (!backend_is_native())
 		KT_SKIP("the backend is not native");
+	for_each_patch_site(s)
+		one_cpu_draws += !paravirt_site_fenced(s) && is_one_cpu_draw(s);
 	KT_EXPECT(st->total > 0);
-	KT_EXPECT_EQ(st->inlined, st->total);
+	KT_EXPECT_EQ(st->inlined, st->total - one_cpu_draws);
+	KT_EXPECT_EQ(st->direct, one_cpu_draws);
 	KT_EXPECT_EQ(st->refused, 0);
+}
+
+/*
+ * The take's draw is chosen at boot, not at each take: natively, where
+ * another CPU may exist, each spin_draw site is `lock xadd` stretched to
+ * the site (f0 3e 0f c1 42 00, spelled here); on a machine of one CPU
+ * (cpu=386, a 486) a direct call to the one-CPU form, padded.
+ */
+static bool draw_site_is_the_machines(const struct paravirt_patch_site *s)
+{
+	static const u8 xadd[] = { 0xf0, 0x3e, 0x0f, 0xc1, 0x42, 0x00 };
+	const u8 *p = site_bytes(s);
+
+	if (s->len != 6 || s->clobbers != (CLBR_EAX | CLBR_CALLEE_SAVE))
+		return false;
+	if (!smp_possible())
+		return p[0] == 0xe8 &&
+		       *(const u32 *)(p + 1) == (u32)spin_draw_one_cpu - (s->instr + 5) &&
+		       is_one_padding(p + 5, 1);
+	return !memcmp(p, xadd, sizeof(xadd));
+}
+
+KTEST(patch_draw_sites_are_the_machines)
+{
+	const struct paravirt_patch_site *s;
+	unsigned int draws = 0, wrong = 0;
+
+	if (paravirt_patching_disabled())
+		KT_SKIP("booted with nopatch");
+	if (!backend_is_native())
+		KT_SKIP("the backend is not native");
+	for_each_patch_site(s)
+		if (!paravirt_site_fenced(s) && s->slot == PARAVIRT_SLOT(spin_draw)) {
+			draws++;
+			wrong += !draw_site_is_the_machines(s);
+		}
+	KT_EXPECT(draws > 0);
+	KT_EXPECT_EQ(wrong, 0);
 }
 
 /*
@@ -199,7 +252,8 @@ KTEST(patch_sites_hold_template_and_padding)
 		KT_SKIP("the backend is not native");
 	poisoned_sites = 0;
 	for_each_patch_site(s)
-		if (!paravirt_site_fenced(s) && !site_is_template_and_nops(s)) {
+		if (!paravirt_site_fenced(s) && !is_one_cpu_draw(s) &&
+		    !site_is_template_and_nops(s)) {
 			printk("ktest:   site %08x (%s) is not template + padding\n",
 			       s->instr, paravirt_op_name(s->slot));
 			bad++;

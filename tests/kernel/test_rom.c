@@ -13,6 +13,7 @@
 #include <string.h>
 #include <asm/extable.h>
 #include <asm/paging.h>
+#include <asm/cpu.h>
 #include <asm/paravirt.h>
 #include <asm/privileged.h>
 #include <asm/processor-flags.h>
@@ -25,12 +26,21 @@
 	} while (0)
 
 /* The lock ops, which the ABI has not: the glue holds the kernel's own
- * (asm/rom.h), and the unlock sites are inlined as natively. */
+ * (asm/rom.h), and the unlock sites are inlined as natively, as are the
+ * draw's where another CPU may exist (elsewhere direct calls to the
+ * one-CPU form). */
 static bool lock_op(unsigned int slot)
 {
 	return slot == PARAVIRT_SLOT(spin_lock_slowpath) || slot == PARAVIRT_SLOT(spin_unlock) ||
 	       slot == PARAVIRT_SLOT(spin_wait) || slot == PARAVIRT_SLOT(spin_kick) ||
-	       slot == PARAVIRT_SLOT(vcpu_is_preempted);
+	       slot == PARAVIRT_SLOT(vcpu_is_preempted) || slot == PARAVIRT_SLOT(spin_draw);
+}
+
+/* A site the patcher inlines in the ROM's table: the native lock ops. */
+static bool inlined_as_natively(unsigned int slot)
+{
+	return slot == PARAVIRT_SLOT(spin_unlock) ||
+	       (smp_possible() && slot == PARAVIRT_SLOT(spin_draw));
 }
 
 /* Every op is the ROM's own code but the four the glue adapts, the
@@ -94,12 +104,12 @@ KTEST(rom_sites_call_rom_directly)
 	if (paravirt_patching_disabled())
 		KT_SKIP("booted with nopatch");
 	for_each_patch_site(s)
-		unlocks += s->slot == PARAVIRT_SLOT(spin_unlock);
-	/* The unlock sites are inline (test_patch.c checks their bytes). */
+		unlocks += !paravirt_site_fenced(s) && inlined_as_natively(s->slot);
+	/* The lock's sites are inline (test_patch.c checks their bytes). */
 	KT_EXPECT_EQ(paravirt_patch_stats()->inlined, unlocks);
 	KT_EXPECT_EQ(paravirt_patch_stats()->direct, paravirt_patch_stats()->total - unlocks);
 	for_each_patch_site(s)
-		if (!paravirt_site_fenced(s) && s->slot != PARAVIRT_SLOT(spin_unlock) &&
+		if (!paravirt_site_fenced(s) && !inlined_as_natively(s->slot) &&
 		    !site_reaches(s, (unsigned long)paravirt_installed_op(s->slot))) {
 			printk("ktest:   site %08x (%s) does not call the ROM\n",
 			       s->instr, paravirt_op_name(s->slot));

@@ -35,7 +35,7 @@
 
 KTEST(sched_tick_on_a_busy_cpu_takes_no_shared_lock)
 {
-	int pids[CPU_TABLES_MAX_CPUS], i, n = num_online_cpus() - 1;
+	int pids[NR_CPUS], i, n = num_online_cpus() - 1;
 	unsigned long locked, local, start;
 
 	if (n < 1 || !timer_sched_tick_local())

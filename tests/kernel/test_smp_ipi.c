@@ -69,7 +69,7 @@ static unsigned long others_ipis(void)
 	unsigned long n = 0;
 	unsigned int cpu;
 
-	for (cpu = 0; cpu < CPU_TABLES_MAX_CPUS; cpu++)
+	for_each_possible_cpu(cpu)
 		if (cpu != smp_processor_id())
 			n += ipi_reschedule_count(cpu);
 	return n;
@@ -80,8 +80,8 @@ static bool others_idle(void)
 {
 	unsigned int cpu;
 
-	for (cpu = 0; cpu < CPU_TABLES_MAX_CPUS; cpu++)
-		if (cpu_online(cpu) && cpu != smp_processor_id() &&
+	for_each_online_cpu(cpu)
+		if (cpu != smp_processor_id() &&
 		    per_cpu(cpu)->current_task != per_cpu(cpu)->idle_task)
 			return false;
 	return true;
@@ -118,7 +118,7 @@ KTEST(smp_wake_up_kicks_an_idle_cpu)
 #define STORM_IPIS	2000	/* each storm thread sends this many rounds */
 
 static volatile unsigned int storm_started, storm_done;
-static volatile u32 storm_cpus_seen;	/* a bit per CPU a storm thread ran on */
+static volatile cpumask_t storm_cpus_seen;	/* a bit per CPU a storm thread ran on */
 
 static bool storm_seen_on_two_cpus(void)
 {
@@ -143,8 +143,7 @@ static void storm_thread(void)
 	for (i = 0; i < STORM_IPIS || (!storm_seen_on_two_cpus() &&
 				       (long)(timer_ticks() - end) < 0); i++) {
 		smp_send_reschedule_others();
-		__atomic_or_fetch(&storm_cpus_seen, 1u << smp_processor_id(),
-				  __ATOMIC_RELAXED);
+		cpumask_set_atomic(&storm_cpus_seen, smp_processor_id());
 	}
 	__atomic_add_fetch(&storm_done, 1, __ATOMIC_RELAXED);
 }
@@ -163,7 +162,7 @@ KTEST(smp_ipi_storm_between_every_cpu)
 		KT_SKIP("one CPU");
 	storm_started = storm_done = 0;
 	storm_cpus_seen = 0;
-	for (i = 0; i < CPU_TABLES_MAX_CPUS; i++)
+	for_each_possible_cpu(i)
 		before += ipi_reschedule_count(i);
 	for (i = 0; i < n; i++)
 		task_create_kernel("ipistorm", storm_thread);
@@ -172,7 +171,7 @@ KTEST(smp_ipi_storm_between_every_cpu)
 		sched_sleep_ticks(1);	/* this CPU takes a storm thread too */
 	KT_EXPECT_EQ(storm_done, n);
 	KT_EXPECT(storm_seen_on_two_cpus());
-	for (i = 0; i < CPU_TABLES_MAX_CPUS; i++)
+	for_each_possible_cpu(i)
 		before -= ipi_reschedule_count(i);
 	KT_EXPECT((long)before < 0);	/* the total grew */
 	KT_EXPECT(other_cpus_answer_an_ipi(WAIT_TICKS));

@@ -67,7 +67,7 @@ static unsigned long flushes_received(void)
 	unsigned long n = 0;
 	unsigned int cpu;
 
-	for (cpu = 0; cpu < CPU_TABLES_MAX_CPUS; cpu++)
+	for_each_possible_cpu(cpu)
 		n += tlb_flushes_received(cpu);
 	return n;
 }
@@ -119,25 +119,25 @@ KTEST(tlb_thread_outlives_its_creator)
 /* Each other online CPU once, then all of them in one request. */
 KTEST(tlb_flush_others_returns_after_every_answer)
 {
-	unsigned long before[CPU_TABLES_MAX_CPUS];
+	unsigned long before[NR_CPUS];
 	unsigned int cpu, self = smp_processor_id();
-	u32 others = 0;
+	cpumask_t others = 0;
 
 	if (num_online_cpus() < 2)
 		KT_SKIP("one CPU: there is no other to ask");
-	for (cpu = 0; cpu < CPU_TABLES_MAX_CPUS; cpu++) {
-		if (!cpu_online(cpu) || cpu == self)
+	for_each_online_cpu(cpu) {
+		if (cpu == self)
 			continue;
-		others |= 1u << cpu;
+		others |= cpumask_of(cpu);
 		before[cpu] = tlb_flushes_received(cpu);
-		flush_tlb_others(1u << cpu, TLB_FLUSH_ALL);
+		flush_tlb_others(cpumask_of(cpu), TLB_FLUSH_ALL);
 		KT_EXPECT_EQ(tlb_flushes_received(cpu), before[cpu] + 1);
 	}
-	for (cpu = 0; cpu < CPU_TABLES_MAX_CPUS; cpu++)
+	for_each_possible_cpu(cpu)
 		before[cpu] = tlb_flushes_received(cpu);
 	flush_tlb_others(others, TLB_FLUSH_ALL);
-	for (cpu = 0; cpu < CPU_TABLES_MAX_CPUS; cpu++)
-		KT_EXPECT_EQ(tlb_flushes_received(cpu), before[cpu] + !!(others & (1u << cpu)));
+	for_each_possible_cpu(cpu)
+		KT_EXPECT_EQ(tlb_flushes_received(cpu), before[cpu] + cpumask_test_cpu(cpu, others));
 }
 
 /* ---- other CPUs held with interrupts off ---- */
@@ -147,10 +147,10 @@ KTEST(tlb_flush_others_returns_after_every_answer)
 #define HOLDERS_WAIT_TICKS	(2 * timer_hz())
 #define LATE_TICKS		(timer_hz() / 2)	/* the CPUs that come late */
 
-static volatile u32 held;		/* a bit per CPU a holder holds */
+static volatile cpumask_t held;		/* a bit per CPU a holder holds */
 static volatile unsigned int holders_ended;
 static volatile bool hold_release;	/* each holder then goes at its tick */
-static volatile unsigned long hold_until[CPU_TABLES_MAX_CPUS];
+static volatile unsigned long hold_until[NR_CPUS];
 static unsigned int holder_home;	/* the test's CPU: never held */
 
 /* A kernel thread: holds the CPU it finds itself on, interrupts off,
@@ -170,7 +170,7 @@ static void holder_thread(void)
 		raw_local_irq_restore(flags);
 		sched_yield();
 	}
-	__atomic_or_fetch(&held, 1u << cpu, __ATOMIC_SEQ_CST);
+	cpumask_set_atomic(&held, cpu);
 	while (timer_ticks() - start < HOLD_MAX_TICKS &&
 	       (!hold_release || (long)(timer_ticks() - hold_until[cpu]) < 0))
 		cpu_relax();
@@ -179,7 +179,7 @@ static void holder_thread(void)
 }
 
 /* A holder on every other online CPU; whether they all hold one. */
-static bool hold_other_cpus(u32 others, unsigned int n)
+static bool hold_other_cpus(cpumask_t others, unsigned int n)
 {
 	unsigned long start = timer_ticks();
 	unsigned int i;
@@ -203,20 +203,20 @@ static void wait_for_holders(unsigned int n)
 
 KTEST(tlb_flush_others_waits_for_the_slowest_cpu)
 {
-	unsigned long before[CPU_TABLES_MAX_CPUS], start, waited;
+	unsigned long before[NR_CPUS], start, waited;
 	unsigned int cpu, self = smp_processor_id(), n = 0, slow = 0, answered = 0;
-	u32 others = 0;
+	cpumask_t others = 0;
 
 	if (num_online_cpus() < 3)
 		KT_SKIP("fewer than three CPUs: no second CPU to answer first");
-	for (cpu = 0; cpu < CPU_TABLES_MAX_CPUS; cpu++)
-		if (cpu_online(cpu) && cpu != self) {
-			others |= 1u << cpu;
+	for_each_online_cpu(cpu)
+		if (cpu != self) {
+			others |= cpumask_of(cpu);
 			slow = cpu;	/* the last: the slow one */
 			n++;
 		}
 	KT_EXPECT(hold_other_cpus(others, n));
-	for (cpu = 0; cpu < CPU_TABLES_MAX_CPUS; cpu++) {
+	for_each_possible_cpu(cpu) {
 		before[cpu] = tlb_flushes_received(cpu);
 		hold_until[cpu] = timer_ticks();
 	}
@@ -225,12 +225,12 @@ KTEST(tlb_flush_others_waits_for_the_slowest_cpu)
 	hold_release = true;
 	flush_tlb_others(others, TLB_FLUSH_ALL);
 	waited = timer_ticks() - start;
-	for (cpu = 0; cpu < CPU_TABLES_MAX_CPUS; cpu++)
+	for_each_possible_cpu(cpu)
 		answered += tlb_flushes_received(cpu) == before[cpu] + 1;
 	printk("ktest:   %u of %u CPUs had answered when flush_tlb_others returned, "
 	       "after %lu ticks (CPU %u held %u)\n", answered, n, waited, slow, HOLD_TICKS);
-	for (cpu = 0; cpu < CPU_TABLES_MAX_CPUS; cpu++)
-		KT_EXPECT_EQ(tlb_flushes_received(cpu), before[cpu] + !!(others & (1u << cpu)));
+	for_each_possible_cpu(cpu)
+		KT_EXPECT_EQ(tlb_flushes_received(cpu), before[cpu] + cpumask_test_cpu(cpu, others));
 	KT_EXPECT(waited >= HOLD_TICKS);
 	wait_for_holders(n);
 }
@@ -246,17 +246,17 @@ KTEST(tlb_page_given_back_when_the_other_cpus_come_late)
 {
 	unsigned int cpu, self = smp_processor_id(), n = 0, slots = task_slots_free();
 	unsigned long pages = pages_free_count(), start;
-	u32 others = 0;
+	cpumask_t others = 0;
 
 	if (num_online_cpus() < 2)
 		KT_SKIP("one CPU: no other to come late");
-	for (cpu = 0; cpu < CPU_TABLES_MAX_CPUS; cpu++)
-		if (cpu_online(cpu) && cpu != self) {
-			others |= 1u << cpu;
+	for_each_online_cpu(cpu)
+		if (cpu != self) {
+			others |= cpumask_of(cpu);
 			n++;
 		}
 	KT_EXPECT(hold_other_cpus(others, n));
-	for (cpu = 0; cpu < CPU_TABLES_MAX_CPUS; cpu++)
+	for_each_possible_cpu(cpu)
 		hold_until[cpu] = timer_ticks() + LATE_TICKS;
 	hold_release = true;
 	page_given_back(kt_ctx);

@@ -74,6 +74,10 @@ const struct native_op native_ops[] = {
 	/* The ticket lock's release, ds addw $1,0x0(%eax) (disp8): a callee-save
 	 * site, the bare call (no saves), which every function of the op keeps. */
 	{ OP(spin_unlock, 0, false, 45, CLBR_CALLEE_SAVE, 0x3e, 0x66, 0x83, 0x40, 0x00, 0x01) },
+	/* The take's draw, lock ds xadd %eax,0x0(%edx): a callee-save site
+	 * whose result is EAX. */
+	{ OP(spin_draw, CLBR_EAX, false, 46, CLBR_EAX | CLBR_CALLEE_SAVE,
+	     0xf0, 0x3e, 0x0f, 0xc1, 0x42, 0x00) },
 };
 
 const unsigned int nr_native_ops = sizeof(native_ops) / sizeof(native_ops[0]);

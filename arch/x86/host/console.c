@@ -5,6 +5,7 @@
  * input ring of the guest's shared page, announced as its IRQ 4.
  */
 #include <kernel.h>
+#include <asm/atomic.h>
 #include "host.h"
 
 static void print_line(struct guest *g)
@@ -62,8 +63,7 @@ int guest_console_input(struct guest *g, const char *s, unsigned int n)
 		sh->input[sh->input_tail % GUEST_INPUT_LEN] = s[taken++];
 		sh->input_tail++;
 	}
-	__atomic_or_fetch(&sh->irq_pending, 1u << GUEST_IRQ_CONSOLE,
-			  __ATOMIC_RELAXED);	/* lock orl: the guest's thread clears bits */
+	atomic_or(&sh->irq_pending, 1u << GUEST_IRQ_CONSOLE);	/* the guest's thread clears bits */
 	spin_unlock_irqrestore_call(&guest_lock, flags);
 	return taken;
 }

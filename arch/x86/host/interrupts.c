@@ -18,6 +18,7 @@
  * timer, its console), injected when its flag and mask allow.
  */
 #include <kernel.h>
+#include <asm/atomic.h>
 #include <asm/host_check.h>
 #include <asm/hypercall.h>
 #include <asm/irq.h>
@@ -188,8 +189,7 @@ void guest_inject_interrupt(struct guest *g)
 	if (!ready)
 		return;
 	irq = __builtin_ctz(ready);
-	__atomic_and_fetch(&s->irq_pending, ~(1u << irq),
-			   __ATOMIC_RELAXED);	/* lock andl: `guest console` sets bits */
+	atomic_and(&s->irq_pending, ~(1u << irq));	/* `guest console` sets bits */
 	g->stats.interrupts++;
 	g->halted = false;
 	deliver(g, FIRST_EXTERNAL_VECTOR + irq, 0);

@@ -14,6 +14,7 @@
  * the CPU.
  */
 #include <kernel.h>
+#include <asm/atomic.h>
 #include <asm/fpu.h>
 #include <asm/host_check.h>
 #include <asm/hypercall.h>
@@ -37,8 +38,7 @@ static void tick(struct guest *g)
 		return;
 	g->last_tick = now;
 	if (g->timer_on)
-		__atomic_or_fetch(&g->shared->irq_pending, 1u << IRQ_TIMER,
-				  __ATOMIC_RELAXED);	/* lock orl (host.h) */
+		atomic_or(&g->shared->irq_pending, 1u << IRQ_TIMER);	/* host.h */
 }
 
 /* A guest that keeps its interrupts off while one waits, for seconds,

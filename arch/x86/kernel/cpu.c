@@ -26,6 +26,7 @@ struct cpuinfo_x86 boot_cpu;
  * depends on it.
  */
 static unsigned int forced_family;
+static bool forced_ignored;	/* cpu= named a generation no older */
 
 static int parse_cpu(const char *value)
 {
@@ -151,7 +152,7 @@ static void cpu_apply_forced_family(void)
 	if (!forced_family)
 		return;
 	if (forced_family >= boot_cpu.family) {
-		printk("cpu: cpu=%u86 ignored: this CPU is no newer\n", forced_family);
+		forced_ignored = true;	/* said by cpu_print: no console yet */
 		return;
 	}
 	boot_cpu.family = forced_family;
@@ -258,6 +259,9 @@ void cpu_print_hypervisor(void)
 void cpu_print(void)
 {
 	unsigned int i;
+
+	if (forced_ignored)
+		printk("cpu: cpu=%u86 ignored: this CPU is no newer\n", forced_family);
 
 	printk("cpu: %s family %u model %u stepping %u, %s\n", boot_cpu.vendor,
 	       boot_cpu.family, boot_cpu.model, boot_cpu.stepping, boot_cpu.name);

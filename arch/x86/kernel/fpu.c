@@ -212,7 +212,7 @@ void fpu_release(struct task *t)
 {
 	unsigned int cpu;
 
-	for (cpu = 0; cpu < NR_CPUS; cpu++)
+	for_each_possible_cpu(cpu)
 		if (per_cpu(cpu) && per_cpu(cpu)->fpu_owner == t)
 			per_cpu(cpu)->fpu_owner = NULL;
 }

@@ -27,7 +27,9 @@
  * nothing here runs.
  */
 #include <types.h>
+#include <asm/cpu.h>
 #include <asm/percpu.h>
+#include <asm/privileged.h>
 #include <asm/spinlock.h>
 
 #define SPIN_CHECK_EVERY	64	/* spins between looks at the CPU ahead */
@@ -58,7 +60,7 @@ static int cpu_with_ticket(arch_spinlock_t *lock, u16 ticket)
 {
 	unsigned int cpu;
 
-	for (cpu = 0; cpu < NR_CPUS; cpu++) {
+	for_each_possible_cpu(cpu) {
 		struct lock_waiter *w = &waiters[cpu];
 
 		if (w->lock == lock && w->ticket == ticket)
@@ -78,7 +80,7 @@ static void publish_waiting(struct lock_waiter *w, arch_spinlock_t *lock, u16 ti
 {
 	w->lock = lock;
 	w->ticket = ticket;
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	smp_mb();
 }
 
 /* Whether a waiter that has spun `spins` times should give its CPU back
@@ -167,5 +169,19 @@ bool native_vcpu_is_preempted(unsigned int cpu)
 {
 	(void)cpu;
 	return false;
+}
+
+/*
+ * The draws a table holds for this machine, chosen once, when a backend
+ * prepares its table, so that the patcher makes each site what the
+ * machine needs and no take asks: the locked instructions where another
+ * CPU may exist, the one-CPU forms where none can (asm/spinlock.h).
+ * Before cpu_detect() has run (the boot table, paravirt_init) it
+ * answers one CPU, which is right on every machine while one CPU runs.
+ */
+void spin_choose_draw_ops(struct paravirt_ops *ops)
+{
+	bool smp = smp_possible();
+	ops->spin_draw = smp ? native_spin_draw : spin_draw_one_cpu;
 }
 #endif

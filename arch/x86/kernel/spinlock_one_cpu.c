@@ -4,16 +4,22 @@
  * without xadd or cmpxchg, which a 386 lacks (asm/spinlock.h says why
  * interrupts off are enough).
  *
- * Out of line: a machine that can have more CPUs never comes here, and
- * each interrupt-flag op is a patch site, which would otherwise be
- * repeated at every lock in the kernel.
+ * They are reached through spinlock_one_cpu_entry.S, which gives them
+ * the instructions' registers: the table's spin_draw there (PARAVIRT=y),
+ * and the fixups of the inline instructions that raise #UD there (the
+ * draw with PARAVIRT=n, spin_trylock's cmpxchg in both kernels).  Out of line: a machine that can have
+ * more CPUs never comes here, and each interrupt-flag op is a patch
+ * site, which would otherwise be repeated at every lock in the kernel.
  */
 #include <asm/privileged.h>
 #include <asm/spinlock.h>
 
+u32 ticket_add_one_cpu(u32 add, arch_spinlock_t *lock);
+u32 ticket_cmpxchg_one_cpu(u32 old, arch_spinlock_t *lock, u32 new);
+
 /* Fetch-and-add on the lock word: its one CPU, interrupts off, is the
- * atomicity. */
-u32 ticket_add_one_cpu(arch_spinlock_t *lock, u32 add)
+ * atomicity.  The old word. */
+u32 ticket_add_one_cpu(u32 add, arch_spinlock_t *lock)
 {
 	unsigned long flags = raw_local_irq_save();
 	u32 old = lock->word;
@@ -23,15 +29,15 @@ u32 ticket_add_one_cpu(arch_spinlock_t *lock, u32 add)
 	return old;
 }
 
-/* Compare-and-swap on the lock word the same way: whether the word was
- * still old (and is now new). */
-bool ticket_cmpxchg_one_cpu(arch_spinlock_t *lock, u32 old, u32 new)
+/* Compare-and-swap on the lock word the same way: the word as it was,
+ * now new if that was old. */
+u32 ticket_cmpxchg_one_cpu(u32 old, arch_spinlock_t *lock, u32 new)
 {
 	unsigned long flags = raw_local_irq_save();
-	bool same = lock->word == old;
+	u32 seen = lock->word;
 
-	if (same)
+	if (seen == old)
 		lock->word = new;
 	raw_local_irq_restore(flags);
-	return same;
+	return seen;
 }

@@ -1,5 +1,6 @@
 /*
- * spinlock_unlock.S - the native spin_unlock op as a function: the
+ * spinlock_unlock.S - the native spin_unlock op as a function, and the
+ * native spin_draw beside it: the
  * table's form, which runs where its sites are calls (nopatch, trace,
  * and any backend that keeps it: rom, guest).  Patched natively, each
  * site holds only its first instruction (tpl_spin_unlock, templates.S).
@@ -38,5 +39,14 @@ native_spin_unlock:			/* the lock in EAX */
 	popl %eax
 	ret
 	.size native_spin_unlock, . - native_spin_unlock
+
+/* The draw's table form (asm/spinlock.h): the locked instruction each
+ * site holds patched, callee-save, in the registers of the site. */
+	.globl native_spin_draw
+	.type native_spin_draw, @function
+native_spin_draw:			/* add in EAX, the lock in EDX */
+	lock xaddl %eax, (%edx)		/* the old word in EAX */
+	ret
+	.size native_spin_draw, . - native_spin_draw
 
 #endif

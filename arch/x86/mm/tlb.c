@@ -50,16 +50,16 @@
 static DEFINE_SPINLOCK(tlb_shootdown_lock, LOCK_RANK_TLB_SHOOTDOWN);
 
 static struct {
-	volatile u32 pending;	/* CPUs still to flush: each clears its bit */
+	volatile cpumask_t pending;	/* CPUs still to flush: each clears its bit */
 	volatile u32 va;	/* the page, or TLB_FLUSH_ALL */
 } request;
 
 static unsigned long shootdowns;	/* under tlb_shootdown_lock */
-static unsigned long received[CPU_TABLES_MAX_CPUS];	/* each CPU its own */
-static unsigned long received_stopped[CPU_TABLES_MAX_CPUS];	/* of those, while stopped */
+static unsigned long received[NR_CPUS];	/* each CPU its own */
+static unsigned long received_stopped[NR_CPUS];	/* of those, while stopped */
 
 /* Wait, with interrupts on, until every CPU asked has answered. */
-static void wait_for_answers(u32 asked)
+static void wait_for_answers(cpumask_t asked)
 {
 	unsigned long start = timer_ticks();
 
@@ -67,28 +67,27 @@ static void wait_for_answers(u32 asked)
 		if (timer_ticks() - start > TLB_ACK_TIMEOUT_S * timer_hz())
 			panic("tlb: CPUs %08x of %08x never answered the shootdown",
 			      request.pending, asked);
-		asm volatile("pause" ::: "memory");
+		cpu_relax();
 	}
 }
 
 /* The native flush_tlb_others: every CPU in cpumask (never this one)
  * has flushed va, or everything, when it returns. */
-void smp_flush_tlb_others(u32 cpumask, u32 va)
+void smp_flush_tlb_others(cpumask_t cpumask, u32 va)
 {
 	unsigned int cpu;
 
 	if (!(raw_local_save_flags() & X86_EFLAGS_IF))
 		panic("tlb: flush_tlb_others with interrupts off (CPUs %08x): "
 		      "two CPUs shooting each other could wait for ever", cpumask);
-	if (cpumask & (1u << smp_processor_id()))
+	if (cpumask_test_cpu(smp_processor_id(), cpumask))
 		panic("tlb: flush_tlb_others asked this CPU too (%08x)", cpumask);
 	spin_lock(&tlb_shootdown_lock);
 	shootdowns++;
 	request.va = va;
 	request.pending = cpumask;
-	for (cpu = 0; cpu < CPU_TABLES_MAX_CPUS; cpu++)
-		if (cpumask & (1u << cpu))
-			apic_send_ipi(smp.cpu[cpu].apic_id, IPI_TLB_FLUSH_VECTOR);
+	for_each_cpu(cpu, cpumask)
+		apic_send_ipi(smp.cpu[cpu].apic_id, IPI_TLB_FLUSH_VECTOR);
 	wait_for_answers(cpumask);
 	spin_unlock(&tlb_shootdown_lock);
 }
@@ -97,7 +96,7 @@ void smp_flush_tlb_others(u32 cpumask, u32 va)
  * see the top of the file). */
 static inline bool asked(unsigned int cpu)
 {
-	return request.pending & (1u << cpu);
+	return cpumask_test_cpu(cpu, request.pending);
 }
 
 /* On a CPU asked to flush (interrupts off): flush, then answer, unless
@@ -139,18 +138,18 @@ tlb_answer_while_stopped(unsigned int cpu)
 
 /*
  * The kernel's way in.  The caller changed the entries (plain stores,
- * or through set_pte_at) and then calls this: the locked `or` below
- * orders those stores before the read of the mask (x86 may otherwise
+ * or through set_pte_at) and then calls this: smp_mb() below orders
+ * those stores before the read of the mask (x86 may otherwise
  * let a load pass an earlier store).  A CPU that sets its bit after
  * this read loads %cr3 after the entries changed (the context switch
  * sets the bit first, with a locked op), so it cannot hold the old ones.
  */
-void tlb_flush_space_others(volatile u32 *cpu_mask, u32 va)
+void tlb_flush_space_others(volatile cpumask_t *cpu_mask, u32 va)
 {
-	u32 others;
+	cpumask_t others;
 
-	asm volatile("lock orl $0, (%%esp)" ::: "memory");
-	others = *cpu_mask & ~(1u << smp_processor_id());
+	smp_mb();
+	others = *cpu_mask & ~cpumask_of(smp_processor_id());
 	if (others)
 		flush_tlb_others(others, va);
 }
@@ -162,7 +161,7 @@ unsigned long tlb_shootdowns(void)
 
 unsigned long tlb_flushes_received(unsigned int cpu)
 {
-	return cpu < CPU_TABLES_MAX_CPUS ? received[cpu] : 0;
+	return cpu < NR_CPUS ? received[cpu] : 0;
 }
 
 unsigned long tlb_flushes_received_stopped(void)
@@ -170,7 +169,7 @@ unsigned long tlb_flushes_received_stopped(void)
 	unsigned long n = 0;
 	unsigned int cpu;
 
-	for (cpu = 0; cpu < CPU_TABLES_MAX_CPUS; cpu++)
+	for_each_possible_cpu(cpu)
 		n += received_stopped[cpu];
 	return n;
 }

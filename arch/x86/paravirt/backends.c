@@ -79,10 +79,13 @@ static int parse_pv(const char *value)
 early_boot_option("pv", parse_pv, "the paravirt backend: native, trace, rom or guest");
 
 /*
- * Put the backend pv= named into the table, or stay native and keep the
- * reason for paravirt_backend_report().  Runs before the patcher and
- * before the console: nothing is printed here, and no site has been
- * patched yet.
+ * Put the backend pv= named into the table, or stay on the ring's and
+ * keep the reason for paravirt_backend_report().  Runs after cpu_detect,
+ * before the patcher and before the console: nothing is printed here,
+ * and no site has been patched yet.  Staying, the ring's backend is
+ * prepared again: its boot table (paravirt_init) was made before the
+ * CPU was known, with the lock draws that are right for one CPU, and
+ * now it gets the ones this machine needs (spin_choose_draw_ops).
  */
 void paravirt_choose_backend(void)
 {
@@ -90,13 +93,17 @@ void paravirt_choose_backend(void)
 	const char *why;
 	int err;
 
-	if (refusal || !wanted[0])
-		return;
-	ops = paravirt_prepare_backend(wanted, &why, &err);
+	if (!refusal && wanted[0]) {
+		ops = paravirt_prepare_backend(wanted, &why, &err);
+		if (ops) {
+			paravirt_install_ops(ops);
+			return;
+		}
+		refusal = why;
+	}
+	ops = paravirt_prepare_backend(paravirt_ring_backend(), &why, &err);
 	if (ops)
 		paravirt_install_ops(ops);
-	else
-		refusal = why;
 }
 
 void paravirt_backend_report(void)

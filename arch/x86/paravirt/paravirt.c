@@ -70,12 +70,12 @@ static void __noreturn paravirt_bad_backend(const struct paravirt_ops *ops,
  */
 static const struct paravirt_ops *boot_ops(void)
 {
-	const struct paravirt_backend *guest = paravirt_find_backend("guest");
+	const struct paravirt_backend *b = paravirt_find_backend(paravirt_ring_backend());
 	const struct paravirt_ops *ops = NULL;
 	const char *why;
 
-	if (current_ring() != 0 && guest)
-		ops = guest->prepare(&why);
+	if (b)
+		ops = b->prepare(&why);
 	return ops ? ops : &native_paravirt_ops;
 }
 

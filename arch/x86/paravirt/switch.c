@@ -24,6 +24,7 @@
  * Under nopatch the sites stay indirect calls and only the table changes.
  */
 #include <kernel.h>
+#include <asm/atomic.h>
 #include <asm/paravirt.h>
 #include <task.h>
 #include <asm/percpu.h>
@@ -73,7 +74,7 @@ int paravirt_switch_backend(const char *name, const char **why)
 	unsigned int late;
 	int err;
 
-	if (__atomic_exchange_n(&switching, 1, __ATOMIC_ACQUIRE)) {
+	if (xchg(&switching, 1)) {
 		*why = "another CPU is switching the backend";
 		return -EBUSY;
 	}
@@ -83,7 +84,8 @@ int paravirt_switch_backend(const char *name, const char **why)
 	else
 		err = switch_stopped(name, why);
 	resume_other_cpus();
-	__atomic_store_n(&switching, 0, __ATOMIC_RELEASE);
+	barrier();	/* x86 keeps stores in order: the switch's are out */
+	switching = 0;
 	return err;
 }
 

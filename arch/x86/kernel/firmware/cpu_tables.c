@@ -261,7 +261,7 @@ static void add_cpu(struct parse *p, const char *what, unsigned int index,
 			note(p, CT_NOTE_DUPLICATE_APIC_ID, what, index, apic_id, 0);
 			return;
 		}
-	if (t->nr_cpus == CPU_TABLES_MAX_CPUS)
+	if (t->nr_cpus == NR_CPUS)
 		return;		/* counted; one note at the end */
 	t->cpu[t->nr_cpus].apic_id = apic_id;
 	t->cpu[t->nr_cpus].acpi_id = acpi_id;
@@ -286,8 +286,8 @@ static bool cpus_sound(struct parse *p, const char *what)
 		note(p, CT_NOTE_NO_CPU, what, 0, 0, 0);
 		return false;
 	}
-	if (t->nr_entries > CPU_TABLES_MAX_CPUS && kept_or_refused == CPU_TABLES_MAX_CPUS)
-		note(p, CT_NOTE_TOO_MANY_CPUS, what, t->nr_entries, CPU_TABLES_MAX_CPUS, 0);
+	if (t->nr_entries > NR_CPUS && kept_or_refused == NR_CPUS)
+		note(p, CT_NOTE_TOO_MANY_CPUS, what, t->nr_entries, NR_CPUS, 0);
 	return true;
 }
 

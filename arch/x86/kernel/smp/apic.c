@@ -39,7 +39,7 @@
 static bool present;
 static u32 timer_rate;		/* timer input clocks a second, after /16 */
 static u32 timer_count;		/* its initial count: one tick at timer_hz() */
-static unsigned long local_timer_ticks[CPU_TABLES_MAX_CPUS], spurious_interrupts;
+static unsigned long local_timer_ticks[NR_CPUS], spurious_interrupts;
 
 bool apic_present(void)
 {
@@ -84,7 +84,7 @@ unsigned long apic_timer_ticks(void)
 	unsigned long n = 0;
 	unsigned int cpu;
 
-	for (cpu = 0; cpu < CPU_TABLES_MAX_CPUS; cpu++)
+	for_each_possible_cpu(cpu)
 		n += local_timer_ticks[cpu];
 	return n;
 }

@@ -22,7 +22,7 @@
 
 struct smp_state smp = { .boot_apic_id = SMP_NO_APIC_ID, .to_use = 1, .running = 1 };
 
-static unsigned int cap_cpus = CPU_TABLES_MAX_CPUS;
+static unsigned int cap_cpus = NR_CPUS;
 static char cap_text[8];
 
 static int set_nosmp(const char *v)
@@ -38,7 +38,7 @@ static int parse_smp(const char *value)
 {
 	unsigned long v;
 
-	if (!value || parse_ulong(value, &v) || v < 1 || v > CPU_TABLES_MAX_CPUS)
+	if (!value || parse_ulong(value, &v) || v < 1 || v > NR_CPUS)
 		return -EINVAL;
 	cap_cpus = v;
 	strlcpy(cap_text, "smp=", sizeof(cap_text));

@@ -20,10 +20,10 @@
 #include <asm/smp.h>
 #include <asm/tlbflush.h>
 
-volatile u32 smp_online_mask = 1;	/* the boot CPU */
+volatile cpumask_t smp_online_mask = 1;	/* the boot CPU */
 volatile unsigned int smp_nr_online = 1;
 
-static unsigned long reschedules[CPU_TABLES_MAX_CPUS];	/* each CPU its own */
+static unsigned long reschedules[NR_CPUS];	/* each CPU its own */
 
 /* The EOI first: the way out may switch tasks, and the APIC must not
  * hold this vector in service meanwhile. */
@@ -53,11 +53,11 @@ void smp_send_reschedule_others(void)
 {
 	unsigned int cpu;
 
-	for (cpu = 0; cpu < CPU_TABLES_MAX_CPUS; cpu++)
+	for_each_online_cpu(cpu)
 		smp_send_reschedule(cpu);
 }
 
 unsigned long ipi_reschedule_count(unsigned int cpu)
 {
-	return cpu < CPU_TABLES_MAX_CPUS ? reschedules[cpu] : 0;
+	return cpu < NR_CPUS ? reschedules[cpu] : 0;
 }

@@ -36,6 +36,7 @@
 #include <bootinfo.h>
 #include <task.h>
 #include <asm/apic.h>
+#include <asm/atomic.h>
 #include <asm/cpu.h>
 #include <asm/paging.h>
 #include <asm/percpu.h>
@@ -66,7 +67,6 @@ _Static_assert(__builtin_offsetof(struct trampoline_block, apic_id) == TRAMPOLIN
 	       "trampoline.S finds its block and calls in there");
 _Static_assert(sizeof(struct trampoline_block) <= TRAMPOLINE_BLOCK_SIZE,
 	       "trampoline.S has room for the block");
-_Static_assert(TRAMPOLINE_BLOCKS == CPU_TABLES_MAX_CPUS, "a block for each cpu number");
 _Static_assert(sizeof(struct trampoline_header) == TRAMPOLINE_HEADER_SIZE &&
 	       __builtin_offsetof(struct trampoline_header, apic_id_reg) ==
 	       TRAMPOLINE_HEADER_SIZE + TRAMPOLINE_HEADER_APIC_ID_REG &&
@@ -76,28 +76,21 @@ _Static_assert(sizeof(struct trampoline_header) == TRAMPOLINE_HEADER_SIZE &&
 	       TRAMPOLINE_HEADER_SIZE + TRAMPOLINE_HEADER_RELEASE,
 	       "trampoline.S reads the header there");
 
-struct smp_ap_said smp_ap_said[CPU_TABLES_MAX_CPUS];
+struct smp_ap_said smp_ap_said[NR_CPUS];
 
 /* Set by the AP once it counted itself online, read by the boot CPU. */
-static u32 ap_published[CPU_TABLES_MAX_CPUS];
+static u32 ap_published[NR_CPUS];
 
 /* Test hooks (asm/smp.h): only in-kernel tests set them, at boot. */
 struct smp_start_hooks smp_start_hooks = { SMP_NO_APIC_ID, SMP_NO_APIC_ID };
 
 /* ---- the AP's side ---- */
 
-/* Move *state from `from` to `to`: whether this side won.  `lock
- * cmpxchg` by hand: the kernel is built for the 386, which lacks it (GCC
- * would call a library), but only a machine with an APIC, a 486 or
- * later, starts APs. */
+/* Move *state from `from` to `to`: whether this side won.  cmpxchg is
+ * a 486's, but only a machine with an APIC, a 486 or later, starts APs. */
 static bool ap_state_move(u32 *state, u32 from, u32 to)
 {
-	u32 seen;
-
-	asm volatile("lock cmpxchgl %2, %1"
-		     : "=a" (seen), "+m" (*state)
-		     : "r" (to), "0" (from) : "memory");
-	return seen == from;
+	return cmpxchg(state, from, to) == from;
 }
 
 /* Too late: the boot CPU counts this CPU out.  Only its own block says
@@ -127,9 +120,9 @@ static void __noreturn ap_entry(struct trampoline_block *block)
 		ap_halt_for_good(block);
 	smp_ap_said[cpu].apic_id = apic_this_cpu_id();
 	smp_ap_said[cpu].cpu = cpu;
-	__atomic_add_fetch(&smp.running, 1, __ATOMIC_SEQ_CST);
-	__atomic_or_fetch(&smp_online_mask, 1u << cpu, __ATOMIC_SEQ_CST);
-	__atomic_add_fetch(&smp_nr_online, 1, __ATOMIC_SEQ_CST);
+	atomic_add(&smp.running, 1);
+	cpumask_set_atomic(&smp_online_mask, cpu);
+	atomic_add(&smp_nr_online, 1);
 	__atomic_store_n(&ap_published[cpu], 1, __ATOMIC_SEQ_CST);
 	apic_timer_start_this_cpu();
 	sched_run_idle();	/* interrupts on: it is a CPU like the boot one */
@@ -244,7 +237,7 @@ static void trampoline_copy(void)
 		TRAMPOLINE_PHYS + (trampoline_gdt - trampoline_start);
 	h->apic_id_reg = (smp.tables.lapic_addr ? smp.tables.lapic_addr : APIC_DEFAULT_PHYS) + APIC_ID;
 	h->held_apic_id = smp_start_hooks.held_late_apic_id;
-	for (cpu = 0; cpu < TRAMPOLINE_BLOCKS; cpu++)
+	for_each_possible_cpu(cpu)	/* a block each (TRAMPOLINE_BLOCKS) */
 		trampoline_block_of(cpu)->apic_id = SMP_NO_APIC_ID;
 }
 

@@ -63,7 +63,7 @@
 static volatile unsigned int stop_phase;
 /* The phase each CPU last stopped for: a CPU that saw an old phase and
  * comes late can never be taken for one that stopped for this one. */
-static volatile unsigned int stopped_for[CPU_TABLES_MAX_CPUS];
+static volatile unsigned int stopped_for[NR_CPUS];
 static unsigned int stopper;		/* the CPU that opened the stop */
 
 struct stop_cpus_stats stop_cpus_stats;
@@ -112,8 +112,8 @@ static int first_running(unsigned int phase)
 {
 	unsigned int cpu, me = smp_processor_id();
 
-	for (cpu = 0; cpu < CPU_TABLES_MAX_CPUS; cpu++)
-		if (cpu != me && cpu_online(cpu) && stopped_for[cpu] != phase)
+	for_each_online_cpu(cpu)
+		if (cpu != me && stopped_for[cpu] != phase)
 			return cpu;
 	return -1;
 }

@@ -496,7 +496,7 @@ static void guest_apic_write(u32 reg, u32 value)
  * silent success for a flush nobody made.  (A multi-CPU guest would ask
  * its host here, as Xen's MMUEXT_TLB_FLUSH_MULTI does.)
  */
-static void guest_flush_tlb_others(u32 cpumask, u32 va)
+static void guest_flush_tlb_others(cpumask_t cpumask, u32 va)
 {
 	panic("guest: flush_tlb_others to CPUs %08x (va %08x), but a guest is one CPU",
 	      cpumask, va);
@@ -569,6 +569,7 @@ static const struct paravirt_ops guest_paravirt_ops = {
 	.spin_wait		= native_spin_wait,
 	.spin_kick		= native_spin_kick,
 	.vcpu_is_preempted	= native_vcpu_is_preempted,
+	.spin_draw		= native_spin_draw,
 };
 
 /* sysexit needs ring 0, and sysenter is hidden from cpuid: nothing can
@@ -596,6 +597,7 @@ static const struct paravirt_ops *guest_prepare(const char **why)
 	guest_ops = guest_paravirt_ops;
 	guest_ops.read_tsc = native_paravirt_ops.read_tsc;
 	guest_ops.sync_core = native_paravirt_ops.sync_core;
+	spin_choose_draw_ops(&guest_ops);
 	if (!shared_page_given) {
 		hypercall(HCALL_init, (u32)&guest_shared, 0, 0);
 		shared_page_given = true;

@@ -9,6 +9,9 @@
  *
  * This is a template: paravirt_init() (paravirt.c) copies the chosen
  * backend's table into paravirt_ops, which is what the kernel calls.
+ * Its lock draws are the locked instructions, whose templates the
+ * patcher inlines; prepare_native() gives the one-CPU forms instead
+ * where no other CPU can exist (spin_choose_draw_ops).
  */
 #define PV386_NATIVE_BACKEND
 #include <asm/native.h>
@@ -85,7 +88,12 @@ const struct paravirt_ops native_paravirt_ops = {
 	.spin_wait		= native_spin_wait,
 	.spin_kick		= native_spin_kick,
 	.vcpu_is_preempted	= native_vcpu_is_preempted,
+	.spin_draw		= native_spin_draw,
 };
+
+/* The table prepared: native's, with the lock's draws this machine
+ * needs (the locked instructions, or the one-CPU forms). */
+static struct paravirt_ops native_ops;
 
 /* Not native_*: that prefix is for the instructions (tools/audit-natives). */
 static const struct paravirt_ops *prepare_native(const char **why)
@@ -94,6 +102,8 @@ static const struct paravirt_ops *prepare_native(const char **why)
 		*why = "its instructions need ring 0, and this kernel is a guest";
 		return NULL;
 	}
-	return &native_paravirt_ops;
+	native_ops = native_paravirt_ops;
+	spin_choose_draw_ops(&native_ops);
+	return &native_ops;
 }
 paravirt_backend("native", prepare_native, "the CPU's own instructions, inline where patched");

@@ -156,6 +156,7 @@ static void fill_ops(void)
 	rom_ops.spin_wait = native_spin_wait;
 	rom_ops.spin_kick = native_spin_kick;
 	rom_ops.vcpu_is_preempted = native_vcpu_is_preempted;
+	spin_choose_draw_ops(&rom_ops);
 }
 
 /* The ROM's fixups, as addresses where it now lies. */

@@ -136,7 +136,7 @@ u32 paravirt_trace_calls(unsigned int slot)
 	if (slot >= PARAVIRT_NR_SLOTS)
 		return 0;
 	n = paravirt_trace_op_calls[slot];
-	for (cpu = 0; cpu < NR_CPUS; cpu++)
+	for_each_possible_cpu(cpu)
 		n += cpu_op_calls[cpu][slot];
 	return n;
 }

@@ -88,6 +88,9 @@ SIZED_TEMPLATE(load_esp0,	movl THREAD_esp0(%edx), %ecx; movl %ecx, TSS_esp0(%eax
  * uses anyway) and an 8-bit zero displacement.  So patched the site is
  * this one instruction, with no padding to run. */
 SIZED_TEMPLATE(spin_unlock,	ds; {disp8} addw $1, 0(%eax))
+/* spin_draw(add in EAX, lock in EDX): the take's `lock xadd`, the old
+ * word in EAX, stretched to the site's 6 bytes the same way. */
+SIZED_TEMPLATE(spin_draw,	lock; ds; {disp8} xaddl %eax, 0(%edx))
 
 /*
  * NOPs of each length that are one instruction and change nothing.  They

@@ -74,7 +74,7 @@ static void check_tables(const struct cpu_tables *t)
 {
 	unsigned int i, j, enabled = 0;
 
-	if (t->nr_cpus > CPU_TABLES_MAX_CPUS || t->nr_cpus > t->nr_entries)
+	if (t->nr_cpus > NR_CPUS || t->nr_cpus > t->nr_entries)
 		fail("more CPUs kept than fit or than listed");
 	if (t->source == CPU_TABLES_NONE) {
 		if (t->nr_cpus || t->nr_entries || t->lapic_addr || t->boot_index != -1)
