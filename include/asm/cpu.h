@@ -77,4 +77,16 @@ static inline bool smp_possible(void)
 	return cpu_has(X86_FEATURE_APIC);
 }
 
+/*
+ * xadd, the lock's draw (asm/spinlock.h): the 486 and later.  Asked of
+ * CPUID and the APIC, not of the 486 test, which DOSBox's 386 core
+ * passes without having xadd.  A CPU with either has it; a machine with
+ * neither (a 386, DOSBox's 386 core, a 486 too early for CPUID) gets the
+ * one-CPU form, which is right on all of them.
+ */
+static inline bool cpu_has_xadd(void)
+{
+	return boot_cpu.has_cpuid || smp_possible();
+}
+
 #endif

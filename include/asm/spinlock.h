@@ -33,7 +33,8 @@
  * That choice is made once, at boot, never at a take: the draw is an op
  * whose sites the patcher makes the instruction itself (inline) or a
  * direct call to the one-CPU form, by what the backend put in the slot
- * (spin_choose_draw_ops, from smp_possible).  The PARAVIRT=n kernel
+ * (spin_choose_draw_ops, from cpu_has_xadd: every CPU with CPUID or an
+ * APIC has xadd, so only a machine that may be a 386 calls).  The PARAVIRT=n kernel
  * inlines the instruction, with an exception-table entry that sends a
  * 386's #UD to the one-CPU form, as it does for cpuid and wbinvd.
  * spin_trylock, which is rare (a busted console's printk, lockdep's

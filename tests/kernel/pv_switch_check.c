@@ -27,11 +27,11 @@ u32 sites_hash(void)
 }
 
 /* What a site should be when the table makes sites state: "inline"
- * means direct for the lock's draw on a machine of one CPU, whose slot
- * holds the one-CPU form (spin_choose_draw_ops). */
+ * means direct for the lock's draw on a machine that may lack xadd,
+ * whose slot holds the one-CPU form (spin_choose_draw_ops). */
 static const char *state_of(const struct paravirt_patch_site *s, const char *state)
 {
-	if (!strcmp(state, "inline") && !smp_possible() &&
+	if (!strcmp(state, "inline") && !cpu_has_xadd() &&
 	    s->slot == PARAVIRT_SLOT(spin_draw))
 		return "direct";
 	return state;

@@ -91,12 +91,12 @@ static bool backend_is_native(void)
 	return !strcmp(paravirt_ops.name, "native");
 }
 
-/* A site of the lock's draw on a machine of one CPU: there the slot
- * holds the one-CPU form, and the site is a direct call to it
+/* A site of the lock's draw on a machine that may lack xadd (no CPUID,
+ * no APIC): there the slot holds the one-CPU form, and the site is a direct call to it
  * (spin_choose_draw_ops), the one kind of native site not inlined. */
 static bool is_one_cpu_draw(const struct paravirt_patch_site *s)
 {
-	return !smp_possible() && s->slot == PARAVIRT_SLOT(spin_draw);
+	return !cpu_has_xadd() && s->slot == PARAVIRT_SLOT(spin_draw);
 }
 
 KTEST(patch_native_boot_inlines_every_site)
@@ -119,9 +119,10 @@ KTEST(patch_native_boot_inlines_every_site)
 
 /*
  * The take's draw is chosen at boot, not at each take: natively, where
- * another CPU may exist, each spin_draw site is `lock xadd` stretched to
- * the site (f0 3e 0f c1 42 00, spelled here); on a machine of one CPU
- * (cpu=386, a 486) a direct call to the one-CPU form, padded.
+ * the CPU has xadd, each spin_draw site is `lock xadd` stretched to the
+ * site (f0 3e 0f c1 42 00, spelled here); on a machine that may lack it
+ * (no CPUID, no APIC: cpu=386, cpu=486) a direct call to the one-CPU
+ * form, padded.
  */
 static bool draw_site_is_the_machines(const struct paravirt_patch_site *s)
 {
@@ -130,7 +131,7 @@ static bool draw_site_is_the_machines(const struct paravirt_patch_site *s)
 
 	if (s->len != 6 || s->clobbers != (CLBR_EAX | CLBR_CALLEE_SAVE))
 		return false;
-	if (!smp_possible())
+	if (!cpu_has_xadd())
 		return p[0] == 0xe8 &&
 		       *(const u32 *)(p + 1) == (u32)spin_draw_one_cpu - (s->instr + 5) &&
 		       is_one_padding(p + 5, 1);

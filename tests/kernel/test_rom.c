@@ -27,8 +27,8 @@
 
 /* The lock ops, which the ABI has not: the glue holds the kernel's own
  * (asm/rom.h), and the unlock sites are inlined as natively, as are the
- * draw's where another CPU may exist (elsewhere direct calls to the
- * one-CPU form). */
+ * draw's where the CPU has xadd (elsewhere direct calls to the one-CPU
+ * form). */
 static bool lock_op(unsigned int slot)
 {
 	return slot == PARAVIRT_SLOT(spin_lock_slowpath) || slot == PARAVIRT_SLOT(spin_unlock) ||
@@ -40,7 +40,7 @@ static bool lock_op(unsigned int slot)
 static bool inlined_as_natively(unsigned int slot)
 {
 	return slot == PARAVIRT_SLOT(spin_unlock) ||
-	       (smp_possible() && slot == PARAVIRT_SLOT(spin_draw));
+	       (cpu_has_xadd() && slot == PARAVIRT_SLOT(spin_draw));
 }
 
 /* Every op is the ROM's own code but the four the glue adapts, the

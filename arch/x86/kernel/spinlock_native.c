@@ -174,14 +174,14 @@ bool native_vcpu_is_preempted(unsigned int cpu)
 /*
  * The draws a table holds for this machine, chosen once, when a backend
  * prepares its table, so that the patcher makes each site what the
- * machine needs and no take asks: the locked instructions where another
- * CPU may exist, the one-CPU forms where none can (asm/spinlock.h).
- * Before cpu_detect() has run (the boot table, paravirt_init) it
- * answers one CPU, which is right on every machine while one CPU runs.
+ * machine needs and no take asks: the locked instruction where the CPU
+ * has it, the one-CPU form where it may not, and where then no other
+ * CPU can exist (asm/cpu.h, cpu_has_xadd).  Before cpu_detect() has run
+ * (the boot table, paravirt_init) it answers the one-CPU form, which is
+ * right on every machine while one CPU runs.
  */
 void spin_choose_draw_ops(struct paravirt_ops *ops)
 {
-	bool smp = smp_possible();
-	ops->spin_draw = smp ? native_spin_draw : spin_draw_one_cpu;
+	ops->spin_draw = cpu_has_xadd() ? native_spin_draw : spin_draw_one_cpu;
 }
 #endif
