@@ -12,7 +12,7 @@
  * With "refault" it checks one thing only: after a call answered
  * -EFAULT, its page mapped, the next call reads its own argument (it
  * prints "badptr: refault A"; DOSBox prints "Zadptr...": see
- * tests/suite/dosbox_gaps.py).
+ * tests/suite/gaps/dosbox.py).
  */
 #include "lib/pv386.h"
 

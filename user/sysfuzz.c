@@ -505,7 +505,7 @@ static void forget_child(int i)
  * pid came back), a wait that should have failed but collected one.
  * Seen under DOSBox, which ignores CR0.WP: a thread whose stack is the
  * read-only code, a wait whose status is there, both succeed
- * (tests/suite/dosbox_gaps.py).
+ * (tests/suite/gaps/dosbox.py).
  */
 static void follow_unexpected_child(void)
 {

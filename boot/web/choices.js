@@ -10,7 +10,7 @@
 
 // The in-kernel tests that stop v86 instead of raising #GP: two ring-3
 // irets, one to a ring-0 code segment, one whose frame's CS lies beyond
-// the GDT (docs/v86-bugs.md).  tests/suite/v86_gaps.py's LEFT_OUT is the
+// the GDT (docs/v86-bugs.md).  tests/suite/gaps/v86.py's LEFT_OUT is the
 // list with the reasons; web-choices-leave-out-v86s-panics holds the two
 // the same.
 export const V86_STOPPERS = "priv:iret_to_kernel,crash:vm86_iret";

@@ -45,7 +45,7 @@ static unsigned long free_pages_settled(void)
  * sysfuzz's status is its count of mismatches, and it names each (the
  * first 20) on a line of its own: each named one is a check line here,
  * so that a failure says which calls went wrong (and
- * tests/suite/dosbox_gaps.py can tell a known one from any other).  The
+ * tests/suite/gaps/dosbox.py can tell a known one from any other).  The
  * status must then be the count of those lines.
  */
 #define MISMATCH_PREFIX	"sysfuzz: call "

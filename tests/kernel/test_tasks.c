@@ -95,7 +95,7 @@ KTEST(system_calls_refuse_bad_pointers)
 
 /* A call answered -EFAULT, its page then mapped: the next call reads its
  * own argument, not the old address (DOSBox does not:
- * tests/suite/dosbox_gaps.py). */
+ * tests/suite/gaps/dosbox.py). */
 KTEST(system_call_after_efault_reads_its_own_argument)
 {
 	int status;

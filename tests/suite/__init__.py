@@ -17,8 +17,11 @@ and table.py lists them all in the order they are reported.
   builds         the two kernel builds (PARAVIRT=y and n)
   emulators      running QEMU, Bochs and gdb; reading COM1
   judge          a serial log's verdict: in-kernel suite, boot, panic
-  gaps           the verdict on an emulator's run that must fail
-                 exactly in its known gaps (dosbox_gaps, v86_gaps)
+  gaps/          where DOSBox and v86 are not the CPU they emulate, and
+                 the verdict on a run that must fail exactly there, no test:
+    __init__     Gap, GapList and run_problem, the judge both share
+    dosbox       DOSBox's gaps, left-out tests and configurations
+    v86          v86's gaps, left-out cases and the panics they end in
   tiers          fast (make test) and slow (make check) rows, and why
   names          suite-names: every name written whole, once
   table          all tests of tests/run, in order
@@ -37,9 +40,9 @@ and table.py lists them all in the order they are reported.
                  op-coverage-features-*, module-program-y
   loader         loader-*
   dosbox         dosbox-gaps-selftest, loader-dosbox-386-y (with
-                 dosbox_gaps, where DOSBox is not a real CPU)
+                 gaps/dosbox, where DOSBox is not a real CPU)
   v86            v86-gaps-selftest, v86-ktest-*, v86-guest-y (with
-                 v86_gaps, where v86 is not a real CPU)
+                 gaps/v86, where v86 is not a real CPU)
   docs           docs-y, readme
   shell          shell-* (with shell_session, the COM1 conversation)
   trace          trace-*

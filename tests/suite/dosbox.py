@@ -1,6 +1,6 @@
 """tests/suite/dosbox.py - pv386's loader and the whole in-kernel suite in DOSBox.
 
-  dosbox-gaps-selftest  dosbox_gaps.py's judge of DOSBox runs refuses
+  dosbox-gaps-selftest  gaps/dosbox.py's judge of DOSBox runs refuses
                    an unknown failure, a gap no longer seen and a left-out
                    test the kernel did not name (made-up runs); and a
                    DOSBox that dies before the summary is a failure at
@@ -8,7 +8,7 @@
   loader-dosbox-386-y  The test floppy in DOSBox, a 386 without CPUID
                    (A20 off at power-on, memory by AH=88h), runs the whole
                    suite as cpu=386: it must fail exactly where
-                   dosbox_gaps.py says DOSBox is not a real 386, and leave
+                   gaps/dosbox.py says DOSBox is not a real 386, and leave
                    out (notest=, each named) what would stop DOSBox itself.
 """
 
@@ -16,9 +16,9 @@ import os
 import signal
 import time
 
-from . import dosbox_gaps
 from .emulators import read_serial, run_emulator, serial_listener
 from .harness import Failure, Test, fresh_log, need_tool
+from .gaps import dosbox as dosbox_gaps
 from .gaps import run_problem
 from .judge import SUMMARY, log_details
 from .loader import LOADER_NAME, TEST_FLOPPY, cmdline_patch, doctored_image
@@ -31,7 +31,7 @@ from .loader import LOADER_NAME, TEST_FLOPPY, cmdline_patch, doctored_image
 # AH=88h paths there.  The guest cannot end DOSBox (no isa-debug-exit):
 # the run ends at the suite's summary line.  The whole suite runs, less
 # what stops DOSBox itself, and must fail exactly where DOSBox is not a
-# real CPU: tests/suite/dosbox_gaps.py lists each gap and what it explains.
+# real CPU: tests/suite/gaps/dosbox.py lists each gap and what it explains.
 # A run that cannot reach the summary ends at once when DOSBox does (an
 # E_Exit, a crash), or when COM1 has been silent for DOSBOX_SILENCE
 # seconds (a stuck kernel: the longest silence of a good run, the
@@ -62,7 +62,7 @@ boot {image}
 
 def dosbox_ktest(log, config, expect=()):
     """Boot the test floppy in DOSBox, configuration config of
-    dosbox_gaps (its cputype, then options for the kernel), with the
+    gaps/dosbox.py (its cputype, then options for the kernel), with the
     in-kernel suite on its line: it must fail exactly where DOSBox has a
     known gap, and the lines expect must be there."""
     need_tool(DOSBOX, "dosbox")
@@ -135,7 +135,7 @@ def dosbox_end(outcome, silent):
 
 
 def check_dosbox_gaps_judge(log):
-    """tests/suite/dosbox_gaps.py's judge refuses what it must (made-up
+    """tests/suite/gaps/dosbox.py's judge refuses what it must (made-up
     runs), and a DOSBox that crashes is a prompt failure that says so."""
     wrong = dosbox_gaps.self_test() + crash_problems(log)
     with open(log, "w") as f:
@@ -146,7 +146,7 @@ def check_dosbox_gaps_judge(log):
 
 
 # A stand-in for DOSBox that crashes at once, as DOSBox did on a guest's
-# store to the Switcher's page (dosbox_gaps.LEFT_OUT).
+# store to the Switcher's page (gaps/dosbox.py's LEFT_OUT).
 CRASHING_DOSBOX = ("sh", "-c", "kill -SEGV $$", "crashing-dosbox")
 CRASH_REPORT_LIMIT = 10       # seconds: no waiting for DOSBOX_SILENCE
 
@@ -174,7 +174,7 @@ def crash_problems(log):
 
 def dosbox_problem(config, lines, expect):
     """Why the DOSBox run in lines did not pass, as a list of lines (the
-    reason first), or None (gaps.py's verdict, by dosbox_gaps.py)."""
+    reason first), or None (gaps/__init__.py's verdict, by gaps/dosbox.py)."""
     return run_problem(dosbox_gaps.JUDGE, config, lines, expect)
 
 

@@ -8,7 +8,7 @@ from the same image as a hard disk, QEMU -kernel, pv386's own floppy
 and disk, also in DOSBox's 386, 486 and Pentium) and each older
 generation forced with cpu=.  Each row is a whole in-kernel suite that
 must end in `ktest: N passed, 0 failed` - in DOSBox, with failures
-exactly where dosbox_gaps.py says DOSBox is not a real CPU; the checks
+exactly where gaps/dosbox.py says DOSBox is not a real CPU; the checks
 are tests/run's (ktest.py, loader.py, dosbox.py), reused.
 
 A row is (loader, machine, Test); the table printed after the rows
@@ -27,7 +27,7 @@ import glob
 import inspect
 import os
 
-from . import dosbox_gaps
+from .gaps import dosbox as dosbox_gaps
 from .harness import history
 from .builds import N, Y
 from .dosbox import dosbox_ktest
@@ -86,8 +86,8 @@ MEMORY_MIB = [
     ("matrix-qemu--kernel-(y)-qemu32-3584-MiB", 3584),
 ]
 # DOSBox's CPUs, booted from pv386's floppy: the whole suite, which must
-# fail exactly where dosbox_gaps.py says DOSBox is not a real CPU.  One
-# row for each of dosbox_gaps.CONFIGS.
+# fail exactly where gaps/dosbox.py says DOSBox is not a real CPU.  One
+# row for each of gaps/dosbox.py's CONFIGS.
 DOSBOX_CONFIGS = [
     ("matrix-pv386-floppy-dosbox-386", dosbox_gaps.DETECTED_386),
     ("matrix-pv386-floppy-dosbox-386-cpu386", dosbox_gaps.FORCED_386),
@@ -107,7 +107,7 @@ FORCED = [
 
 def rows():
     if sorted(config for _, config in DOSBOX_CONFIGS) != sorted(dosbox_gaps.CONFIGS):
-        raise ValueError("DOSBOX_CONFIGS must have one row for each of dosbox_gaps.CONFIGS")
+        raise ValueError("DOSBOX_CONFIGS must have one row for each of gaps/dosbox.py's CONFIGS")
     table = []
     for build, which in ((Y, 0), (N, 1)):
         table += [row(names[which], f"qemu -kernel ({build.paravirt})", f"qemu {cpu}",

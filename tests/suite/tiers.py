@@ -53,7 +53,7 @@ SLOW = (
     (r"^(ktest|boot|loader|guest|guest-fuzz)-bochs-|^ktest-bochs-rom-|^loader-bochs-",
      "Bochs interprets every instruction: a suite takes 45-180 s"),
     (r"^guest-fuzz-", "a fuzzer: it runs for a fixed time to find anything"),
-    (r"^v86-gaps-selftest$", "boots each case v86_gaps.py leaves out in v86, under Node"),
+    (r"^v86-gaps-selftest$", "boots each case gaps/v86.py leaves out in v86, under Node"),
     (r"^(loader-dosbox|v86-|dosbox-)", "DOSBox or v86: emulators many times slower than QEMU"),
     (r"^web-", "Chromium and the page's v86: the browser starts for each check"),
     (r"^docs-y$", "needs `make docs`, whose bench figures boot the kernels many times"),

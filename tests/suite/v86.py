@@ -1,15 +1,15 @@
 """tests/suite/v86.py - the in-kernel suite and the guest suite in v86, the
 browser page's PC, under Node (tools/run-v86).
 
-  v86-gaps-selftest  v86_gaps.py's judge refuses an unknown failure, a
+  v86-gaps-selftest  gaps/v86.py's judge refuses an unknown failure, a
                    gap no longer seen and a left-out case the kernel did
-                   not name (made-up runs); and each case v86_gaps.py
+                   not name (made-up runs); and each case gaps/v86.py
                    leaves out still stops v86 with the panic it quotes,
                    reported at once and by name (a case that no longer
                    does must come off the list and be tested).
   v86-ktest-y      The in-kernel suite of the PARAVIRT=y kernel in v86:
   v86-ktest-n      the same for the PARAVIRT=n kernel.  Each must fail
-                   exactly where v86_gaps.py says v86 is not the CPU it
+                   exactly where gaps/v86.py says v86 is not the CPU it
                    emulates, and leave out (notest=, each named) what
                    would stop v86 itself.
   v86-guest-y      The guest suite in v86: the kernel hosting itself at
@@ -22,10 +22,10 @@ browser page's PC, under Node (tools/run-v86).
 import re
 import time
 
-from . import v86_gaps
 from .builds import N, Y
 from .emulators import read_serial, run_emulator
 from .gaps import run_problem
+from .gaps import v86 as v86_gaps
 from .harness import Failure, Test, fresh_log, need_file, need_tool
 from .judge import log_details, panic_line
 
@@ -128,7 +128,7 @@ def v86_guest(log, build):
 # ---- the judge's own test -------------------------------------------------------
 
 def check_v86_gaps_judge(log):
-    """v86_gaps.py's judge refuses what it must (made-up runs), and each
+    """gaps/v86.py's judge refuses what it must (made-up runs), and each
     left-out case still stops v86, at once, with the panic quoted."""
     wrong = v86_gaps.JUDGE.self_test() + left_out_problems(log)
     with open(log, "w") as f:
@@ -142,11 +142,11 @@ def left_out_problems(log):
     """What is wrong with LEFT_OUT: a case that no longer stops v86 (it
     must come off the list), one whose panic is not the one its reason
     quotes, or a stop reported late or without the panic."""
-    wrong = [f"{case}: left out, but v86_gaps.PANICS names no test and panic for it"
+    wrong = [f"{case}: left out, but gaps/v86.py's PANICS names no test and panic for it"
              for case in v86_gaps.LEFT_OUT if case not in v86_gaps.PANICS]
     for case, (test, panic) in v86_gaps.PANICS.items():
         if case not in v86_gaps.LEFT_OUT:
-            wrong.append(f"{case}: in v86_gaps.PANICS, but LEFT_OUT does not leave it out")
+            wrong.append(f"{case}: in gaps/v86.py's PANICS, but LEFT_OUT does not leave it out")
         elif panic not in v86_gaps.LEFT_OUT[case]:
             wrong.append(f"{case}: its reason does not quote v86's panic '{panic}'")
         case_log = log[:-len(".log")] + f"-{case.replace(':', '-')}.log"
@@ -156,7 +156,7 @@ def left_out_problems(log):
         end = v86_end(outcome) or f"the kernel's exit, status {outcome.status}"
         if outcome.status != V86_PANICKED:
             wrong.append(f"{case} no longer stops v86 (run alone: {end}): take it off "
-                         "v86_gaps.LEFT_OUT")
+                         "gaps/v86.py's LEFT_OUT")
         elif panic not in end:
             wrong.append(f"{case} stopped v86, reported as '{end}', not with '{panic}'")
         elif took > PANIC_REPORT_LIMIT:

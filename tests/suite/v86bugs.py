@@ -181,7 +181,7 @@ def v86_problems(log, name, case, report):
             return []
         return [f"{name}: {REPORT} does not quote v86's panic as it printed it: "
                 f"{panic.text!r}"]
-    gap = f" and tests/suite/v86_gaps.py's LEFT_OUT ({case.left_out})" if case.left_out else ""
+    gap = f" and tests/suite/gaps/v86.py's LEFT_OUT ({case.left_out})" if case.left_out else ""
     if status == V86_PANICKED:
         said = panic.text if panic else output.strip().splitlines()[-1:]
         return [f"{name}: v86 stops with {said!r}, not the panic {case.panic!r} in "

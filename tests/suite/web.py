@@ -81,7 +81,7 @@
   web-choices-leave-out-v86s-panics
                    the page's suite choices leave out (notest=, in
                    boot/web/choices.js) exactly the cases
-                   tests/suite/v86_gaps.py's LEFT_OUT says stop v86.
+                   tests/suite/gaps/v86.py's LEFT_OUT says stop v86.
 
 `make test` builds the site first (`make web`); without it this test
 fails saying so.
@@ -95,7 +95,7 @@ import signal
 import subprocess
 import tempfile
 
-from . import v86_gaps
+from .gaps import v86 as v86_gaps
 
 from .harness import LOG_DIR, ROOT, Failure, Test, fresh_log, last_lines, need_file, need_tool
 
@@ -177,9 +177,9 @@ def web_choices_leave_out_v86s_panics(log):
     page = set(found.group(1).split(","))
     suite = set(v86_gaps.LEFT_OUT)
     with open(log, "w") as f:
-        f.write(f"page: {sorted(page)}\nv86_gaps.LEFT_OUT: {sorted(suite)}\n")
+        f.write(f"page: {sorted(page)}\ngaps/v86.py's LEFT_OUT: {sorted(suite)}\n")
     if page != suite:
-        raise Failure(f"{CHOICES} leaves out {sorted(page)}, tests/suite/v86_gaps.py's "
+        raise Failure(f"{CHOICES} leaves out {sorted(page)}, tests/suite/gaps/v86.py's "
                       f"LEFT_OUT {sorted(suite)}: make them the same")
 
 

@@ -1,5 +1,5 @@
-"""tests/suite/dosbox_gaps.py - where DOSBox is not the CPU it emulates, and
-which in-kernel checks that makes fail (used by dosbox.py).
+"""tests/suite/gaps/dosbox.py - where DOSBox is not the CPU it emulates,
+and which in-kernel checks that makes fail (used by dosbox.py).
 
 DOSBox 0.74 is the one emulator here whose 386 has no CPUID, so the whole
 in-kernel suite runs on it.  But DOSBox was written to run DOS games, not
@@ -17,12 +17,12 @@ written down here, once, with what it breaks:
 unexplained() accepts a run whose failures are exactly these: every line of
 every failed test explained by a gap of this configuration, and every gap
 of this configuration seen (one that DOSBox no longer shows must go);
-the judge is gaps.py's, shared with v86_gaps.py.  docs/tests.md,
+the judge is gaps/__init__.py's, shared with gaps/v86.py.  docs/tests.md,
 "Emulator limits", lists the same gaps for people: `make docs` writes
 them there from GAPS and LEFT_OUT.
 """
 
-from .gaps import Gap, GapList
+from . import Gap, GapList
 
 # What the kernel is told to leave out, and why: DOSBox stops (the
 # message it stops with is quoted) where a real CPU raises an exception.
@@ -227,8 +227,8 @@ GAPS = [
         '== 1, got 0x0 and 0x1'),
 ]
 
-# The judge of DOSBox runs (gaps.py), and its parts as dosbox.py calls them.
-JUDGE = GapList("DOSBox", "tests/suite/dosbox_gaps.py", GAPS, LEFT_OUT, CONFIGS)
+# The judge of DOSBox runs (gaps/__init__.py), and its parts as dosbox.py calls them.
+JUDGE = GapList("DOSBox", "tests/suite/gaps/dosbox.py", GAPS, LEFT_OUT, CONFIGS)
 notest_option = JUDGE.notest_option
 unexplained = JUDGE.unexplained
 self_test = JUDGE.self_test

@@ -1,4 +1,4 @@
-"""tests/suite/v86_gaps.py - where v86 is not the CPU it emulates, and
+"""tests/suite/gaps/v86.py - where v86 is not the CPU it emulates, and
 which in-kernel checks that makes fail (used by v86.py).
 
 v86 (npm `v86`, an x86 emulator compiled to WebAssembly) is the PC of
@@ -22,12 +22,12 @@ suite, the kernel hosting itself at ring 1 (GUEST, judged on what the
 guest prints).  A gap of the CPU shows in both, the guest's programs
 running on the same emulated CPU at ring 3; one gap shows only through
 the host (the interrupt window), and the checks that need ring 0 or a
-ring above it differ.  gaps.py's judge accepts a run whose failures are
-exactly these; docs/tests.md, "Emulator limits", lists them for people
-(`make docs` writes them there from GAPS and LEFT_OUT).
+ring above it differ.  gaps/__init__.py's judge accepts a run whose
+failures are exactly these; docs/tests.md, "Emulator limits", lists them
+for people (`make docs` writes them there from GAPS and LEFT_OUT).
 """
 
-from .gaps import Gap, GapList
+from . import Gap, GapList
 
 # What the kernel is told to leave out, and why: v86 panics (the message
 # is quoted, with the function that panics) where a CPU raises #GP.
@@ -132,9 +132,9 @@ GAPS = [
         "crash nested_task_iret: exit status: -1014"),
 ]
 
-# The judge of v86 runs (gaps.py).  A guest's run prints notes in a
+# The judge of v86 runs (gaps/__init__.py).  A guest's run prints notes in a
 # failed test for the vectors its suite leaves to the host.
-JUDGE = GapList("v86", "tests/suite/v86_gaps.py", GAPS, LEFT_OUT, CONFIGS,
+JUDGE = GapList("v86", "tests/suite/gaps/v86.py", GAPS, LEFT_OUT, CONFIGS,
                 guest_notes=True)
 
 # Each left-out case, the one test that runs it (test=NAME runs it

@@ -1,12 +1,21 @@
-"""tests/suite/gaps.py - judging an in-kernel suite run on an emulator that
-is not quite the CPU it emulates (used by dosbox_gaps.py and v86_gaps.py).
+"""tests/suite/gaps - where an emulator is not the CPU it emulates, and the
+judge of the in-kernel suite's runs on it.  No test is here: the areas
+that run those emulators use it (dosbox.py, v86.py, matrix.py's DOSBox
+rows, web.py's check of the page's left-out tests), and tools/docs-fill
+writes docs/tests.md's "Emulator limits" from it.
 
 DOSBox and v86 each run the whole in-kernel suite, and each fails some
 of its checks where the emulator, not the kernel, is wrong.  Each
 emulator's module writes its differences down once, as Gaps (what
 differs, where it shows, which failed checks it explains) and the tests
 the kernel must leave out (notest=) because they stop the emulator
-itself.  What both need is here:
+itself:
+
+  dosbox     DOSBox's gaps and left-out tests, and its configurations
+  v86        v86's, its two runs (the host's suite, the guest's), and
+             the panic each left-out case stops v86 with
+
+What both need, the judge, is here:
 
   Gap        one difference and the failed check lines it explains
   GapList    one emulator's gaps and left-out tests, and the judge:
@@ -25,7 +34,7 @@ test named by the kernel as left out.
 import re
 from dataclasses import dataclass
 
-from .judge import SUMMARY, count_problem, no_line_starting, panic_line
+from ..judge import SUMMARY, count_problem, no_line_starting, panic_line
 
 
 @dataclass
