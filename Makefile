@@ -683,6 +683,7 @@ test:
 	$(SUBMAKE) PARAVIRT=y all $(ISO)
 	$(SUBMAKE) PARAVIRT=n all
 	$(SUBMAKE) native-tests
+	$(SUBMAKE) PARAVIRT=y docs-logs
 	tools/load $(LOAD) tests/run --tier fast -j$(TEST_JOBS) --junit build/test-logs/junit.xml
 
 check:
@@ -732,9 +733,11 @@ DOCS_KERNELS := build/pv386.elf build/nopv/pv386.elf
 DOCS_FILES   := $(patsubst docs/%.md,$(DOCS_OUT)/%.md,$(wildcard docs/*.md)) \
 		$(DOCS_OUT)/patching.svg $(DOCS_OUT)/hypercall.svg \
 		$(DOCS_OUT)/bench-ops.svg $(DOCS_OUT)/bench-paths.svg $(DOCS_OUT)/screen.png
-DOCS_QUOTED  := $(DOCS_LOGS)/patchlog.log $(DOCS_LOGS)/patchlog-486.log \
-		$(DOCS_LOGS)/patchlog-rom.log \
-		$(DOCS_OUT)/screen.png $(DOCS_LOGS)/trace.log build/bench.json \
+# What docs-boot makes of the kernel's boots and shell sessions (the
+# screen's log comes with its picture).
+DOCS_BOOTS   := $(DOCS_LOGS)/patchlog.log $(DOCS_LOGS)/patchlog-486.log \
+		$(DOCS_LOGS)/patchlog-rom.log $(DOCS_OUT)/screen.png $(DOCS_LOGS)/trace.log
+DOCS_QUOTED  := $(DOCS_BOOTS) build/bench.json \
 		$(DOCS_KERNELS) build/pvrom.bin docs/screen-session docs/trace-session \
 		include/asm/paravirt.h include/asm/rom.h kernel/main.c \
 		arch/x86/paravirt/switch.c arch/x86/paravirt/patch/patch.c arch/x86/mm/paging.c \
@@ -746,8 +749,13 @@ docs:
 	$(MAKE) --no-print-directory PARAVIRT=n all
 	$(MAKE) --no-print-directory PARAVIRT=y docs-files
 
-.PHONY: docs-files
+.PHONY: docs-files docs-logs
 docs-files: $(DOCS_FILES)
+
+# What the docs quote of the kernel's boots and shell sessions, without
+# the bench: make test checks every docs/ source against these
+# (tests/suite/docs.py's docs-source-y).
+docs-logs: $(DOCS_BOOTS)
 
 build/bench.json: $(DOCS_KERNELS) tools/bench tools/web-bench | web
 	tools/bench

@@ -27,6 +27,13 @@ current, and README keeps to its part.
                    tools/bench judges a guest by, and no run's figure
                    typed in docs/guest.md (a check shown to fail on a
                    source that types one).
+  docs-source-y    the same without the bench, for make test: every
+                   docs/ source (.md and .dot) fills by tools/docs-fill
+                   --without-bench from the tree and the boot logs `make
+                   docs-logs` made of the kernel as it is (none missing or
+                   stale), with no directive left; then docs-y's checks of
+                   what the sources quote, all but the bench's figures
+                   (the chart's bars, guest.md's cost table).
   readme           README is at most README_MAX_LINES lines; every
                    `make TARGET` it names is a target of the Makefile,
                    every path it names in the tree (docs/, tools/,
@@ -41,6 +48,7 @@ import json
 import os
 import re
 import struct
+import subprocess
 import sys
 import xml.etree.ElementTree as ET
 
@@ -144,18 +152,18 @@ def fresh_patchlog(log, build, cpu, rom=False):
     return {line for line in read_serial(log) if line.startswith("patch: ")}
 
 
-def docs_site_problems(log, build):
-    """Each patchlog line the walkthrough quotes must be one the kernel
-    prints now (QEMU's default CPU or a 486), and its bytes before
-    patching those of the ELF at its address."""
-    with open(f"{DOCS_DIR}/walkthrough.md") as f:
+def docs_site_problems(log, build, where):
+    """Each patchlog line the walkthrough filled in where quotes must be
+    one the kernel prints now (QEMU's default CPU or a 486), and its
+    bytes before patching those of the ELF at its address."""
+    with open(f"{where}/walkthrough.md") as f:
         quoted = [line.rstrip("\n") for line in f if line.startswith("patch: ")]
     if not quoted:
         return ["the walkthrough quotes no patchlog line"]
     qemu32 = fresh_patchlog(log.replace(".log", "-qemu32.log"), build, "qemu32")
     printed = (qemu32 | fresh_patchlog(log.replace(".log", "-486.log"), build, "486") |
                fresh_patchlog(log.replace(".log", "-rom.log"), build, "qemu32", rom=True))
-    problems = docs_shell_site_problems(build, qemu32)
+    problems = docs_shell_site_problems(build, qemu32, where)
     for line in quoted:
         m = DOCS_PATCH_LINE.match(line)
         before = bytes.fromhex(m.group(2).replace(" ", "")) if m else b""
@@ -170,10 +178,10 @@ DOCS_SITES_RECORD = re.compile(r"^([0-9a-f]{8}) +(\w+) +(\w+)\+0x[0-9a-f]+ +(\w+
 DOCS_PATCH_AFTER = re.compile(r"^patch: ([0-9a-f]{8}) .*? -> ([0-9a-f ]+) \(")
 
 
-def quoted_shell_sites():
+def quoted_shell_sites(where):
     """[(address, op, state, now, built)] of each `sites` record the
     walkthrough quotes from a shell session."""
-    with open(f"{DOCS_DIR}/walkthrough.md") as f:
+    with open(f"{where}/walkthrough.md") as f:
         lines = [line.rstrip("\n") for line in f]
     records = []
     for i, line in enumerate(lines[:-2]):
@@ -210,14 +218,14 @@ def trace_stubs(elf):
             for i, op in enumerate(ops)}
 
 
-def docs_shell_site_problems(build, qemu32):
+def docs_shell_site_problems(build, qemu32, where):
     """The sites records the walkthrough quotes: built as the ELF holds
     them, a direct one calling its op's trace stub, an inline one what
     the patcher writes at boot; one of each at least."""
     stubs = trace_stubs(build.elf)
     boot = {int(m.group(1), 16): bytes.fromhex(m.group(2).replace(" ", ""))
             for m in map(DOCS_PATCH_AFTER.match, qemu32) if m}
-    records = quoted_shell_sites()
+    records = quoted_shell_sites(where)
     problems = [f"the walkthrough quotes no {state} site from a shell session"
                 for state in ("direct", "inline") if state not in {r[2] for r in records}]
     for address, op, state, now, built in records:
@@ -232,11 +240,11 @@ def docs_shell_site_problems(build, qemu32):
     return problems
 
 
-def docs_rom_problems():
+def docs_rom_problems(where):
     """The ROM header the walkthrough quotes is build/pvrom.bin's."""
     with open("build/pvrom.bin", "rb") as f:
         rom = f.read()
-    with open(f"{DOCS_DIR}/walkthrough.md") as f:
+    with open(f"{where}/walkthrough.md") as f:
         text = f.read()
     size, checksum = struct.unpack_from("<II", rom, 8)
     return [f"the walkthrough does not quote build/pvrom.bin's {what}"
@@ -245,10 +253,20 @@ def docs_rom_problems():
             if line not in text]
 
 
+def screen_problems():
+    """The screen docs-boot pictured is a PNG picture."""
+    with open(f"{DOCS_DIR}/screen.png", "rb") as f:
+        head = f.read(24)
+    width, height = struct.unpack(">II", head[16:24]) if len(head) == 24 else (0, 0)
+    if not head.startswith(PNG_SIGNATURE) or not width or not height:
+        return [f"{DOCS_DIR}/screen.png is not a PNG picture"]
+    return []
+
+
 def docs_figure_problems():
     """The figures are what they claim: SVG that parses, each bench bar
     with bench.json's figure, the screen a PNG picture."""
-    problems = []
+    problems = screen_problems()
     for svg in ("patching.svg", "hypercall.svg", "bench-ops.svg", "bench-paths.svg"):
         try:
             ET.parse(f"{DOCS_DIR}/{svg}")
@@ -262,11 +280,6 @@ def docs_figure_problems():
                  for op, figures in bench["ops"].items()
                  for mode, value in figures.items()
                  if f"<title>{op} {mode} {value:g}</title>" not in chart]
-    with open(f"{DOCS_DIR}/screen.png", "rb") as f:
-        head = f.read(24)
-    width, height = struct.unpack(">II", head[16:24]) if len(head) == 24 else (0, 0)
-    if not head.startswith(PNG_SIGNATURE) or not width or not height:
-        problems.append(f"{DOCS_DIR}/screen.png is not a PNG picture")
     return problems
 
 
@@ -355,16 +368,16 @@ def registry_problems(name, declared, rows, row_matches, descriptions):
     return problems
 
 
-def read_doc(name):
-    with open(f"{DOCS_DIR}/{name}") as f:
+def read_doc(name, where=DOCS_DIR):
+    with open(f"{where}/{name}") as f:
         return f.read()
 
 
-def docs_registry_problems():
+def docs_registry_problems(where):
     """cmdline.md's and shell.md's tables are what the source declares,
     and each option and command is described; patching.md's op-uses
     table has every op of asm/paravirt.h, in slot order."""
-    cmdline, shell = read_doc("cmdline.md"), read_doc("shell.md")
+    cmdline, shell = read_doc("cmdline.md", where), read_doc("shell.md", where)
     problems = registry_problems(
         "cmdline.md", declared_boot_options(), table_rows(cmdline),
         lambda decl, cells: cells[:3] == [decl[1], decl[0], decl[2]],
@@ -378,7 +391,7 @@ def docs_registry_problems():
         text = f.read()
     body = text[text.index("#define PARAVIRT_OPS(X)"):text.index("#define PARAVIRT_OP_MEMBER")]
     ops = re.findall(r"\bX\((\w+),", body)
-    section = read_doc("patching.md").split("## Which feature uses which op", 1)[-1]
+    section = read_doc("patching.md", where).split("## Which feature uses which op", 1)[-1]
     listed = re.findall(r"^\| \d+ \| `(\w+)` \|", section, re.M)
     if listed != ops:
         problems.append(f"patching.md: the op-uses table lists {listed}, "
@@ -467,19 +480,21 @@ def guest_source_problems(text):
     return problems
 
 
-def docs_guest_problems():
-    """guest.md's generated tables agree with what they are made from,
-    and its source types none of them; the check of the source can fail."""
-    text = read_doc("guest.md")
+def docs_guest_problems(where, with_bench=True):
+    """guest.md's generated tables agree with what they are made from
+    (its cost table only with_bench), and its source types none of them;
+    the check of the source can fail."""
+    text = read_doc("guest.md", where)
     left_out = set(table_rows(section(text, "## What a guest leaves out")))
     want = left_out_in_a_guest()
     problems = [f"guest.md: {t} holds KT_NOT_IN_GUEST but is not in the table of tests "
                 "left out in a guest" for t in sorted(want - left_out)]
     problems += [f"guest.md: the table of tests left out in a guest lists {t}, which "
                  "holds no KT_NOT_IN_GUEST" for t in sorted(left_out - want)]
-    with open("build/bench.json") as f:
-        problems += guest_cost_problems(table_rows(section(text, "## What it costs")),
-                                        json.load(f))
+    if with_bench:
+        with open("build/bench.json") as f:
+            problems += guest_cost_problems(table_rows(section(text, "## What it costs")),
+                                            json.load(f))
     with open("docs/guest.md") as f:
         source = f.read()
     problems += guest_source_problems(source)
@@ -501,15 +516,78 @@ def check_docs(log, build):
     need_file(build.elf, build.make("all"))
     problems = docs_stale()
     if not problems:
-        for doc in DOCS_SOURCES:
-            if "<!-- docs:" in read_doc(doc):
-                problems.append(f"{DOCS_DIR}/{doc} has an unfilled directive")
-        problems += (docs_registry_problems() + docs_site_problems(log, build) +
-                     docs_rom_problems() + docs_figure_problems() + docs_guest_problems())
+        problems = (unfilled_problems(DOCS_DIR) + docs_registry_problems(DOCS_DIR) +
+                    docs_site_problems(log, build, DOCS_DIR) + docs_rom_problems(DOCS_DIR) +
+                    docs_figure_problems() + docs_guest_problems(DOCS_DIR))
     with open(log, "w") as f:
         f.write("\n".join(problems or ["the docs are complete and current"]) + "\n")
     if problems:
         raise Failure(f"{problems[0]} (run `make docs`)", problems[1:])
+
+
+def unfilled_problems(where):
+    """A docs/*.md filled in where with a directive left in it."""
+    return [f"{where}/{doc} has an unfilled directive" for doc in DOCS_SOURCES
+            if "<!-- docs:" in read_doc(doc, where)]
+
+
+# --- every docs/ source filled, bench figures aside ---------------------------
+
+# The boot logs and the screen docs-boot makes (`make docs-logs`), which
+# the sources quote.
+DOCS_LOG_FILES = [f"{DOCS_LOGS}/patchlog.log", f"{DOCS_LOGS}/patchlog-486.log",
+                  f"{DOCS_LOGS}/patchlog-rom.log", f"{DOCS_LOGS}/screen.log",
+                  f"{DOCS_LOGS}/trace.log", f"{DOCS_DIR}/screen.png"]
+DOCS_FILL_SOURCES = sorted(glob.glob("docs/*.md") + glob.glob("docs/*.dot"))
+
+
+def fill_problems(where):
+    """Each docs/ source filled by tools/docs-fill --without-bench into
+    where: the problem it stops with, if any."""
+    problems = []
+    os.makedirs(where, exist_ok=True)
+    for source in DOCS_FILL_SOURCES:
+        with open(f"{where}/{os.path.basename(source)}", "w") as out:
+            run = subprocess.run(["tools/docs-fill", "--without-bench", source],
+                                 stdout=out, stderr=subprocess.PIPE, text=True)
+        if run.returncode:
+            problems.append(f"{source}: {run.stderr.strip() or 'docs-fill failed'}")
+    return problems
+
+
+def logs_stale():
+    """The boot logs the sources quote: missing, or older than what makes them."""
+    problems = []
+    for output in DOCS_LOG_FILES:
+        inputs = DOCS_INPUTS.get(output, DOCS_INPUTS[f"{DOCS_DIR}/screen.png"])
+        if not os.path.isfile(output):
+            problems.append(f"{output} is missing")
+        elif any(os.path.getmtime(i) > os.path.getmtime(output) for i in inputs):
+            problems.append(f"{output} is stale")
+    return problems
+
+
+def check_docs_source(log, build):
+    """Every docs/ source fills from the tree and the kernel as they are
+    now, its bench figures aside (docs-y checks those), and what it
+    quotes is what the kernel declares, prints and holds."""
+    need_tool(QEMU, "qemu")
+    need_file(build.elf, build.make("all"))
+    need_file("build/pvrom.bin", build.make("all"))
+    problems = logs_stale()
+    if problems:
+        raise Failure(f"{problems[0]} (run `make docs-logs`)", problems[1:])
+    where = log.replace(".log", "")
+    problems = fill_problems(where)
+    if not problems:
+        problems = (unfilled_problems(where) + docs_registry_problems(where) +
+                    docs_site_problems(log, build, where) + docs_rom_problems(where) +
+                    screen_problems() + docs_guest_problems(where, with_bench=False))
+    with open(log, "w") as f:
+        f.write("\n".join(problems or [f"every docs/ source fills, bench figures aside "
+                                       f"({where})"]) + "\n")
+    if problems:
+        raise Failure(problems[0], problems[1:])
 
 
 # --- README ------------------------------------------------------------------
@@ -575,4 +653,5 @@ def check_readme(log):
 
 def tests():
     return [Test("docs-y", check_docs, (Y,)),
+            Test("docs-source-y", check_docs_source, (Y,)),
             Test("readme", check_readme)]

@@ -31,8 +31,8 @@ FAST = (
     "native-cpu-tables-fuzz", "native-rom", "native-rom-fuzz",
     # the judge of DOSBox's known gaps, on made-up runs
     "dosbox-gaps-selftest",
-    # the docs checks that need no `make docs`
-    "readme",
+    # the docs checks that need no bench: every source filled, README
+    "docs-source-y", "readme",
     # the in-kernel suite on QEMU: both builds, all patch modes, a 486, cpu=386
     "ktest-qemu-y-qemu32", "ktest-qemu-y-qemu32-nopatch", "ktest-qemu-y-qemu32-pvdebug",
     "ktest-qemu-n-qemu32", "ktest-qemu-y-486", "ktest-qemu-y-qemu32-cpu=386",
@@ -56,7 +56,8 @@ SLOW = (
     (r"^v86-gaps-selftest$", "boots each case gaps/v86.py leaves out in v86, under Node"),
     (r"^(loader-dosbox|v86-|dosbox-)", "DOSBox or v86: emulators many times slower than QEMU"),
     (r"^web-", "Chromium and the page's v86: the browser starts for each check"),
-    (r"^docs-y$", "needs `make docs`, whose bench figures boot the kernels many times"),
+    (r"^docs-y$", "needs `make docs`, whose bench figures boot the kernels many times "
+     "(docs-source-y checks the rest in the fast tier)"),
     (r"^bench-runs-", "runs tools/bench's suites of timed boots"),
     (r"^sysfuzz-", "the system-call fuzzer's long runs: 200,000 calls, more CPUs"),
     (r"^native-check-mutants$", "builds and runs the native tests once per deleted clause"),
