@@ -624,7 +624,7 @@ V86BUGS_OUT     := build/v86bugs
 V86BUGS_CASES   := $(basename $(notdir $(wildcard tests/v86bugs/iret_*.S)))
 V86BUGS_ELFS    := $(patsubst %,$(V86BUGS_OUT)/%.elf,$(V86BUGS_CASES))
 V86BUGS_ASFLAGS := -m32 -march=i386 -ffreestanding -fno-pic -fno-pie -nostdlib \
-		   -Wa,--noexecstack
+		   -Iinclude -Wa,--noexecstack
 ifeq ($(PARAVIRT),y)
 all: $(V86BUGS_ELFS)
 endif
