@@ -388,7 +388,7 @@ MB_HEADERS   := include/multiboot_parse.h include/ram_map.h include/bootinfo.h \
 		include/types.h
 MB_TEST      := build/native/test_multiboot
 MB_TEST_SRCS := $(wildcard tests/native/multiboot/*.c) tests/native/runner/runner.c \
-		$(MB_PARSER)
+		tests/native/runner/notes.c $(MB_PARSER)
 MB_FUZZ      := build/native/fuzz_multiboot
 MB_FUZZ_SRCS := tests/native/multiboot/fuzz/fuzz_multiboot.c $(MB_PARSER)
 MB_SEEDS     := tests/native/multiboot/fuzz/corpus
@@ -411,7 +411,7 @@ $(NATIVE_TEST): $(NATIVE_SRCS) tests/native/check.h tests/native/runner/runner.h
 	$(NATIVE_CC) $(NATIVE_CFLAGS) -I$(BUILD)/include -o $@ $(NATIVE_SRCS)
 
 $(MB_TEST): $(MB_TEST_SRCS) tests/native/multiboot/check.h tests/native/runner/runner.h \
-	      $(MB_HEADERS) | build-deps
+	      tests/native/runner/notes.h $(MB_HEADERS) | build-deps
 	@mkdir -p $(dir $@)
 	$(NATIVE_CC) $(NATIVE_CFLAGS) -o $@ $(MB_TEST_SRCS)
 
@@ -433,7 +433,8 @@ fuzz-multiboot: $(MB_FUZZ)
 CT_PARSER    := arch/x86/kernel/firmware/cpu_tables.c
 CT_HEADERS   := include/asm/cpu_tables.h include/types.h
 CT_TEST      := build/native/test_cpu_tables
-CT_TEST_SRCS := $(wildcard tests/native/cpu_tables/*.c) tests/native/runner/runner.c $(CT_PARSER)
+CT_TEST_SRCS := $(wildcard tests/native/cpu_tables/*.c) tests/native/runner/runner.c \
+		tests/native/runner/notes.c $(CT_PARSER)
 CT_FUZZ      := build/native/fuzz_cpu_tables
 CT_FUZZ_SRCS := tests/native/cpu_tables/fuzz/fuzz_cpu_tables.c $(CT_PARSER)
 CT_SEEDS     := tests/native/cpu_tables/fuzz/corpus
@@ -441,7 +442,7 @@ CT_SEEDS     := tests/native/cpu_tables/fuzz/corpus
 native-tests: $(CT_TEST) $(CT_FUZZ)
 
 $(CT_TEST): $(CT_TEST_SRCS) tests/native/cpu_tables/check.h tests/native/runner/runner.h \
-	    $(CT_HEADERS) | build-deps
+	    tests/native/runner/notes.h $(CT_HEADERS) | build-deps
 	@mkdir -p $(dir $@)
 	$(NATIVE_CC) $(NATIVE_CFLAGS) -o $@ $(CT_TEST_SRCS)
 
@@ -623,7 +624,7 @@ V86BUGS_OUT     := build/v86bugs
 V86BUGS_CASES   := $(basename $(notdir $(wildcard tests/v86bugs/iret_*.S)))
 V86BUGS_ELFS    := $(patsubst %,$(V86BUGS_OUT)/%.elf,$(V86BUGS_CASES))
 V86BUGS_ASFLAGS := -m32 -march=i386 -ffreestanding -fno-pic -fno-pie -nostdlib \
-		   -Wa,--noexecstack
+		   -Iinclude -Wa,--noexecstack
 ifeq ($(PARAVIRT),y)
 all: $(V86BUGS_ELFS)
 endif

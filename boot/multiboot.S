@@ -11,19 +11,12 @@
  */
 #include <asm/privileged.h>
 #include <asm/processor-flags.h>
+#include <multiboot_header.h>
 
-#define MULTIBOOT_MAGIC		0x1BADB002
 #define MULTIBOOT_BOOT_MAGIC	0x2BADB002	/* what the loader puts in EAX */
-#define MULTIBOOT_PAGE_ALIGN	(1 << 0)	/* modules on 4 KiB boundaries */
-#define MULTIBOOT_MEMORY_INFO	(1 << 1)	/* please fill mem_lower/upper, mmap */
-#define MULTIBOOT_FLAGS		(MULTIBOOT_PAGE_ALIGN | MULTIBOOT_MEMORY_INFO)
 
-/* linker.ld places this section first, well inside the first 8 KiB. */
-	.section .multiboot, "a"
-	.balign 4
-	.long MULTIBOOT_MAGIC
-	.long MULTIBOOT_FLAGS
-	.long -(MULTIBOOT_MAGIC + MULTIBOOT_FLAGS)
+/* linker.ld places the header's section first, well inside the first 8 KiB. */
+	MULTIBOOT_HEADER (MULTIBOOT_PAGE_ALIGN | MULTIBOOT_MEMORY_INFO)
 
 	.section .bss
 	.balign 16

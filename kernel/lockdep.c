@@ -333,6 +333,40 @@ static void check_order(struct lockdep_cpu *cpu, spinlock_t *lock, u32 ip)
 	report_print(&r);
 }
 
+/* A take of lock at ip while this CPU holds it already (entry mine). */
+static void report_recursive_take(spinlock_t *lock, u32 ip,
+				  const struct held_lock *mine)
+{
+	struct report r;
+
+	report_start(&r, LOCKDEP_RECURSIVE_TAKE, "recursive take");
+	report_add(&r, "takes %s at ", lock->name);
+	report_where(&r, ip);
+	report_add(&r, " holding it: ");
+	report_held(&r, mine);
+	report_add(&r, " by task %d; not taken", mine->pid);
+	report_print(&r);
+}
+
+/* A release of lock at ip that this CPU does not hold: who does, if the
+ * debugger saw the take, else whether it is held at all. */
+static void report_unheld_unlock(spinlock_t *lock, u32 ip)
+{
+	struct report r;
+
+	report_start(&r, LOCKDEP_UNHELD_UNLOCK, "unheld unlock");
+	report_add(&r, "releases %s (rank %u) at ", lock->name, lock->rank);
+	report_where(&r, ip);
+	if (seen_owner(lock) >= 0) {
+		report_add(&r, ", held by cpu %d since ", lock->owner_cpu);
+		report_where(&r, lock->owner_ip);
+	} else {
+		report_add(&r, ", %s", spin_is_locked(lock) ? "held" : "free");
+	}
+	report_add(&r, "; left alone");
+	report_print(&r);
+}
+
 /* ---- the checked operations ---- */
 
 /* spin_lock, checked: a recursive take is reported and not taken; an
@@ -343,18 +377,11 @@ void lockdep_spin_lock_at(spinlock_t *lock, u32 ip)
 	struct lockdep_cpu *cpu = &lockdep_cpus[this_cpu()];
 	unsigned long flags = irqs_off();
 	struct held_lock *mine;
-	struct report r;
 
 	check_ages(cpu);
 	mine = find_held(cpu, lock);
 	if (mine) {
-		report_start(&r, LOCKDEP_RECURSIVE_TAKE, "recursive take");
-		report_add(&r, "takes %s at ", lock->name);
-		report_where(&r, ip);
-		report_add(&r, " holding it: ");
-		report_held(&r, mine);
-		report_add(&r, " by task %d; not taken", mine->pid);
-		report_print(&r);
+		report_recursive_take(lock, ip, mine);
 		push_held(cpu, lock, ip, true);
 		irqs_back(flags);
 		return;
@@ -401,7 +428,6 @@ void lockdep_spin_unlock_at(spinlock_t *lock, u32 ip)
 	struct lockdep_cpu *cpu = &lockdep_cpus[this_cpu()];
 	unsigned long flags = irqs_off();
 	struct held_lock *mine;
-	struct report r;
 
 	check_ages(cpu);
 	mine = find_held(cpu, lock);
@@ -413,17 +439,7 @@ void lockdep_spin_unlock_at(spinlock_t *lock, u32 ip)
 		return;
 	}
 	if (!mine) {
-		report_start(&r, LOCKDEP_UNHELD_UNLOCK, "unheld unlock");
-		report_add(&r, "releases %s (rank %u) at ", lock->name, lock->rank);
-		report_where(&r, ip);
-		if (seen_owner(lock) >= 0) {
-			report_add(&r, ", held by cpu %d since ", lock->owner_cpu);
-			report_where(&r, lock->owner_ip);
-		} else {
-			report_add(&r, ", %s", spin_is_locked(lock) ? "held" : "free");
-		}
-		report_add(&r, "; left alone");
-		report_print(&r);
+		report_unheld_unlock(lock, ip);
 		irqs_back(flags);
 		return;
 	}

@@ -522,6 +522,28 @@ static void follow_unexpected_collect(void)
 		forget_child(i);
 }
 
+/*
+ * The answer to a spawn or thread call: err (not 0) when its arguments
+ * are bad, else a new child's pid, which is remembered - or a refusal
+ * for want of room, which is right too.  Returns the new pid, or 0.
+ */
+static int check_new_child(int err)
+{
+	if (err) {
+		expect(err);
+		follow_unexpected_child();
+		return 0;
+	}
+	if (cur.result == -EAGAIN || cur.result == -ENOMEM)
+		return 0;	/* the machine is full: a right answer */
+	if (cur.result <= my_pid || child_index(cur.result) >= 0) {
+		report("expected a new pid");
+		return 0;
+	}
+	children[nr_children++] = cur.result;
+	return cur.result;
+}
+
 static void fuzz_spawn(void)
 {
 	int name_err, arg_err, program;
@@ -532,15 +554,7 @@ static void fuzz_spawn(void)
 		program = 0;
 	}
 	enter("spawn", SYS_spawn, name, arg, pick_plain());
-	if (name_err || arg_err || !program) {
-		expect(name_err ? name_err : arg_err ? arg_err : -ENOENT);
-		follow_unexpected_child();
-	} else if (cur.result == -EAGAIN || cur.result == -ENOMEM)
-		;	/* the machine is full: a right answer */
-	else if (cur.result <= my_pid || child_index(cur.result) >= 0)
-		report("expected a new pid");
-	else
-		children[nr_children++] = cur.result;
+	check_new_child(name_err ? name_err : arg_err ? arg_err : !program ? -ENOENT : 0);
 }
 
 static uint32_t pick_pid(void)
@@ -993,20 +1007,15 @@ static void fuzz_thread(void)
 	uint32_t entry = pick_thread_entry(&valid_entry);
 	uint32_t stack = pick_thread_stack(&stack_err);
 	int alive = thread_pid && child_index(thread_pid) >= 0;
+	int pid;
 
 	/* One thread at a time on the one stack, and task slots kept. */
 	if (valid_entry && !stack_err && (alive || nr_children == MAX_CHILDREN))
 		entry = USER_END;
 	enter("thread", SYS_thread, entry, stack, random32());
-	if (entry < USER_BASE || entry >= USER_END || stack_err) {
-		expect(entry < USER_BASE || entry >= USER_END ? -EINVAL : stack_err);
-		follow_unexpected_child();
-	} else if (cur.result == -EAGAIN || cur.result == -ENOMEM)
-		;	/* the machine is full: a right answer */
-	else if (cur.result <= my_pid || child_index(cur.result) >= 0)
-		report("expected a new pid");
-	else
-		children[nr_children++] = thread_pid = cur.result;
+	pid = check_new_child(entry < USER_BASE || entry >= USER_END ? -EINVAL : stack_err);
+	if (pid)
+		thread_pid = pid;
 }
 
 /* ---- wild threads ---- */

@@ -162,6 +162,21 @@ void native_spin_unlock(arch_spinlock_t *lock);	/* keeps every register */
 void native_spin_wait(arch_spinlock_t *lock, u32 ticket);
 void native_spin_kick(unsigned int cpu);
 bool native_vcpu_is_preempted(unsigned int cpu);
+/*
+ * Those lock ops as the designated initializers of a backend's table,
+ * for the tables of native and guest to hold the same ones (a backend
+ * never calls another's: these are the kernel's own).  The draw is the
+ * locked one, whose template the patcher inlines; each backend's
+ * prepare puts the one-CPU form where the machine needs it
+ * (spin_choose_draw_ops).
+ */
+#define NATIVE_SPIN_OPS							\
+	.spin_lock_slowpath	= native_spin_lock_slowpath,		\
+	.spin_unlock		= native_spin_unlock,			\
+	.spin_wait		= native_spin_wait,			\
+	.spin_kick		= native_spin_kick,			\
+	.vcpu_is_preempted	= native_vcpu_is_preempted,		\
+	.spin_draw		= native_spin_draw
 /* The unlock's called form, after its release: kick the CPU that waits
  * for the ticket now served, if one does (spinlock_native.c). */
 void spin_unlock_kick_waiter(arch_spinlock_t *lock);

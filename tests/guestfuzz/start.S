@@ -12,15 +12,12 @@
  * out, and checks.
  */
 #include <asm/segment.h>
+#include <multiboot_header.h>
 
 #define KERNEL_DS_RING1	(__KERNEL_DS | 1)
-#define MB_MAGIC	0x1BADB002
-#define MB_FLAGS	0x00000003	/* page-aligned modules, memory info */
 #define MAIN_STACK_SIZE	(4 * 4096)	/* machine.c's main_stack */
 
-	.section .multiboot, "a"
-	.balign 4
-	.long MB_MAGIC, MB_FLAGS, -(MB_MAGIC + MB_FLAGS)
+	MULTIBOOT_HEADER (MULTIBOOT_PAGE_ALIGN | MULTIBOOT_MEMORY_INFO)
 
 	.text
 /* The host enters at ring 1 as a Multiboot loader would: EBX is the

@@ -79,6 +79,18 @@ static bool guest_busy(void)
 	return g && (g->state == GUEST_RUNNING || g->state == GUEST_STOPPED);
 }
 
+/* Every test here starts a guest of its own: it must run on a host (not
+ * in a guest: the Switcher runs at ring 0) that runs no guest now. */
+#define NEED_IDLE_HOST()						\
+	do {								\
+		KT_NOT_IN_GUEST("a guest cannot host: the Switcher runs at ring 0"); \
+		if (guest_busy())					\
+			KT_SKIP("a guest is running");			\
+	} while (0)
+
+/* Why a test is skipped when the host cannot run a guest here (-ENODEV). */
+#define NO_HOST		"no host here: no CR0.WP that holds (a 386, or an emulator)"
+
 /* ---- the hog: every free frame taken, a chain through their first words ---- */
 
 static u32 hog_chain;
@@ -192,14 +204,12 @@ KTEST(guest_start_refused_without_room)
 	struct tiny_image img;
 	int err;
 
-	KT_NOT_IN_GUEST("a guest cannot host: the Switcher runs at ring 0");
-	if (guest_busy())
-		KT_SKIP("a guest is running");
+	NEED_IDLE_HOST();
 	build_image(&img, touch_code, sizeof(touch_code));
 	err = guest_start_image(&img, sizeof(img), "", max(mib, GUESTMEM_MIN_MIB));
 	KT_EXPECT_EQ(pages_free_count(), before);
 	if (err == -ENODEV)
-		KT_SKIP("no host here: no CR0.WP that holds (a 386, or an emulator)");
+		KT_SKIP(NO_HOST);
 	KT_EXPECT_EQ(err, mib > KERNEL_SPACE_END / 0x100000u ? -EINVAL : -ENOMEM);
 	KT_EXPECT(guest_current() == NULL);
 }
@@ -264,12 +274,10 @@ KTEST_ALONE(guest_start_short_of_frames)
 	unsigned int k;
 	u32 run;
 
-	KT_NOT_IN_GUEST("a guest cannot host: the Switcher runs at ring 0");
-	if (guest_busy())
-		KT_SKIP("a guest is running");
+	NEED_IDLE_HOST();
 	build_image(&img, touch_code, sizeof(touch_code));
 	if (!switcher_setup())
-		KT_SKIP("no host here: no CR0.WP that holds (a 386, or an emulator)");
+		KT_SKIP(NO_HOST);
 	run = pages_alloc(GUEST_PAGES);		/* its memory, kept aside */
 	if (!run)
 		KT_SKIP("no room for an 8 MiB guest");
@@ -332,13 +340,11 @@ KTEST(guest_shadow_quota_holds_to_the_frame)
 	unsigned int slot = 1;
 	int err;
 
-	KT_NOT_IN_GUEST("a guest cannot host: the Switcher runs at ring 0");
-	if (guest_busy())
-		KT_SKIP("a guest is running");
+	NEED_IDLE_HOST();
 	build_image(&img, spin_code, sizeof(spin_code));
 	err = guest_start_image(&img, sizeof(img), "", QUOTA_GUEST_MIB);
 	if (err == -ENODEV)
-		KT_SKIP("no host here: no CR0.WP that holds (a 386, or an emulator)");
+		KT_SKIP(NO_HOST);
 	if (err == -ENOMEM)
 		KT_SKIP("no room for a 16 MiB guest");
 	KT_EXPECT_EQ(err, 0);
@@ -390,9 +396,7 @@ KTEST(guest_launch_refused_with_no_task_slot)
 	unsigned int fillers = 0;
 	int err;
 
-	KT_NOT_IN_GUEST("a guest cannot host: the Switcher runs at ring 0");
-	if (guest_busy())
-		KT_SKIP("a guest is running");
+	NEED_IDLE_HOST();
 	before = settled_free_count();
 	build_image(&img, spin_code, sizeof(spin_code));
 	fillers_may_end = false;
@@ -408,7 +412,7 @@ KTEST(guest_launch_refused_with_no_task_slot)
 		KT_EXPECT(guest_current() == NULL);
 		WAIT_FOR(!tasks_named("filler") && pages_free_count() == before);
 		KT_EXPECT_EQ(pages_free_count(), before);
-		KT_SKIP(err == -ENODEV ? "no host here: no CR0.WP that holds (a 386, or an emulator)" :
+		KT_SKIP(err == -ENODEV ? NO_HOST :
 			"no room for guest memory (guest_start_refused_without_room checks that)");
 	}
 	expect_no_thread(kt_ctx, err, -EAGAIN, "no task slot free for its thread");
@@ -427,14 +431,12 @@ KTEST(guest_stop_then_start_waits_for_release)
 	struct guest *g;
 	int err;
 
-	KT_NOT_IN_GUEST("a guest cannot host: the Switcher runs at ring 0");
-	if (guest_busy())
-		KT_SKIP("a guest is running");
+	NEED_IDLE_HOST();
 	before = settled_free_count();
 	build_image(&img, spin_code, sizeof(spin_code));
 	err = guest_launch_image(&img, sizeof(img), "", GUESTMEM_MIN_MIB);
 	if (err == -ENODEV)
-		KT_SKIP("no host here: no CR0.WP that holds (a 386, or an emulator)");
+		KT_SKIP(NO_HOST);
 	if (err == -ENOMEM)
 		KT_SKIP("no room for guest memory (guest_start_refused_without_room "
 			"checks the refusal)");

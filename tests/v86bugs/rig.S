@@ -23,8 +23,7 @@
  * points at: reaching it means the iret completed.
  */
 
-#define MB_MAGIC	0x1BADB002
-#define MB_FLAGS	0		/* an ELF: nothing asked of the loader */
+#include <multiboot_header.h>
 
 #define RING0_CS	0x08
 #define RING0_DS	0x10
@@ -47,9 +46,7 @@
 #define STACK_SIZE	4096
 #define TSS_SIZE	104
 
-	.section .multiboot, "a"
-	.balign 4
-	.long MB_MAGIC, MB_FLAGS, -(MB_MAGIC + MB_FLAGS)
+	MULTIBOOT_HEADER 0		/* an ELF: nothing asked of the loader */
 
 	.text
 /* The loader leaves protected mode with its own GDT: take ours, then

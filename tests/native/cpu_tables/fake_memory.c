@@ -10,6 +10,7 @@
  */
 #include <stdlib.h>
 #include "check.h"
+#include "../runner/notes.h"
 
 static u8 *low, *high;
 struct cpu_tables tables;
@@ -238,28 +239,14 @@ void find(void)
 
 const char *note_text(unsigned int i)
 {
-	static char text[256];
 	const struct cpu_tables_note *n = &notes.note[i];
 
-	snprintf(text, sizeof(text), cpu_tables_note_format(n->kind), n->subject,
-		 (unsigned long long)n->a, (unsigned long long)n->b,
-		 (unsigned long long)n->c);
-	return text;
+	return note_line(cpu_tables_note_format(n->kind), n->subject, n->a, n->b, n->c);
 }
 
 void check_notes_at(const char *file, int line, const char *const *want, unsigned int n)
 {
-	unsigned int i;
-
-	for (i = 0; i < n && i < notes.nr; i++)
-		if (strcmp(note_text(i), want[i]) != 0)
-			check_failed(file, line, "note %u: got '%s', want '%s'",
-				     i, note_text(i), want[i]);
-	if (notes.nr != n)
-		check_failed(file, line, "%u notes, want %u (first extra: '%s')",
-			     notes.nr, n, notes.nr > n ? note_text(n) : "-");
-	if (notes.dropped)
-		check_failed(file, line, "%u notes dropped", notes.dropped);
+	check_note_lines_at(file, line, want, n, notes.nr, notes.dropped, note_text);
 }
 
 void check_cpus_at(const char *file, int line, enum cpu_tables_source source,

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
+#include "../runner/notes.h"
 
 u8 *fake;
 struct boot_info bi;
@@ -142,27 +143,12 @@ void check_qemu_memory_at(const char *file, int line)
 
 const char *note_text(unsigned int i)
 {
-	static char text[256];
 	const struct mb_note *n = &notes.note[i];
 
-	snprintf(text, sizeof(text), mb_note_format(n->kind), n->subject,
-		 (unsigned long long)n->a, (unsigned long long)n->b,
-		 (unsigned long long)n->c);
-	return text;
+	return note_line(mb_note_format(n->kind), n->subject, n->a, n->b, n->c);
 }
 
-void check_notes_at(const char *file, int line, const char *const *want,
-		    unsigned int n)
+void check_notes_at(const char *file, int line, const char *const *want, unsigned int n)
 {
-	unsigned int i;
-
-	for (i = 0; i < n && i < notes.nr; i++)
-		if (strcmp(note_text(i), want[i]) != 0)
-			check_failed(file, line, "note %u: got '%s', want '%s'",
-				     i, note_text(i), want[i]);
-	if (notes.nr != n)
-		check_failed(file, line, "%u notes, want %u (first extra: '%s')",
-			     notes.nr, n, notes.nr > n ? note_text(n) : "-");
-	if (notes.dropped)
-		check_failed(file, line, "%u notes dropped", notes.dropped);
+	check_note_lines_at(file, line, want, n, notes.nr, notes.dropped, note_text);
 }

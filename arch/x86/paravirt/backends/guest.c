@@ -564,12 +564,7 @@ static const struct paravirt_ops guest_paravirt_ops = {
 
 	/* One CPU, and nothing privileged in them: the native lock ops
 	 * (asm/spinlock.h), the unlock sites patched inline as natively. */
-	.spin_lock_slowpath	= native_spin_lock_slowpath,
-	.spin_unlock		= native_spin_unlock,
-	.spin_wait		= native_spin_wait,
-	.spin_kick		= native_spin_kick,
-	.vcpu_is_preempted	= native_vcpu_is_preempted,
-	.spin_draw		= native_spin_draw,
+	NATIVE_SPIN_OPS,
 };
 
 /* sysexit needs ring 0, and sysenter is hidden from cpuid: nothing can

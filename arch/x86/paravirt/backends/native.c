@@ -83,12 +83,7 @@ const struct paravirt_ops native_paravirt_ops = {
 	.flush_tlb_others	= native_flush_tlb_others,
 	/* Not privileged: the kernel's own (asm/spinlock.h), which the
 	 * other backends' tables hold too. */
-	.spin_lock_slowpath	= native_spin_lock_slowpath,
-	.spin_unlock		= native_spin_unlock,
-	.spin_wait		= native_spin_wait,
-	.spin_kick		= native_spin_kick,
-	.vcpu_is_preempted	= native_vcpu_is_preempted,
-	.spin_draw		= native_spin_draw,
+	NATIVE_SPIN_OPS,
 };
 
 /* The table prepared: native's, with the lock's draws this machine

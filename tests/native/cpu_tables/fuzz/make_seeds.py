@@ -15,8 +15,11 @@ Usage: tests/native/cpu_tables/fuzz/make_seeds.py   (rewrites corpus/)
 
 import os
 import struct
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "runner"))
+import seed_corpus  # noqa: E402  (tests/native/runner/seed_corpus.py)
 BASE = 0xf0000
 RSDP, RSDT, FACP, MADT, MPF, MPC = 0x10, 0x30, 0x60, 0x90, 0x200, 0x210
 SIZE = 0x300     # small: a mutation lands on a table's field more often
@@ -91,13 +94,5 @@ SEEDS = {
 }
 
 
-def main():
-    corpus = os.path.join(HERE, "corpus")
-    os.makedirs(corpus, exist_ok=True)
-    for name, data in SEEDS.items():
-        with open(os.path.join(corpus, name), "wb") as f:
-            f.write(data)
-
-
 if __name__ == "__main__":
-    main()
+    seed_corpus.write(HERE, SEEDS)

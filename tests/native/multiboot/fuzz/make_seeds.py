@@ -14,8 +14,11 @@ Usage: tests/native/multiboot/fuzz/make_seeds.py   (rewrites corpus/)
 
 import os
 import struct
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "runner"))
+import seed_corpus  # noqa: E402  (tests/native/runner/seed_corpus.py)
 INFO = 0x40
 CMDLINE, LOADER, MAP, MODS, MOD_STRINGS = 0x100, 0x180, 0x200, 0x400, 0x480
 SIZE = 0x600      # below the fuzz target's kernel image (0x1000)
@@ -79,13 +82,5 @@ SEEDS = {
 }
 
 
-def main():
-    corpus = os.path.join(HERE, "corpus")
-    os.makedirs(corpus, exist_ok=True)
-    for name, data in SEEDS.items():
-        with open(os.path.join(corpus, name), "wb") as f:
-            f.write(data)
-
-
 if __name__ == "__main__":
-    main()
+    seed_corpus.write(HERE, SEEDS)
