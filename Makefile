@@ -673,9 +673,13 @@ fuzz-guest: $(KERNEL)
 # tests - no loader images, web site or docs.  check: everything, both
 # tiers in one run (the longest rows first), then the matrix, which
 # takes the result of each row tests/run has just run rather than run
-# it again.  TEST_JOBS: builds and rows at once (each emulator keeps
-# about one core busy).  LOAD=N: N busy loops per core beside the rows.
-TEST_JOBS ?= 2
+# it again.  TEST_JOBS: builds and rows at once, one more than the cores
+# (an emulator keeps at most one core busy, often less: see
+# tests/suite/harness/frontend.py).  LOAD=N: N busy loops per core beside
+# the rows.
+ifndef TEST_JOBS
+TEST_JOBS := $(shell echo $$(($$(nproc) + 1)))
+endif
 LOAD      ?= 0
 SUBMAKE   := $(MAKE) --no-print-directory -j$(TEST_JOBS)
 
