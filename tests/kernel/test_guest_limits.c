@@ -79,11 +79,11 @@ static bool guest_busy(void)
 	return g && (g->state == GUEST_RUNNING || g->state == GUEST_STOPPED);
 }
 
-/* Every test here starts a guest of its own: it must run on a host (not
- * in a guest: the Switcher runs at ring 0) that runs no guest now. */
-#define NEED_IDLE_HOST()						\
+/* Every test here starts a guest of its own: it runs on a host (each
+ * says KT_NOT_IN_GUEST itself, for docs/guest.md's table to name it)
+ * that runs no guest now. */
+#define SKIP_IF_GUEST_BUSY()						\
 	do {								\
-		KT_NOT_IN_GUEST("a guest cannot host: the Switcher runs at ring 0"); \
 		if (guest_busy())					\
 			KT_SKIP("a guest is running");			\
 	} while (0)
@@ -204,7 +204,8 @@ KTEST(guest_start_refused_without_room)
 	struct tiny_image img;
 	int err;
 
-	NEED_IDLE_HOST();
+	KT_NOT_IN_GUEST("a guest cannot host: the Switcher runs at ring 0");
+	SKIP_IF_GUEST_BUSY();
 	build_image(&img, touch_code, sizeof(touch_code));
 	err = guest_start_image(&img, sizeof(img), "", max(mib, GUESTMEM_MIN_MIB));
 	KT_EXPECT_EQ(pages_free_count(), before);
@@ -274,7 +275,8 @@ KTEST_ALONE(guest_start_short_of_frames)
 	unsigned int k;
 	u32 run;
 
-	NEED_IDLE_HOST();
+	KT_NOT_IN_GUEST("a guest cannot host: the Switcher runs at ring 0");
+	SKIP_IF_GUEST_BUSY();
 	build_image(&img, touch_code, sizeof(touch_code));
 	if (!switcher_setup())
 		KT_SKIP(NO_HOST);
@@ -340,7 +342,8 @@ KTEST(guest_shadow_quota_holds_to_the_frame)
 	unsigned int slot = 1;
 	int err;
 
-	NEED_IDLE_HOST();
+	KT_NOT_IN_GUEST("a guest cannot host: the Switcher runs at ring 0");
+	SKIP_IF_GUEST_BUSY();
 	build_image(&img, spin_code, sizeof(spin_code));
 	err = guest_start_image(&img, sizeof(img), "", QUOTA_GUEST_MIB);
 	if (err == -ENODEV)
@@ -396,7 +399,8 @@ KTEST(guest_launch_refused_with_no_task_slot)
 	unsigned int fillers = 0;
 	int err;
 
-	NEED_IDLE_HOST();
+	KT_NOT_IN_GUEST("a guest cannot host: the Switcher runs at ring 0");
+	SKIP_IF_GUEST_BUSY();
 	before = settled_free_count();
 	build_image(&img, spin_code, sizeof(spin_code));
 	fillers_may_end = false;
@@ -431,7 +435,8 @@ KTEST(guest_stop_then_start_waits_for_release)
 	struct guest *g;
 	int err;
 
-	NEED_IDLE_HOST();
+	KT_NOT_IN_GUEST("a guest cannot host: the Switcher runs at ring 0");
+	SKIP_IF_GUEST_BUSY();
 	before = settled_free_count();
 	build_image(&img, spin_code, sizeof(spin_code));
 	err = guest_launch_image(&img, sizeof(img), "", GUESTMEM_MIN_MIB);
