@@ -88,6 +88,7 @@ KTEST(pv_switch_refuses_unknown_backend)
 #define CALLS_PER_TRACE	3	/* test-site calls in each trace period */
 #define BUSY_TRIES	8	/* a switch whose stop timed out, in a row */
 #define MORE_ROUNDS	64	/* times the switches, until the clock ticked */
+#define PROGRESS_EVERY	1000	/* switches between two lines of the long run */
 
 struct stress {
 	unsigned int traced;		/* periods spent under trace */
@@ -159,8 +160,14 @@ static void stress(struct ktest_ctx *kt_ctx, unsigned int switches)
 	 * two ticks ("128 switches, 0 ticks").  Bounded: a clock the
 	 * switches stopped still fails the tick check below. */
 	for (i = 1; i <= switches || (timer_ticks() == st.ticks_before &&
-				      i <= switches * MORE_ROUNDS); i++)
+				      i <= switches * MORE_ROUNDS); i++) {
 		stress_step(&st, i);
+		/* The long run says how far it is: a guest silent for its
+		 * row's limit counts as hung, and on a loaded host thousands
+		 * of switches take minutes. */
+		if (switches > PROGRESS_EVERY && i % PROGRESS_EVERY == 0)
+			printk("ktest:   %u of %u switches\n", i, switches);
+	}
 	if (strcmp(paravirt_ops.name, boot))	/* an odd count: once more */
 		KT_EXPECT(switch_to(boot));
 	KT_EXPECT_EQ(st.failed, 0);
