@@ -379,13 +379,13 @@ NATIVE_SRCS   := $(wildcard tests/native/*.c) tests/native/runner/runner.c \
 		 arch/x86/paravirt/patch/engine.c \
 		 arch/x86/paravirt/patch/templates.S
 
-# The Multiboot info parser, the same multiboot_parse.c and ram_map.c as
-# the kernel: unit tests built like the patch engine's, and a libFuzzer
+# The Multiboot info parser, the same multiboot_parse.c and ram_map.c (and
+# its sort.c) as the kernel: unit tests built like the patch engine's, and a libFuzzer
 # target (clang) that tests/run runs briefly; fuzz-multiboot runs it for
 # FUZZ_TIME seconds, keeping what it learns in build/native/fuzz-corpus.
-MB_PARSER    := arch/x86/kernel/firmware/multiboot_parse.c kernel/ram_map.c
+MB_PARSER    := arch/x86/kernel/firmware/multiboot_parse.c kernel/ram_map.c kernel/sort.c
 MB_HEADERS   := include/multiboot_parse.h include/ram_map.h include/bootinfo.h \
-		include/types.h
+		include/sort.h include/types.h
 MB_TEST      := build/native/test_multiboot
 MB_TEST_SRCS := $(wildcard tests/native/multiboot/*.c) tests/native/runner/runner.c \
 		tests/native/runner/notes.c $(MB_PARSER)

@@ -33,6 +33,7 @@
 #include <bench_smp.h>
 #include <cmdline.h>
 #include <math64.h>
+#include <sort.h>
 #include <spinlock.h>
 #include <task.h>
 #include <asm/machine.h>
@@ -134,23 +135,9 @@ static u64 ipi_round_trip(void)
 	return end - start;
 }
 
-/* Insertion sort: a few dozen samples. */
-static void sort_u64(u64 *v, unsigned int n)
-{
-	unsigned int i, j;
-	u64 x;
-
-	for (i = 1; i < n; i++) {
-		x = v[i];
-		for (j = i; j > 0 && v[j - 1] > x; j--)
-			v[j] = v[j - 1];
-		v[j] = x;
-	}
-}
-
 static void bench_smp_ipi(void)
 {
-	u64 samples[IPI_SAMPLES];
+	u64 samples[IPI_SAMPLES], median;
 	unsigned int i;
 
 	if (num_online_cpus() < 2)
@@ -159,9 +146,9 @@ static void bench_smp_ipi(void)
 		tsc_loop(IPI_SETTLE_ROUNDS);
 		samples[i] = ipi_round_trip();
 	}
-	sort_u64(samples, IPI_SAMPLES);
+	median = median_u64(samples, IPI_SAMPLES);	/* sorts them */
 	printk("bench: smp ipi_round_trip %llu (median of %u; min %llu, max %llu)\n",
-	       samples[IPI_SAMPLES / 2], IPI_SAMPLES, samples[0], samples[IPI_SAMPLES - 1]);
+	       median, IPI_SAMPLES, samples[0], samples[IPI_SAMPLES - 1]);
 }
 
 /* ---- the parallel workload ---- */

@@ -12,19 +12,7 @@
  * (the caller stops at RAM_MAP_MAX_ENTRIES).
  */
 #include <ram_map.h>
-
-static void sort_u64(u64 *v, unsigned int n)
-{
-	unsigned int i, j;
-
-	for (i = 1; i < n; i++) {
-		u64 x = v[i];
-
-		for (j = i; j > 0 && v[j - 1] > x; j--)
-			v[j] = v[j - 1];
-		v[j] = x;
-	}
-}
+#include <sort.h>
 
 /* The entries' starts and ends, sorted, each once; returns how many. */
 static unsigned int boundaries(const struct ram_map_entry *e, unsigned int n,

@@ -115,6 +115,9 @@ void apic_timer_start_this_cpu(void);
 void apic_timer_stop_this_cpu(void);
 u32 apic_timer_hz(void);		/* timer input clocks per second */
 u32 apic_timer_initial_count(void);	/* the count per tick */
+/* This CPU's timer rate (counts a second, at its divider) measured
+ * against the PIT's counter, as at boot; the timer is left stopped. */
+u64 apic_timer_measure_rate(void);
 unsigned long apic_timer_ticks(void);	/* local timer interrupts, all CPUs */
 unsigned long apic_timer_ticks_this_cpu(void);
 unsigned long apic_spurious_count(void);

@@ -17,6 +17,7 @@
  */
 #include <kernel.h>
 #include <math64.h>
+#include <sort.h>
 #include <asm/apic.h>
 #include <asm/paging.h>
 #include <asm/platform.h>
@@ -30,10 +31,12 @@
  * delivers at once; real hardware within microseconds, a few hundred
  * reads of uncached memory.  This is some milliseconds at worst. */
 #define ICR_WAIT_READS		100000
-/* How long the timer's rate is measured: 100 ms of PIT ticks, as Linux
- * measured it.  A late wake-up at either end (a busy emulator's host)
- * is an error of its length over this. */
-#define CALIBRATION_PER_SECOND	10
+/* The timer's rate is measured CALIBRATION_WINDOWS times, each over an
+ * eighth of a period of the PIT (apic_timer_measure_rate). */
+#define CALIBRATION_WINDOWS	31
+#define CALIBRATION_WINDOW_PART	8
+/* Two measurements agree when within 1/CALIBRATION_AGREE of each other. */
+#define CALIBRATION_AGREE	100
 #define ONE_MEGABYTE		0x100000u
 
 static bool present;
@@ -221,37 +224,93 @@ void apic_timer_stop_this_cpu(void)
 	apic_write(APIC_TIMER_INIT, 0);
 }
 
-/* Halt until the PIT's clock has moved on by n ticks (interrupts on). */
-static void wait_pit_ticks(unsigned long n)
+/* The timer's count and the PIT's, read together: interrupts off, so
+ * that nothing comes between the two reads. */
+static void read_with_pit(u32 *count, unsigned int *pit)
 {
-	unsigned long start = timer_ticks();
+	unsigned long flags = raw_local_irq_save();
 
-	while (timer_ticks() - start < n)
-		halt();
+	*pit = timer_read_count();
+	*count = apic_read(APIC_TIMER_NOW);
+	raw_local_irq_restore(flags);
+}
+
+/* PIT input clocks from count from to count to, less than a period
+ * apart: the PIT counts down from its divisor and starts again. */
+static unsigned int pit_clocks(unsigned int from, unsigned int to)
+{
+	unsigned int divisor = timer_divisor();
+
+	return (from + divisor - to) % divisor;
 }
 
 /*
- * The timer's rate, from how far it counts down over a tenth of a second
- * of PIT ticks: started at a tick's edge, read at a later one, masked
- * meanwhile (one-shot: its end would raise nothing).  Both
- * edges are seen through the same interrupt path, so its latency
- * cancels out.  0 if it did not count at all.
+ * One measurement of the timer's rate (counts a second): how far it
+ * counts down while the PIT's counter runs window of its input clocks
+ * (less than a period), both counters read, not their interrupts.  A
+ * loaded host delivers the PIT's interrupts late or drops them (a vCPU
+ * not run for 10 ms misses a tick), but the counters always say how far
+ * they are.  A host that does not run this CPU for the rest of the
+ * period in between makes the PIT's count seem whole periods shorter,
+ * and the rate too high: a wild measurement, which lowest_agreed()
+ * leaves out.  0 if the PIT's counter does not move in two of its ticks.
  */
+static u64 rate_over(unsigned int window)
+{
+	unsigned long start = timer_ticks();
+	unsigned int pit0, pit;
+	u32 apic0, apic;
+	u64 rate;
+
+	read_with_pit(&apic0, &pit0);
+	do {
+		read_with_pit(&apic, &pit);
+		if (timer_ticks() - start > 2)
+			return 0;
+	} while (pit_clocks(pit0, pit) < window);
+	rate = (u64)(apic0 - apic) * PIT_HZ;
+	div64_u32_rem(&rate, pit_clocks(pit0, pit));
+	return rate;
+}
+
+/*
+ * Of n measurements, the lowest that another one agrees with: a window
+ * the host spoiled reads too high by a share of a period it lost, a
+ * different share each time, while the undisturbed ones agree with each
+ * other to a few counts.  The median if no two agree.
+ */
+static u64 lowest_agreed(u64 *rates, unsigned int n)
+{
+	unsigned int i;
+
+	sort_u64(rates, n);
+	for (i = 0; i + 1 < n; i++)
+		if (rates[i] && rates[i + 1] - rates[i] <= rates[i] / CALIBRATION_AGREE)
+			return rates[i];
+	return rates[n / 2];
+}
+
+u64 apic_timer_measure_rate(void)
+{
+	u64 rates[CALIBRATION_WINDOWS];
+	unsigned int i;
+
+	apic_write(APIC_LVT_TIMER, APIC_LVT_MASKED | APIC_TIMER_VECTOR);
+	apic_write(APIC_TIMER_INIT, 0xffffffffu);
+	for (i = 0; i < CALIBRATION_WINDOWS; i++)
+		rates[i] = rate_over(timer_divisor() / CALIBRATION_WINDOW_PART);
+	apic_write(APIC_TIMER_INIT, 0);
+	return lowest_agreed(rates, CALIBRATION_WINDOWS);
+}
+
+/* The timer's rate at its divider of 16; 0 if it did not count at all,
+ * or beyond 32 bits. */
 static u32 calibrate_timer(void)
 {
-	unsigned int ticks = max(timer_hz() / CALIBRATION_PER_SECOND, 2u);
-	u32 left;
 	u64 rate;
 
 	apic_write(APIC_TIMER_DIV, APIC_TIMER_DIV_16);
-	apic_write(APIC_LVT_TIMER, APIC_LVT_MASKED | APIC_TIMER_VECTOR);
-	wait_pit_ticks(1);
-	apic_write(APIC_TIMER_INIT, 0xffffffffu);
-	wait_pit_ticks(ticks);
-	left = apic_read(APIC_TIMER_NOW);
-	apic_write(APIC_TIMER_INIT, 0);
-	rate = (u64)(0xffffffffu - left) * timer_hz();
-	div64_u32_rem(&rate, ticks);
+	rate = apic_timer_measure_rate();
 	return rate > 0xffffffffu ? 0 : (u32)rate;
 }
 
