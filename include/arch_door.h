@@ -14,10 +14,11 @@
  *
  * Besides these, arch uses the kernel's services, which call nothing of
  * arch's back but to print a panic: printk and panic (kernel.h), the
- * string routines (string.h), page frames (page_alloc.h), boot options
- * (cmdline.h), consoles (console.h), the RAM map (ram_map.h), the
- * kernel's symbol table (ksyms.h), and the spinlocks' out-of-line forms
- * (spinlock.h, which console.h and page_alloc.h include).
+ * string routines (string.h), sorting a few numbers (sort.h), page
+ * frames (page_alloc.h), boot options (cmdline.h), consoles (console.h),
+ * the RAM map (ram_map.h), the kernel's symbol table (ksyms.h), and the
+ * spinlocks' out-of-line forms (spinlock.h, which console.h and
+ * page_alloc.h include).
  */
 #ifndef PV386_ARCH_DOOR_H
 #define PV386_ARCH_DOOR_H
@@ -28,6 +29,7 @@
 #include <ksyms.h>
 #include <page_alloc.h>
 #include <ram_map.h>
+#include <sort.h>
 #include <string.h>
 
 struct pt_regs;
