@@ -149,7 +149,11 @@ struct patch_env {
 	X(load_tls,		CLBR_EDX,		false)	\
 	X(load_esp0,		CLBR_ECX,		false)	\
 	X(spin_unlock,		0,			false)	\
-	X(spin_draw,		CLBR_EAX,		false)
+	X(spin_draw,		CLBR_EAX,		false)	\
+	X(start_context_switch,	0,			false)	\
+	X(end_context_switch,	0,			false)	\
+	X(enter_lazy_mmu,	0,			false)	\
+	X(leave_lazy_mmu,	0,			false)
 
 /* tpl_<op> .. tpl_<op>_end: the template's bytes. */
 #define DECLARE_PATCH_TEMPLATE(op, writes, jump) \

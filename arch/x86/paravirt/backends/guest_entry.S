@@ -55,3 +55,30 @@ tpl_guest_irq_enable:
 	movb $(X86_EFLAGS_IF >> 8), SHARED(irq_enabled) + 1
 tpl_guest_irq_enable_end:
 
+
+/*
+ * The lazy CPU mode's two ops have callee-save sites (asm/paravirt.h):
+ * they keep every register.  The start is one store; the end keeps
+ * EAX, ECX and EDX around guest.c's body.  Called from arch_switch_to
+ * only, where %ds is the kernel's.
+ */
+	.text
+	.globl guest_start_context_switch
+	.type guest_start_context_switch, @function
+guest_start_context_switch:
+	movb $1, guest_in_context_switch
+	ret
+	.size guest_start_context_switch, . - guest_start_context_switch
+
+	.globl guest_end_context_switch
+	.type guest_end_context_switch, @function
+guest_end_context_switch:
+	pushl %eax
+	pushl %ecx
+	pushl %edx
+	call guest_end_context_switch_body
+	popl %edx
+	popl %ecx
+	popl %eax
+	ret
+	.size guest_end_context_switch, . - guest_end_context_switch

@@ -35,9 +35,7 @@
 #include <asm/privileged.h>
 
 extern const char __patch_text_start[], __patch_text_end[];
-extern const struct paravirt_ops native_paravirt_ops;
 
-void paravirt_nop(void);		/* ops_entry.S */
 void paravirt_empty_op_entry(void);
 
 /* ---- what each patchable op becomes natively ---- */
