@@ -325,6 +325,14 @@ bool paravirt_coverage_report(void);	/* prints; all ops the CPU has reached? */
 	"pushl %%eax\n\tpushl %%ecx\n\tpushl %%edx\n\tcall *%c[pv_op]\n\t"	\
 	"popl %%edx\n\tpopl %%ecx\n\tpopl %%eax"
 
+/* The same, in a site with room for a longer template (asm/patch.h). */
+#define PV_SIZED_SITE_READ(op, result)					\
+	asm volatile(PARAVIRT_SIZED_SITE(PV_CALL_SAVE_ECX_EDX)		\
+		     : "=a" (result) : PV_SIZED_SITE_ARGS(op, CLBR_EAX) : "memory", "cc")
+#define PV_SIZED_SITE_WRITE(op, arg)					\
+	asm volatile(PARAVIRT_SIZED_SITE(PV_CALL_SAVE_ALL)		\
+		     : : "a" (arg), PV_SIZED_SITE_ARGS(op, CLBR_NONE) : "memory", "cc")
+
 /* void op(void): loses EAX only. */
 #define PV_SITE_VOID(op)						\
 	asm volatile(PARAVIRT_SITE(PV_CALL_SAVE_ECX_EDX)		\
@@ -348,17 +356,18 @@ static inline void pv_safe_halt(void)	{ PV_SITE_VOID(safe_halt); }
 static inline void pv_halt(void)	{ PV_SITE_VOID(halt); }
 static inline void pv_clts(void)	{ PV_SITE_VOID(clts); }
 
+/* The flag ops' sites have room for the guest's templates. */
 static inline unsigned long pv_save_fl(void)
 {
 	unsigned long flags;
-	PV_SITE_READ(save_fl, flags);
+	PV_SIZED_SITE_READ(save_fl, flags);
 	return flags;
 }
 
 static inline unsigned long pv_save_fl_irq_disable(void)
 {
 	unsigned long flags;
-	PV_SITE_READ(save_fl_irq_disable, flags);
+	PV_SIZED_SITE_READ(save_fl_irq_disable, flags);
 	return flags;
 }
 
@@ -383,7 +392,7 @@ static inline unsigned long pv_read_cr3(void)
 	return v;
 }
 
-static inline void pv_restore_fl(unsigned long flags)	{ PV_SITE_WRITE(restore_fl, flags); }
+static inline void pv_restore_fl(unsigned long flags)	{ PV_SIZED_SITE_WRITE(restore_fl, flags); }
 static inline void pv_write_cr3(unsigned long v)	{ PV_SITE_WRITE(write_cr3, v); }
 static inline void pv_write_cr0(unsigned long v)	{ PV_SITE_WRITE(write_cr0, v); }
 

@@ -61,6 +61,15 @@
 #define PATCH_SITE_LEN_load_esp0	6	/* two 3-byte movs: the call's length */
 #define PATCH_SITE_LEN_spin_unlock	6	/* one add, stretched: the bare call's */
 #define PATCH_SITE_LEN_spin_draw	6	/* one xadd, stretched: the same */
+/*
+ * Sites with room for a longer template than native's: the guest's
+ * flag ops, which read and write its shared interrupt flag inline
+ * (backends/guest_entry.S), as Xen's direct versions of them do.
+ * Natively the template and one padding jump, as in a call-long site.
+ */
+#define PATCH_SITE_LEN_save_fl			11
+#define PATCH_SITE_LEN_save_fl_irq_disable	18
+#define PATCH_SITE_LEN_restore_fl		13
 
 #ifndef __ASSEMBLER__
 

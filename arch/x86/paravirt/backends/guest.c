@@ -81,12 +81,20 @@ static void guest_irq_enable(void)
 }
 paravirt_inline(guest_irq_enable, tpl_guest_irq_enable, 0);
 
-/* The real flags for every bit but IF (cpu_detect toggles AC and ID,
- * tests read DF): pushf at ring 1 shows the real IF, always set. */
+/*
+ * The real flags for every bit but IF (cpu_detect toggles AC and ID,
+ * tests read DF): pushf at ring 1 shows the real IF, always set.  The
+ * three flag ops' sites hold templates of the same (guest_entry.S):
+ * pushf and the shared word's byte, inline, as Xen's *_direct ops are.
+ * Those store the flag unchanged too: a store of 0 over 0 then traps
+ * for nothing while an interrupt waits (two exits), which is rare
+ * beside the call each op would cost otherwise.
+ */
 static unsigned long guest_save_fl(void)
 {
 	return (native_paravirt_ops.save_fl() & ~X86_EFLAGS_IF) | guest_shared.irq_enabled;
 }
+paravirt_inline(guest_save_fl, tpl_guest_save_fl, CLBR_EAX);
 
 /* popf at ring 1 leaves IF (and IOPL) alone, and does not fault. */
 static void guest_restore_fl(unsigned long flags)
@@ -94,6 +102,7 @@ static void guest_restore_fl(unsigned long flags)
 	native_paravirt_ops.restore_fl(flags);
 	set_irq_flag(flags);
 }
+paravirt_inline(guest_restore_fl, tpl_guest_restore_fl, 0);
 
 static unsigned long guest_save_fl_irq_disable(void)
 {
@@ -102,6 +111,7 @@ static unsigned long guest_save_fl_irq_disable(void)
 	guest_irq_disable();
 	return flags;
 }
+paravirt_inline(guest_save_fl_irq_disable, tpl_guest_save_fl_irq_disable, CLBR_EAX);
 
 /* Interrupts on and asleep in one step: the host turns the flag on, so
  * no interrupt can come between the two and leave us asleep with work. */

@@ -57,6 +57,44 @@ tpl_guest_irq_enable_end:
 
 
 /*
+ * The flag ops as their sites hold them (guest.c; asm/patch.h gives
+ * the sites room): EFLAGS as pushf shows it at ring 1, IF always set,
+ * with IF replaced by the shared word's (bit 9 is the second byte's
+ * bit 1); restore_fl keeps EAX, as its sites expect.  Their sites are
+ * C code's, where %ds is the kernel's.
+ */
+#define IF_BYTE		guest_shared + SHARED_irq_enabled + 1
+#define IF_IN_BYTE	(X86_EFLAGS_IF >> 8)
+
+	.section .rodata.patch_templates, "a"
+	.globl tpl_guest_save_fl, tpl_guest_save_fl_end
+tpl_guest_save_fl:
+	pushfl
+	popl %eax
+	andb $~IF_IN_BYTE, %ah
+	orb IF_BYTE, %ah
+tpl_guest_save_fl_end:
+
+	.globl tpl_guest_save_fl_irq_disable, tpl_guest_save_fl_irq_disable_end
+tpl_guest_save_fl_irq_disable:
+	pushfl
+	popl %eax
+	andb $~IF_IN_BYTE, %ah
+	orb IF_BYTE, %ah
+	movb $0, IF_BYTE
+tpl_guest_save_fl_irq_disable_end:
+
+	.globl tpl_guest_restore_fl, tpl_guest_restore_fl_end
+tpl_guest_restore_fl:
+	pushl %eax
+	popfl
+	pushl %eax
+	andb $IF_IN_BYTE, %ah
+	movb %ah, IF_BYTE
+	popl %eax
+tpl_guest_restore_fl_end:
+
+/*
  * The lazy CPU mode's two ops have callee-save sites (asm/paravirt.h):
  * they keep every register.  The start is one store; the end keeps
  * EAX, ECX and EDX around guest.c's body.  Called from arch_switch_to

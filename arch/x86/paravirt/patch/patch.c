@@ -158,9 +158,13 @@ static struct op_template template_for(unsigned int slot, void *fn, enum patch_k
 	return op;
 }
 
+/* A backend's own template may be longer than a site that was sized
+ * for native's (an entry-code site the guest's restore_fl does not fit
+ * in): such a site calls the function directly instead. */
 static enum patch_result plan_site(const struct paravirt_patch_site *site,
 				   enum patch_kind *kind, u8 *out)
 {
+	enum patch_result result;
 	struct op_template op;
 	void *fn;
 	u32 target;
@@ -170,8 +174,15 @@ static enum patch_result plan_site(const struct paravirt_patch_site *site,
 	fn = paravirt_installed_op(site->slot);
 	*kind = choose_kind(site->slot, fn, &target);
 	op = template_for(site->slot, fn, *kind);
-	return patch_compute_site(&env, site, &op, *kind, target,
-				  (const u8 *)site->instr, out);
+	result = patch_compute_site(&env, site, &op, *kind, target,
+				    (const u8 *)site->instr, out);
+	if (result == PATCH_REFUSED_FIT && *kind == PATCH_INLINE && backend_inline(fn)) {
+		*kind = PATCH_DIRECT;
+		op = template_for(site->slot, fn, *kind);
+		result = patch_compute_site(&env, site, &op, *kind, target,
+					    (const u8 *)site->instr, out);
+	}
+	return result;
 }
 
 static bool refused(enum patch_result result)
