@@ -67,8 +67,8 @@
  * (backends/guest_entry.S), as Xen's direct versions of them do.
  * Natively the template and one padding jump, as in a call-long site.
  */
-#define PATCH_SITE_LEN_save_fl			11
-#define PATCH_SITE_LEN_save_fl_irq_disable	18
+#define PATCH_SITE_LEN_save_fl			13
+#define PATCH_SITE_LEN_save_fl_irq_disable	20
 #define PATCH_SITE_LEN_restore_fl		13
 
 #ifndef __ASSEMBLER__

@@ -60,8 +60,10 @@ tpl_guest_irq_enable_end:
  * The flag ops as their sites hold them (guest.c; asm/patch.h gives
  * the sites room): EFLAGS as pushf shows it at ring 1, IF always set,
  * with IF replaced by the shared word's (bit 9 is the second byte's
- * bit 1); restore_fl keeps EAX, as its sites expect.  Their sites are
- * C code's, where %ds is the kernel's.
+ * bit 1); restore_fl keeps EAX, as its sites expect.  Like pushf and
+ * popf, they leave the arithmetic flags as they found them (save) or
+ * as asked (restore): a popf last, which at ring 1 leaves IF alone.
+ * Their sites are C code's, where %ds is the kernel's.
  */
 #define IF_BYTE		guest_shared + SHARED_irq_enabled + 1
 #define IF_IN_BYTE	(X86_EFLAGS_IF >> 8)
@@ -73,6 +75,8 @@ tpl_guest_save_fl:
 	popl %eax
 	andb $~IF_IN_BYTE, %ah
 	orb IF_BYTE, %ah
+	pushl %eax
+	popfl
 tpl_guest_save_fl_end:
 
 	.globl tpl_guest_save_fl_irq_disable, tpl_guest_save_fl_irq_disable_end
@@ -81,17 +85,19 @@ tpl_guest_save_fl_irq_disable:
 	popl %eax
 	andb $~IF_IN_BYTE, %ah
 	orb IF_BYTE, %ah
+	pushl %eax
+	popfl
 	movb $0, IF_BYTE
 tpl_guest_save_fl_irq_disable_end:
 
 	.globl tpl_guest_restore_fl, tpl_guest_restore_fl_end
 tpl_guest_restore_fl:
 	pushl %eax
-	popfl
-	pushl %eax
 	andb $IF_IN_BYTE, %ah
 	movb %ah, IF_BYTE
 	popl %eax
+	pushl %eax
+	popfl
 tpl_guest_restore_fl_end:
 
 /*

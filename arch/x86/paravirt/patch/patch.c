@@ -160,11 +160,26 @@ static struct op_template template_for(unsigned int slot, void *fn, enum patch_k
 
 /* A backend's own template may be longer than a site that was sized
  * for native's (an entry-code site the guest's restore_fl does not fit
- * in): such a site calls the function directly instead. */
+ * in), or write a register the site keeps. */
+static bool backend_template_misfits(const struct paravirt_patch_site *site, void *fn)
+{
+	const struct paravirt_inline *in = backend_inline(fn);
+
+	return in && ((u32)(in->end - in->start) > site->len || (in->writes & ~site->clobbers));
+}
+
+/* What this site becomes when the op is fn: choose_kind's answer, but a
+ * direct call where a backend's template misfits. */
+static enum patch_kind site_kind(const struct paravirt_patch_site *site, void *fn, u32 *target)
+{
+	enum patch_kind kind = choose_kind(site->slot, fn, target);
+
+	return kind == PATCH_INLINE && backend_template_misfits(site, fn) ? PATCH_DIRECT : kind;
+}
+
 static enum patch_result plan_site(const struct paravirt_patch_site *site,
 				   enum patch_kind *kind, u8 *out)
 {
-	enum patch_result result;
 	struct op_template op;
 	void *fn;
 	u32 target;
@@ -172,17 +187,10 @@ static enum patch_result plan_site(const struct paravirt_patch_site *site,
 	if (site->slot >= PARAVIRT_NR_SLOTS)
 		return PATCH_REFUSED_RECORD;
 	fn = paravirt_installed_op(site->slot);
-	*kind = choose_kind(site->slot, fn, &target);
+	*kind = site_kind(site, fn, &target);
 	op = template_for(site->slot, fn, *kind);
-	result = patch_compute_site(&env, site, &op, *kind, target,
-				    (const u8 *)site->instr, out);
-	if (result == PATCH_REFUSED_FIT && *kind == PATCH_INLINE && backend_inline(fn)) {
-		*kind = PATCH_DIRECT;
-		op = template_for(site->slot, fn, *kind);
-		result = patch_compute_site(&env, site, &op, *kind, target,
-					    (const u8 *)site->instr, out);
-	}
-	return result;
+	return patch_compute_site(&env, site, &op, *kind, target,
+				  (const u8 *)site->instr, out);
 }
 
 static bool refused(enum patch_result result)
@@ -292,7 +300,7 @@ static bool bytes_for(const struct paravirt_patch_site *site, void *fn,
 		      const u8 *orig, u8 *out)
 {
 	u32 target;
-	enum patch_kind kind = choose_kind(site->slot, fn, &target);
+	enum patch_kind kind = site_kind(site, fn, &target);
 	struct op_template op = template_for(site->slot, fn, kind);
 	enum patch_result result = patch_compute_site(&env, site, &op, kind,
 						      target, orig, out);
