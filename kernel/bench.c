@@ -92,6 +92,10 @@ BENCH_LOOP(cr3_reload, , write_cr3(read_cr3()))
 BENCH_LOOP(cr0_rewrite, , write_cr0(read_cr0()))
 BENCH_LOOP(clts, , clts())
 BENCH_LOOP(read_tsc, , consume(read_tsc()))
+/* The lazy modes, entered and left with nothing done inside: what a
+ * context switch or a page-table loop pays for having them. */
+BENCH_LOOP(lazy_cpu_mode, , arch_start_context_switch(); arch_end_context_switch())
+BENCH_LOOP(lazy_mmu_mode, , arch_enter_lazy_mmu_mode(); arch_leave_lazy_mmu_mode())
 
 /* An uncontended spinlock taken and released: not an op of the table
  * (yet), but the pair every locked section pays (include/spinlock.h). */
@@ -214,6 +218,8 @@ static const struct op_bench op_benches[] = {
 	{ "write_cr0", bench_cr0_rewrite, bench_read_cr0 },
 	{ "clts", bench_clts, bench_empty },
 	{ "read_tsc", bench_read_tsc, bench_empty },
+	{ "lazy_cpu_mode", bench_lazy_cpu_mode, bench_empty },
+	{ "lazy_mmu_mode", bench_lazy_mmu_mode, bench_empty },
 	{ "spin_lock_unlock", bench_spin_lock_unlock, bench_empty },
 	{ "spin_unlock", bench_spin_unlock, bench_ticket_draw },
 };

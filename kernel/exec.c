@@ -134,9 +134,11 @@ int exec_load(struct task *t, const struct program *prog, const char *arg)
 	if (!t->mm)
 		return -ENOMEM;
 	t->pgd = t->mm->pgd;
+	arch_enter_lazy_mmu_mode();	/* a new space, page by page */
 	err = load_segments(t, prog, h);
 	if (!err)
 		err = map_user_page(t->pgd, USER_STACK_TOP - PAGE_SIZE, true);
+	arch_leave_lazy_mmu_mode();
 	if (err) {
 		struct mm *mm = t->mm;
 

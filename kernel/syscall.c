@@ -166,7 +166,9 @@ static void heap_release(struct mm *mm, u32 start, u32 end)
 
 	while (start < end) {
 		spin_lock_irqsave_call(&mm->table_lock, &flags);
+		arch_enter_lazy_mmu_mode();	/* left before the flush */
 		n = unmap_user_pages(mm->pgd, &start, end, frames, BRK_FREE_BATCH, &first_va);
+		arch_leave_lazy_mmu_mode();
 		spin_unlock_irqrestore_call(&mm->table_lock, flags);
 		if (!n)
 			continue;

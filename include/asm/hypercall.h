@@ -54,7 +54,9 @@
 	X(set_debugreg)		/* a1: 0-3 or 7, a2: its value */ \
 	X(read_msr)		/* a1: the MSR; 0 or -EFAULT, the value in msr_value */ \
 	X(write_msr)		/* a1: the MSR, a2: low word, a3: high word; 0 or -EFAULT */ \
-	X(set_iopl)		/* a1: 0 or 3, its running program's I/O privilege */
+	X(set_iopl)		/* a1: 0 or 3, its running program's I/O privilege */ \
+	X(context_switch)	/* a1: page directory, a2: ring-1 esp (each 0: kept), \
+				   a3: calls queued (the Switcher's fast path: 0) */
 
 #define HCALL_ENUM(name)	HCALL_##name,
 #ifndef __ASSEMBLER__

@@ -374,6 +374,12 @@ static inline void native_release_pgd(u32 *pgd)
 	(void)pgd;
 }
 
+/* ---- the lazy modes: a CPU does each op at once, nothing waits ---- */
+static inline void native_start_context_switch(void) { }
+static inline void native_end_context_switch(void) { }
+static inline void native_enter_lazy_mmu(void) { }
+static inline void native_leave_lazy_mmu(void) { }
+
 /* ---- the local APIC: a page of registers at a fixed address ---- */
 
 /*

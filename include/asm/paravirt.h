@@ -132,7 +132,17 @@ struct arch_spinlock;	/* asm/spinlock.h */
 	 * xadd`; on a machine of one CPU, interrupts off and a plain	\
 	 * add (asm/spinlock.h).  After the others, so that no op	\
 	 * before it changes its slot. */				\
-	X(spin_draw, u32, (u32 add, struct arch_spinlock *lock))
+	X(spin_draw, u32, (u32 add, struct arch_spinlock *lock))	\
+									\
+	/* The lazy modes (Linux's, 2007, for VMI and Xen): between	\
+	 * start and end of a context switch, and between enter and	\
+	 * leave of lazy MMU mode, a backend may hold back what the ops \
+	 * in between do and send it all at the end.  Natively nothing: \
+	 * their sites are patched to NOPs.  Callee-save sites (below). */ \
+	X(start_context_switch, void, (void))				\
+	X(end_context_switch, void, (void))				\
+	X(enter_lazy_mmu, void, (void))					\
+	X(leave_lazy_mmu, void, (void))
 
 #define PARAVIRT_OP_MEMBER(op, ret, params)	ret (*op) params;
 
@@ -143,6 +153,14 @@ struct paravirt_ops {
 };
 
 extern struct paravirt_ops paravirt_ops;
+
+/* An op with nothing to do (ops_entry.S): the patcher makes its sites
+ * NOPs. */
+void paravirt_nop(void);
+/* The native backend's table (native.c): the patcher's reference for
+ * what is native, and what another backend borrows where the CPU's own
+ * instruction serves it too. */
+extern const struct paravirt_ops native_paravirt_ops;
 
 void paravirt_init(void);	/* fill the table; the first C call of all */
 const char *paravirt_op_name(unsigned int slot);	/* "?" if no op */
@@ -307,6 +325,14 @@ bool paravirt_coverage_report(void);	/* prints; all ops the CPU has reached? */
 	"pushl %%eax\n\tpushl %%ecx\n\tpushl %%edx\n\tcall *%c[pv_op]\n\t"	\
 	"popl %%edx\n\tpopl %%ecx\n\tpopl %%eax"
 
+/* The same, in a site with room for a longer template (asm/patch.h). */
+#define PV_SIZED_SITE_READ(op, result)					\
+	asm volatile(PARAVIRT_SIZED_SITE(PV_CALL_SAVE_ECX_EDX)		\
+		     : "=a" (result) : PV_SIZED_SITE_ARGS(op, CLBR_EAX) : "memory", "cc")
+#define PV_SIZED_SITE_WRITE(op, arg)					\
+	asm volatile(PARAVIRT_SIZED_SITE(PV_CALL_SAVE_ALL)		\
+		     : : "a" (arg), PV_SIZED_SITE_ARGS(op, CLBR_NONE) : "memory", "cc")
+
 /* void op(void): loses EAX only. */
 #define PV_SITE_VOID(op)						\
 	asm volatile(PARAVIRT_SITE(PV_CALL_SAVE_ECX_EDX)		\
@@ -330,17 +356,18 @@ static inline void pv_safe_halt(void)	{ PV_SITE_VOID(safe_halt); }
 static inline void pv_halt(void)	{ PV_SITE_VOID(halt); }
 static inline void pv_clts(void)	{ PV_SITE_VOID(clts); }
 
+/* The flag ops' sites have room for the guest's templates. */
 static inline unsigned long pv_save_fl(void)
 {
 	unsigned long flags;
-	PV_SITE_READ(save_fl, flags);
+	PV_SIZED_SITE_READ(save_fl, flags);
 	return flags;
 }
 
 static inline unsigned long pv_save_fl_irq_disable(void)
 {
 	unsigned long flags;
-	PV_SITE_READ(save_fl_irq_disable, flags);
+	PV_SIZED_SITE_READ(save_fl_irq_disable, flags);
 	return flags;
 }
 
@@ -365,7 +392,7 @@ static inline unsigned long pv_read_cr3(void)
 	return v;
 }
 
-static inline void pv_restore_fl(unsigned long flags)	{ PV_SITE_WRITE(restore_fl, flags); }
+static inline void pv_restore_fl(unsigned long flags)	{ PV_SIZED_SITE_WRITE(restore_fl, flags); }
 static inline void pv_write_cr3(unsigned long v)	{ PV_SITE_WRITE(write_cr3, v); }
 static inline void pv_write_cr0(unsigned long v)	{ PV_SITE_WRITE(write_cr0, v); }
 
@@ -439,6 +466,21 @@ static inline u32 pv_spin_draw(u32 add, struct arch_spinlock *lock)
 		     : "memory", "cc");
 	return add;
 }
+
+/*
+ * The lazy modes' sites: callee-save, as spin_unlock's, so each is the
+ * bare 6-byte call and the compiler keeps its registers live across it.
+ * Natively the op is paravirt_nop and the site becomes one 6-byte NOP;
+ * a backend with work to do there keeps every register (guest_entry.S).
+ */
+#define PV_SITE_CALLEE_SAVE(op)						\
+	asm volatile(PARAVIRT_SITE("call *%c[pv_op]")			\
+		     : : PV_SITE_ARGS(op, CLBR_CALLEE_SAVE) : "memory", "cc")
+
+static inline void pv_start_context_switch(void) { PV_SITE_CALLEE_SAVE(start_context_switch); }
+static inline void pv_end_context_switch(void)	{ PV_SITE_CALLEE_SAVE(end_context_switch); }
+static inline void pv_enter_lazy_mmu(void)	{ PV_SITE_CALLEE_SAVE(enter_lazy_mmu); }
+static inline void pv_leave_lazy_mmu(void)	{ PV_SITE_CALLEE_SAVE(leave_lazy_mmu); }
 
 #else /* __ASSEMBLER__ */
 

@@ -61,6 +61,15 @@
 #define PATCH_SITE_LEN_load_esp0	6	/* two 3-byte movs: the call's length */
 #define PATCH_SITE_LEN_spin_unlock	6	/* one add, stretched: the bare call's */
 #define PATCH_SITE_LEN_spin_draw	6	/* one xadd, stretched: the same */
+/*
+ * Sites with room for a longer template than native's: the guest's
+ * flag ops, which read and write its shared interrupt flag inline
+ * (backends/guest_entry.S), as Xen's direct versions of them do.
+ * Natively the template and one padding jump, as in a call-long site.
+ */
+#define PATCH_SITE_LEN_save_fl			13
+#define PATCH_SITE_LEN_save_fl_irq_disable	20
+#define PATCH_SITE_LEN_restore_fl		13
 
 #ifndef __ASSEMBLER__
 
@@ -149,7 +158,11 @@ struct patch_env {
 	X(load_tls,		CLBR_EDX,		false)	\
 	X(load_esp0,		CLBR_ECX,		false)	\
 	X(spin_unlock,		0,			false)	\
-	X(spin_draw,		CLBR_EAX,		false)
+	X(spin_draw,		CLBR_EAX,		false)	\
+	X(start_context_switch,	0,			false)	\
+	X(end_context_switch,	0,			false)	\
+	X(enter_lazy_mmu,	0,			false)	\
+	X(leave_lazy_mmu,	0,			false)
 
 /* tpl_<op> .. tpl_<op>_end: the template's bytes. */
 #define DECLARE_PATCH_TEMPLATE(op, writes, jump) \

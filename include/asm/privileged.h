@@ -121,6 +121,20 @@ static inline void set_pte_at(u32 *ptep, u32 pte, u32 va) { PVOP(set_pte_at)(pte
 static inline void set_pde(u32 *pdep, u32 pde)		{ PVOP(set_pde)(pdep, pde); }
 static inline void release_pgd(u32 *pgd)		{ PVOP(release_pgd)(pgd); }
 
+/*
+ * ---- the lazy modes: what the ops between start and end do may wait
+ * for the end (a guest then tells its host all of it at once) ----
+ * The context switch brackets its ops (arch_switch_to); the loops that
+ * change many page-table entries at once (a new address space, exec,
+ * brk, exit) bracket theirs.  Interrupts off in between for the
+ * context switch; the MMU section may be interrupted, and an interrupt
+ * handler's own page-table change is then held back with the rest.
+ */
+static inline void arch_start_context_switch(void)	{ PVHOT(start_context_switch)(); }
+static inline void arch_end_context_switch(void)	{ PVHOT(end_context_switch)(); }
+static inline void arch_enter_lazy_mmu_mode(void)	{ PVHOT(enter_lazy_mmu)(); }
+static inline void arch_leave_lazy_mmu_mode(void)	{ PVHOT(leave_lazy_mmu)(); }
+
 /* ---- the local APIC's registers (asm/apic.h: only apic.c calls these) ---- */
 static inline u32 apic_read(u32 reg)			{ return PVOP(apic_read)(reg); }
 static inline void apic_write(u32 reg, u32 value)	{ PVOP(apic_write)(reg, value); }

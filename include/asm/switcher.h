@@ -26,6 +26,7 @@
 #define SWITCHER_REGS_PAGE	(SWITCHER_ADDR + SWITCHER_CODE_PAGES * 4096)
 #define SWITCHER_STATE_PAGE	(SWITCHER_REGS_PAGE + 4096)
 #define SWITCHER_STUB_SIZE	16	/* one trap stub per vector, this far apart */
+#define SWITCHER_FAST_SHADOWS	4	/* shadows the fast switch may load */
 
 /* The guest's GDT is pv386's layout plus the Switcher's ring-0 code and
  * data segments (asm/segment.h), which only the Switcher loads (its gates
@@ -78,6 +79,21 @@ struct switcher_state {
 	 * for the host once back (world_switch.S): NMIs, how many; any other
 	 * vector, a bit.  Only under the host's cr3 is this page writable. */
 	u32 nmis_in_switcher, traps_in_switcher;
+	/*
+	 * The context-switch hypercall's fast path (world_switch.S), which
+	 * switches without leaving the guest's page tables: the shadows it
+	 * may load, by the guest's page directory (guest_cr3 0: none), the
+	 * ring-1 stacks it may set (above min, at most max: host_check.h's
+	 * rule for any stack the guest names), and
+	 * whether the host lets it run now (0: every switch comes to the
+	 * host).  All the host's to write (switcher.c); the fast path only
+	 * counts.  The guest's cr3 above is what the CPU ran it on last:
+	 * the Switcher writes it at every exit.
+	 */
+	struct { u32 guest_cr3, pgd; } fast_shadows[SWITCHER_FAST_SHADOWS];
+	u32 fast_stack_min, fast_stack_max;
+	u32 fast_switch_on;
+	u32 fast_switches;
 };
 
 /* The guest's registers at the end of the regs page, as a trap leaves

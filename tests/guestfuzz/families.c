@@ -493,6 +493,11 @@ static void hypercall_args(u32 nr, u32 a[3])
 	case HCALL_set_stack:
 		a[0] = chance(2) ? KDS : __KERNEL_DS, a[1] = m.ring1_stack_top - 4 * below(16);
 		break;
+	case HCALL_context_switch:	/* the Switcher's fast path when a[2] is 0 */
+		a[0] = chance(4) ? 0 : (u32)(chance(2) ? m.pgd : m.alt_pgd);
+		a[1] = chance(4) ? 0 : m.ring1_stack_top - 4 * below(16);
+		a[2] = chance(4) ? number() : 0;
+		break;
 	case HCALL_set_pte: case HCALL_set_pde: case HCALL_release_pgd:
 		a[0] = nr == HCALL_release_pgd ? (u32)(chance(2) ? m.pgd : m.alt_pgd) :
 		       nr == HCALL_set_pde ? (u32)&m.pgd[below(1024)] : (u32)&m.pt_edit[below(1024)];
@@ -615,16 +620,21 @@ static u32 pte_value(bool *writable)
 	return frame | flags;
 }
 
-/* The notice the host asks for after a change, or none, or another. */
+/* The notice the host asks for after a change, or none, or another;
+ * the last two switch away and back as a guest's context switch does,
+ * which the Switcher's fast path takes (nothing queued). */
 static void notice(u32 entry_gpa, u32 va, bool directory)
 {
-	switch (below(5)) {
+	switch (below(7)) {
 	case 0: break;
 	case 1: hcall(directory ? HCALL_set_pde : HCALL_set_pte, entry_gpa, va, 0); break;
 	case 2: hcall(HCALL_flush, 0, 0, 0); break;
 	case 3: hcall(HCALL_write_cr3, (u32)m.pgd, 0, 0); break;
 	case 4: hcall(HCALL_write_cr3, (u32)m.alt_pgd, 0, 0);
 		hcall(HCALL_write_cr3, (u32)m.pgd, 0, 0); break;
+	case 5: hcall(HCALL_context_switch, (u32)m.alt_pgd, 0, 0);
+		hcall(HCALL_context_switch, (u32)m.pgd, 0, 0); break;
+	case 6: hcall(HCALL_context_switch, 0, m.ring1_stack_top, 0); break;
 	}
 }
 

@@ -8,7 +8,7 @@
 
 #include <types.h>
 
-#define CAPTURE_SIZE	98304	/* `sites` prints some 67 KiB under trace */
+#define CAPTURE_SIZE	131072	/* `sites` prints some 100 KiB under trace */
 
 void capture_start(void);		/* forget what was kept; keep from now */
 void capture_stop(void);

@@ -578,4 +578,82 @@ KTEST_ALONE(hostile_stack_unmapped_push)
 		     : "=&r" (saved) : "r" (page + PAGE_SIZE) : "memory");
 	HOST_LET_IT_THROUGH("a page fault's frame on a stack its tables do not map");
 }
+
+/*
+ * The context-switch hypercall, which the Switcher does alone when the
+ * directory is one whose shadow the host listed (world_switch.S).  A
+ * directory or a stack the host would refuse goes to the host, and is
+ * refused there as by write_cr3 and set_stack; a directory it has not
+ * listed, or no longer lists, is built anew; none of them is ever the
+ * fast path's to take.
+ */
+static bool fast_listed(u32 gpa)
+{
+	const struct switcher_state *s = SWITCHER_STATE;	/* read-only to us */
+	unsigned int i;
+
+	for (i = 0; i < SWITCHER_FAST_SHADOWS; i++)
+		if (s->fast_shadows[i].guest_cr3 == gpa)
+			return true;
+	return false;
+}
+
+KTEST_ALONE(hostile_fast_switch_outside)
+{
+	ONLY_IN_A_GUEST();
+	raw_local_irq_disable();
+	hypercall(HCALL_context_switch, OUTSIDE, 0, 0);
+	HOST_LET_IT_THROUGH("a switch to a page directory outside its memory");
+}
+
+KTEST_ALONE(hostile_fast_switch_stack_outside)
+{
+	ONLY_IN_A_GUEST();
+	raw_local_irq_disable();
+	hypercall(HCALL_context_switch, 0, OUTSIDE, 0);
+	HOST_LET_IT_THROUGH("a switch to a ring-1 stack outside its memory");
+}
+
+/* A page of zeroes as the directory: it maps nothing, not even the
+ * kernel the switch returns to, so the next fetch faults, and the
+ * fault's frame has no stack to go on. */
+KTEST_ALONE(hostile_fast_switch_forged)
+{
+	u32 forged = page_alloc();
+
+	ONLY_IN_A_GUEST();
+	if (!forged)
+		KT_SKIP("no page");
+	memset((void *)forged, 0, PAGE_SIZE);
+	raw_local_irq_disable();
+	KT_EXPECT(!fast_listed(forged));
+	hypercall(HCALL_context_switch, forged, 0, 0);
+	HOST_LET_IT_THROUGH("a switch to a directory that maps nothing");
+}
+
+/*
+ * A directory the host kept a shadow of, released: its shadow's frames
+ * are the host's again, and the fast path must not load them.  The
+ * switch to it after the release builds a new shadow; the guest goes on.
+ */
+KTEST_ALONE(hostile_fast_switch_stale)
+{
+	u32 cur = read_cr3() & PAGE_MASK, alt = page_alloc();
+
+	ONLY_IN_A_GUEST();
+	if (!alt)
+		KT_SKIP("no page");
+	memcpy((void *)alt, (void *)cur, PAGE_SIZE);
+	raw_local_irq_disable();
+	KT_EXPECT_EQ(hypercall(HCALL_context_switch, alt, 0, 0), 0);
+	KT_EXPECT_EQ(hypercall(HCALL_context_switch, cur, 0, 0), 0);
+	KT_EXPECT(fast_listed(alt));
+	hypercall(HCALL_release_pgd, alt, 0, 0);
+	KT_EXPECT(!fast_listed(alt));
+	KT_EXPECT_EQ(hypercall(HCALL_context_switch, alt, 0, 0), 0);
+	KT_EXPECT_EQ(hypercall(HCALL_context_switch, cur, 0, 0), 0);
+	hypercall(HCALL_release_pgd, alt, 0, 0);
+	raw_local_irq_enable();
+	page_free(alt);
+}
 #endif

@@ -6,8 +6,9 @@
  * The slot numbers below are written out from the member order of the
  * 2006 table (name 0, kernel_rpl 1, cpuid 2, ... iret 42) and the
  * page-table ops after it (... release_pgd 45), the APIC's (apic_read
- * 46, apic_write 47) and the TLB shootdown (flush_tlb_others 48), not
- * computed
+ * 46, apic_write 47), the TLB shootdown (flush_tlb_others 48), the
+ * lock ops (spin_draw 54 last) and the lazy modes (start_context_switch
+ * 55 .. leave_lazy_mmu 58), not computed
  * with the macros under test: a member moved, added or dropped changes
  * them, and then these tests and every patch record must agree anew.
  */
@@ -30,8 +31,10 @@
 #define SLOT_FLUSH_TLB_OTHERS	48
 #define SLOT_SPIN_UNLOCK	50	/* the lock ops, after the shootdown */
 #define SLOT_VCPU_IS_PREEMPTED	53
-#define SLOT_SPIN_DRAW		54	/* the last op: the lock's draw, after the others */
-#define NR_OPS			53	/* "paravirt: backend native, 53 ops" */
+#define SLOT_SPIN_DRAW		54	/* the lock's draw, after the others */
+#define SLOT_START_CONTEXT_SWITCH 55	/* the lazy modes, after the locks */
+#define SLOT_LEAVE_LAZY_MMU	58	/* the last op */
+#define NR_OPS			57	/* "paravirt: backend native, 57 ops" */
 
 static bool named(unsigned int slot, const char *want)
 {
@@ -59,9 +62,11 @@ KTEST(paravirt_slots_are_known)
 	KT_EXPECT_EQ(PARAVIRT_SLOT(spin_unlock), SLOT_SPIN_UNLOCK);
 	KT_EXPECT_EQ(PARAVIRT_SLOT(vcpu_is_preempted), SLOT_VCPU_IS_PREEMPTED);
 	KT_EXPECT_EQ(PARAVIRT_SLOT(spin_draw), SLOT_SPIN_DRAW);
+	KT_EXPECT_EQ(PARAVIRT_SLOT(start_context_switch), SLOT_START_CONTEXT_SWITCH);
+	KT_EXPECT_EQ(PARAVIRT_SLOT(leave_lazy_mmu), SLOT_LEAVE_LAZY_MMU);
 	KT_EXPECT_EQ(PARAVIRT_NR_OPS, NR_OPS);
 	KT_EXPECT_EQ(PARAVIRT_FIRST_OP_SLOT, SLOT_CPUID);
-	KT_EXPECT_EQ(PARAVIRT_NR_SLOTS, SLOT_SPIN_DRAW + 1);
+	KT_EXPECT_EQ(PARAVIRT_NR_SLOTS, SLOT_LEAVE_LAZY_MMU + 1);
 }
 
 KTEST(paravirt_op_names_match_slots)
@@ -80,10 +85,12 @@ KTEST(paravirt_op_names_match_slots)
 	KT_EXPECT(named(SLOT_SPIN_UNLOCK, "spin_unlock"));
 	KT_EXPECT(named(SLOT_VCPU_IS_PREEMPTED, "vcpu_is_preempted"));
 	KT_EXPECT(named(SLOT_SPIN_DRAW, "spin_draw"));
+	KT_EXPECT(named(SLOT_START_CONTEXT_SWITCH, "start_context_switch"));
+	KT_EXPECT(named(SLOT_LEAVE_LAZY_MMU, "leave_lazy_mmu"));
 	/* Not ops: the backend's name, kernel_rpl, and past the end. */
 	KT_EXPECT(named(0, "?"));
 	KT_EXPECT(named(1, "?"));
-	KT_EXPECT(named(SLOT_SPIN_DRAW + 1, "?"));
+	KT_EXPECT(named(SLOT_LEAVE_LAZY_MMU + 1, "?"));
 	KT_EXPECT(named(255, "?"));
 }
 

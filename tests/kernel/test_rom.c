@@ -36,22 +36,31 @@ static bool lock_op(unsigned int slot)
 	       slot == PARAVIRT_SLOT(vcpu_is_preempted) || slot == PARAVIRT_SLOT(spin_draw);
 }
 
-/* A site the patcher inlines in the ROM's table: the native lock ops. */
+/* The lazy modes: native's, patched to nothing as natively (rom.c). */
+static bool lazy_mode_op(unsigned int slot)
+{
+	return slot >= PARAVIRT_SLOT(start_context_switch) &&
+	       slot <= PARAVIRT_SLOT(leave_lazy_mmu);
+}
+
+/* A site the patcher inlines in the ROM's table: the native lock ops
+ * and the lazy modes. */
 static bool inlined_as_natively(unsigned int slot)
 {
-	return slot == PARAVIRT_SLOT(spin_unlock) ||
+	return slot == PARAVIRT_SLOT(spin_unlock) || lazy_mode_op(slot) ||
 	       (cpu_has_xadd() && slot == PARAVIRT_SLOT(spin_draw));
 }
 
 /* Every op is the ROM's own code but the four the glue adapts, the
  * three page-table ops the ABI has not (the glue's stores), the TLB
  * shootdown (the ABI has none: the glue's IPIs), the APIC ops where the
- * ROM does not give them (a 1.0 ROM: the glue's), and the lock ops. */
+ * ROM does not give them (a 1.0 ROM: the glue's), the lock ops and the
+ * lazy modes. */
 static bool adapted(unsigned int slot)
 {
 	const struct rom_header *h = paravirt_rom_header();
 
-	if (lock_op(slot))
+	if (lock_op(slot) || lazy_mode_op(slot))
 		return true;
 	if (slot == PARAVIRT_SLOT(apic_read))
 		return !rom_gives_op(h, ROM_OP_apic_read);

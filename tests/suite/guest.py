@@ -202,6 +202,11 @@ HOSTILE = [
     ("hostile_shadow_quota_new_directory", None,
      "its page tables reached their quota of 104 host frames"),
     ("hostile_shadow_quota", None, "its page tables reached their quota of 104 host frames"),
+    ("hostile_fast_switch_outside", None, "write_cr3: 40000000 is not a page of its memory"),
+    ("hostile_fast_switch_stack_outside", None,
+     "set_stack 0011:40000000: outside the guest kernel"),
+    ("hostile_fast_switch_forged", None, "trap 14: its page tables do not map its stack, at "),
+    ("hostile_fast_switch_stale", None, PASSED),
 ]
 HOSTILE_TIMEOUT = 30    # the longest: 10 s of interrupts off
 # What the host may print about one hostile guest, its own lines (not the

@@ -50,7 +50,7 @@ FIRST_SESSION = [
     HELLO_ENDED,
     # hello's system calls return by sysexit; switching to it loads its
     # page directory and its kernel stack into the TSS.
-    ("pvops", ["pvops: backend trace, 53 ops; calls counted by trace$",
+    ("pvops", ["pvops: backend trace, 57 ops; calls counted by trace$",
                pvops_count(12, "write_cr3", True), pvops_count(36, "load_esp0", True),
                pvops_count(41, "irq_enable_sysexit", True), pvops_count(42, "iret", True)]),
     ("sites write_cr3", [site_line("write_cr3", "arch_switch_to", "direct", r"calls [1-9]\d*"),
@@ -72,7 +72,7 @@ ROM_LIVE_SESSION = [
                                r"[1-9]\d* direct, \d+ fenced$")]),
     ("pv", ["pv: backend rom (1 live switches)", "  * rom "]),
     # The ROM's code by its offset in build/pvrom.bin, the glue by name.
-    ("pvops", ["pvops: backend rom, 53 ops", re.compile(r"^  11 read_cr3 +rom\+0x[0-9a-f]+$"),
+    ("pvops", ["pvops: backend rom, 57 ops", re.compile(r"^  11 read_cr3 +rom\+0x[0-9a-f]+$"),
                re.compile(r"^  42 iret +rom\+0x[0-9a-f]+$"),
                "  36 load_esp0           rom_load_esp0+0x0$"]),
     ("sites write_cr3", [site_line("write_cr3", "arch_switch_to", "direct"), SWITCH_CR3_DIRECT]),

@@ -30,7 +30,7 @@ firmware's tables parsed natively, and the kernel on QEMU -smp N.
                    ticking beside the PIT, test_apic's tests run (id,
                    self-IPIs and their EOI, the timer at HZ, trace
                    counting the APIC ops) and every op is reached
-                   ("op coverage: 53/53"); and the whole suite on -smp 4
+                   ("op coverage: 57/57"); and the whole suite on -smp 4
                    and -smp 2 in both builds, the APs taking user tasks
                    and kernel threads from the one run queue: tasks move
                    between CPUs with their FPU state, kills and wake-ups
@@ -301,7 +301,7 @@ def qemu_tests():
                          f"{Y.ready} cpu=GenuineIntel family 4 model 8 (i486 class) cpus=1$"]}),
         Test("ktest-smp-2-y", qemu_ktest, (Y, "qemu32"),
              {"append": "test pv=trace nopatch", "extra": ["-smp", "2"],
-              "expect": ["pv386 ready: backend=trace ", "op coverage: 53/53",
+              "expect": ["pv386 ready: backend=trace ", "op coverage: 57/57",
                          "ktest: PASS apic_id_matches_cpuid", "ktest: PASS apic_self_ipi",
                          "ktest: PASS apic_timer_ticks_at_hz", "ktest: PASS apic_ops_counted"]}),
         # Two CPUs in the PARAVIRT=n kernel, a QEMU thread each: the

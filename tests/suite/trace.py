@@ -41,7 +41,7 @@ def tests():
         Test("trace-ktest-qemu-y-qemu32-nopatch", qemu_ktest, (Y, "qemu32"),
              {"append": "test pv=trace nopatch",
               "expect": [ready, "paravirt: nopatch:",
-                         "op coverage: 46/53, not on this CPU: apic_read (one CPU: APIC "
+                         "op coverage: 50/57, not on this CPU: apic_read (one CPU: APIC "
                          "not used) apic_write (one CPU: APIC not used) flush_tlb_others "
                          "(one CPU: no other TLB) "
                          "spin_lock_slowpath (one CPU: no lock contended) spin_wait "

@@ -117,6 +117,8 @@ struct shadow_cache {
 	struct guest_memory *mem;
 	unsigned long uses;			/* a clock for last_used */
 	unsigned long built, reused;		/* by shadow_cache_switch() */
+	unsigned long followed;			/* switches the host learnt of after */
+	unsigned long changes;			/* a shadow made, rebuilt or freed */
 };
 
 /* The identity shadow active: 0, or -ENOMEM with nothing held. */
@@ -125,6 +127,9 @@ void shadow_cache_free(struct shadow_cache *c);
 /* The shadow of guest_cr3 made active, kept or rebuilt; NULL: no frame
  * for a new one (the quota, or the host: guest_stop_no_frame). */
 struct shadow *shadow_cache_switch(struct shadow_cache *c, u32 guest_cr3);
+/* The kept shadow whose frames are pgd made active, as a switch the
+ * Switcher did alone left it; NULL if none is. */
+struct shadow *shadow_cache_follow(struct shadow_cache *c, u32 pgd);
 void shadow_cache_pte_changed(struct shadow_cache *c, u32 pte_gpa, u32 va);
 void shadow_cache_pde_changed(struct shadow_cache *c, u32 pde_gpa);
 void shadow_cache_release(struct shadow_cache *c, u32 pgd_gpa);	/* it is freed */
@@ -158,6 +163,7 @@ struct guest {
 	enum guest_state state;
 	struct guest_memory mem;
 	struct shadow_cache shadows;
+	unsigned long fast_listed;	/* shadows.changes when the Switcher's list was made */
 	struct switcher_state *cpu;	/* its GDT, IDT and TSS as the CPU uses them */
 	volatile struct guest_shared *shared;	/* in its memory; NULL before init */
 	u32 flag_page;			/* the shared flag page: its gpa, and va */
@@ -165,7 +171,6 @@ struct guest {
 	bool window_step;		/* one store let through: TF set */
 	bool window_keeps_tf;		/* the guest had TF set itself */
 	u64 gates[256];			/* its IDT, checked (check.c) */
-	u32 stack_ss, stack_esp;	/* ring 1's stack, for traps from ring 3 */
 	bool ts;			/* its CR0.TS */
 	unsigned int user_iopl;		/* its running program's I/O privilege: 0 or 3 */
 	u8 cmos_index;			/* port_io.c: its program's last pick */

@@ -228,8 +228,8 @@ static u32 hc_set_stack(struct guest *g, const struct guest_call *c)
 		guest_stop(g, "set_stack %04x:%08x: %s", ss, esp, guest_verdict_text(v));
 		return -EINVAL;
 	}
-	g->stack_ss = g->cpu->guest_tss.ss1 = checked_ss;
-	g->stack_esp = g->cpu->guest_tss.esp1 = esp;
+	g->cpu->guest_tss.ss1 = checked_ss;
+	g->cpu->guest_tss.esp1 = esp;
 	guest_set_gate(g, SYSCALL_VECTOR, g->gates[SYSCALL_VECTOR]);
 	return 0;
 }
@@ -369,6 +369,22 @@ static u32 hc_release_pgd(struct guest *g, const struct guest_call *c)
 {
 	shadow_cache_release(&g->shadows, c->a1);
 	return 0;
+}
+
+/*
+ * The end of the guest's context switch (its lazy CPU mode), when the
+ * Switcher's fast path did not take it: what was queued has run; then
+ * the ring-1 stack and the page directory, each if given, through the
+ * same calls as alone.
+ */
+static u32 hc_context_switch(struct guest *g, const struct guest_call *c)
+{
+	struct guest_call stack = { HCALL_set_stack, __KERNEL_DS | GUEST_KERNEL_RPL, c->a2, 0 };
+	struct guest_call cr3 = { HCALL_write_cr3, c->a1, 0, 0 };
+
+	if (c->a2 && hc_set_stack(g, &stack))
+		return -EINVAL;
+	return c->a1 ? hc_write_cr3(g, &cr3) : 0;
 }
 
 /*

@@ -138,8 +138,10 @@ static void deliver(struct guest *g, unsigned int vector, u32 error_code)
 	struct pt_regs *r = switcher_guest_regs();
 	u64 gate = vector < ARRAY_SIZE(g->gates) ? g->gates[vector] : 0;
 	bool from_user = user_mode(r);
-	u32 ss = from_user ? g->stack_ss : r->ss;
-	u32 sp = from_user ? g->stack_esp : r->esp;
+	/* Ring 1's stack for traps from ring 3 is the TSS's, as the CPU's
+	 * own delivery finds it: the Switcher's fast switch sets it too. */
+	u32 ss = from_user ? g->cpu->guest_tss.ss1 : r->ss;
+	u32 sp = from_user ? g->cpu->guest_tss.esp1 : r->esp;
 	u32 frame[FRAME_WORDS_MAX];
 	unsigned int words;
 
@@ -224,7 +226,7 @@ void guest_set_gate(struct guest *g, unsigned int vector, u64 gate)
 	    (vector >= FIRST_EXTERNAL_VECTOR && vector < FIRST_EXTERNAL_VECTOR + NR_IRQS))
 		return;
 	if (vector == SYSCALL_VECTOR && gate_present(gate) && gate_is_trap(gate) &&
-	    dpl == 3 && g->stack_ss) {
+	    dpl == 3 && g->cpu->guest_tss.ss1) {
 		*real = gate;
 		return;
 	}

@@ -237,6 +237,61 @@ static void handle_exit(struct guest *g, unsigned int vector, u32 cr2)
 }
 
 /*
+ * ---- the Switcher's fast context switch (world_switch.S) ----
+ *
+ * What it may do on this entry: load a kept shadow of one of the
+ * guest's page directories, listed here again whenever the cache made,
+ * rebuilt or freed one (a freed shadow's frames are the host's again:
+ * the list must never outlive them, so it is remade before every entry
+ * that follows such a change), and set a ring-1 stack the host would
+ * take.  Not while the host watches the interrupt window: the flag page
+ * is read-only in the active shadow only, and a switch would leave it.
+ */
+_Static_assert(SHADOWS_KEPT <= SWITCHER_FAST_SHADOWS, "every kept shadow can be listed");
+
+static void list_fast_shadows(struct guest *g)
+{
+	struct switcher_state *s = g->cpu;
+	unsigned int i;
+
+	for (i = 0; i < SWITCHER_FAST_SHADOWS; i++) {
+		const struct shadow *sh = i < SHADOWS_KEPT ? &g->shadows.shadow[i] : NULL;
+		bool real = sh && sh->pgd && sh->guest_cr3 % PAGE_SIZE == 0;	/* not the identity */
+
+		s->fast_shadows[i].guest_cr3 = real ? sh->guest_cr3 : 0;
+		s->fast_shadows[i].pgd = real ? (u32)sh->pgd : 0;
+	}
+	g->fast_listed = g->shadows.changes;
+}
+
+static void fast_switch_prepare(struct guest *g)
+{
+	struct switcher_state *s = g->cpu;
+
+	if (g->fast_listed != g->shadows.changes)
+		list_fast_shadows(g);
+	s->fast_stack_min = GUEST_KERNEL_MIN;
+	s->fast_stack_max = g->mem.size;
+	s->fast_switch_on = s->guest_tss.ss1 && !g->window_armed && !g->window_step;
+}
+
+/* After an exit: the shadow the CPU ran the guest on last (the
+ * Switcher saved the real cr3), which a fast switch may have changed.
+ * False if it is none of the host's: then nothing of the exit is
+ * handled, and the guest is stopped (only a host bug could do it). */
+static bool follow_fast_switches(struct guest *g)
+{
+	u32 pgd = g->cpu->guest_cr3;
+
+	if (g->shadows.active && (u32)g->shadows.active->pgd == pgd)
+		return true;
+	if (shadow_cache_follow(&g->shadows, pgd))
+		return true;
+	guest_stop(g, "it ran on page directory %08x, which no kept shadow is", pgd);
+	return false;
+}
+
+/*
  * Run the guest until it stops, halts (waiting for an interrupt: the
  * caller sleeps a tick), or the host's scheduler wants the CPU back.
  */
@@ -257,8 +312,10 @@ void guest_run(struct guest *g)
 		guest_report_resume(g);
 		if (g->ts)
 			fpu_trap_next_use();
+		fast_switch_prepare(g);
 		vector = switcher_run(&cr2);
-		handle_exit(g, vector, cr2);
+		if (follow_fast_switches(g))
+			handle_exit(g, vector, cr2);
 		if (sched_need_resched())
 			return;
 	}
@@ -298,6 +355,7 @@ void guest_print_stats(void)
 	       "shadow faults %lu\n", st->exits, st->traps, st->interrupts, st->shadow_faults);
 	printk("  shadows: %lu built, %lu reused at a cr3 load; interrupt windows %lu\n",
 	       g->shadows.built, g->shadows.reused, st->irq_windows);
+	printk("  context switches done in the Switcher alone %u\n", g->cpu->fast_switches);
 	printk("  shadow frames: %lu now, %lu at most, quota %lu\n",
 	       g->mem.shadow_frames, g->mem.shadow_peak, g->mem.shadow_quota);
 	/* Every NMI is the host's (switcher.c): how many there were in all,

@@ -25,7 +25,7 @@ int shadow_cache_init(struct shadow_cache *c, struct guest_memory *m)
 {
 	int err;
 
-	*c = (struct shadow_cache){ .mem = m };
+	*c = (struct shadow_cache){ .mem = m, .changes = 1 };
 	err = shadow_init(&c->shadow[0], m, SHADOW_IDENTITY);
 	if (!err)
 		c->active = &c->shadow[0];
@@ -41,6 +41,7 @@ void shadow_cache_free(struct shadow_cache *c)
 	for_each_kept_shadow(c, sh)
 		shadow_free(sh);
 	c->active = NULL;
+	c->changes++;
 }
 
 static struct shadow *kept_shadow_of(struct shadow_cache *c, u32 guest_cr3)
@@ -82,7 +83,14 @@ static struct shadow *build_shadow(struct shadow_cache *c, u32 guest_cr3)
 		sh->guest_cr3 = guest_cr3;
 	}
 	c->built++;
+	c->changes++;
 	return sh;
+}
+
+static void make_active(struct shadow_cache *c, struct shadow *sh)
+{
+	sh->last_used = ++c->uses;
+	c->active = sh;
 }
 
 /* A load of the same cr3 (pv386's TLB flush) changes nothing here: the
@@ -95,11 +103,22 @@ struct shadow *shadow_cache_switch(struct shadow_cache *c, u32 guest_cr3)
 		c->reused++;
 	else
 		sh = build_shadow(c, guest_cr3);
-	if (!sh)
-		return NULL;
-	sh->last_used = ++c->uses;
-	c->active = sh;
+	if (sh)
+		make_active(c, sh);
 	return sh;
+}
+
+struct shadow *shadow_cache_follow(struct shadow_cache *c, u32 pgd)
+{
+	struct shadow *sh;
+
+	for_each_kept_shadow(c, sh)
+		if ((u32)sh->pgd == pgd) {
+			c->followed++;
+			make_active(c, sh);
+			return sh;
+		}
+	return NULL;
 }
 
 void shadow_cache_pte_changed(struct shadow_cache *c, u32 pte_gpa, u32 va)
@@ -135,6 +154,8 @@ void shadow_cache_release(struct shadow_cache *c, u32 pgd_gpa)
 
 	if (sh == c->active)
 		shadow_drop(sh);
-	else if (sh)
+	else if (sh) {
 		shadow_free(sh);	/* its slot is free again */
+		c->changes++;
+	}
 }

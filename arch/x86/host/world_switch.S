@@ -42,6 +42,7 @@
  * switch writes the outgoing TSS, which the guest's page tables map
  * read-only, and it would make NMIs in the host a task switch too.
  */
+#include <asm/hypercall.h>
 #include <asm/processor-flags.h>
 #include <asm/segment.h>
 #include <asm/switcher.h>
@@ -177,8 +178,10 @@ not_whole:
 	je 2f
 	xorl %eax, %eax
 	movl %eax, %db7
-2:	movl STATE(host_cr3), %eax
+2:	movl %cr3, %edx			/* the guest's, as the CPU ran it */
+	movl STATE(host_cr3), %eax
 	movl %eax, %cr3
+	movl %edx, STATE(guest_cr3)
 	/*
 	 * From virtual-8086 mode (QEMU's TCG lets ring 3 in, a CPU does not)
 	 * the CPU pushed ES, DS, FS and GS above the frame, so it starts 16
@@ -233,6 +236,69 @@ not_whole:
 	lret				/* to the host's code segment, as called */
 
 /*
+ * The context-switch hypercall, done here when it can be, without
+ * leaving the guest's page tables: a world switch and the host's
+ * dispatch for what is one cr3 load and one word of the TSS.  Xen's PV
+ * and PVM switch a guest's page tables in the same way.
+ *
+ * Only the guest kernel reaches this gate (its DPL is 1), and only from
+ * ring 1, so a whole frame stands at TRAP_FRAME; anything else, or any
+ * doubt, goes the usual way, to the host, which does the same switch
+ * with every check.  Taken only if:
+ *   - the call is context_switch and the guest says nothing is queued
+ *     (EDX 0): the host runs a queue first, the fast path does not;
+ *   - the host allows it now (fast_switch_on: it does not while it
+ *     watches the guest's interrupt window on the active shadow, or
+ *     before the guest has a ring-1 stack);
+ *   - the stack (ECX) is one the host would take, and the directory
+ *     (EBX) 0 (kept) or one of the shadows the host listed, whose
+ *     guest_cr3 are page-aligned guest pages, so never 0 or garbage.
+ * The guest's %ds is its own: %ss (the Switcher's) reaches the state
+ * page.  Its registers stay as they were but EAX, the answer (0), so a
+ * miss restores EDX (0) before it goes on to trap_to_host.  The TSS and
+ * the active cr3 are written under the host's cr3, the only tables that
+ * map the state page writable (as switcher_interrupted does); the host
+ * finds the new cr3 at the next exit, where trap_to_host saves the
+ * CPU's own.  An NMI here finds a ring-0 frame, as anywhere in the
+ * Switcher.
+ */
+hypercall_entry:
+	cmpl $TRAP_FRAME, %esp
+	jne trap_to_host
+	cmpl $HCALL_CONTEXT_SWITCH, %eax
+	jne trap_to_host
+	testl %edx, %edx
+	jnz trap_to_host
+	cmpl $0, %ss:STATE(fast_switch_on)
+	je trap_to_host
+	cmpl %ss:STATE(fast_stack_min), %ecx
+	jbe trap_to_host
+	cmpl %ss:STATE(fast_stack_max), %ecx
+	ja trap_to_host
+	movl %cr3, %eax			/* kept, if EBX is 0 */
+	testl %ebx, %ebx
+	jz 2f
+1:	cmpl %ss:STATE(fast_shadows)(,%edx,8), %ebx
+	je 3f
+	incl %edx
+	cmpl $SWITCHER_FAST_SHADOWS, %edx
+	jb 1b
+	xorl %edx, %edx			/* not listed: the host builds it */
+	movl $HCALL_CONTEXT_SWITCH, %eax
+	jmp trap_to_host
+3:	movl %ss:STATE(fast_shadows) + 4(,%edx,8), %eax
+2:	movl %ss:STATE(host_cr3), %edx
+	movl %edx, %cr3
+	movl %ecx, %ss:STATE(guest_esp1)
+	movl %eax, %ss:STATE(guest_cr3)
+	incl %ss:STATE(fast_switches)
+	movl %eax, %cr3
+	xorl %eax, %eax
+	xorl %edx, %edx
+	addl $8, %esp			/* vector, error code */
+	iret
+
+/*
  * A trap whose frame is at ring 0 came at an instruction of the Switcher:
  * the machine's NMI or machine check, or a debug trap that the guest's
  * MOV SS or POP SS held back to the first instruction of a stub (SDM
@@ -281,6 +347,10 @@ vector = 0
 	pushl $0
 	.endif
 	pushl $vector
+	.if vector == HYPERCALL_VECTOR
+	jmp hypercall_entry
+	.else
 	jmp trap_to_host
+	.endif
 vector = vector + 1
 	.endr

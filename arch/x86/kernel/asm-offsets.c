@@ -50,6 +50,14 @@ void asm_offsets(void)
 	OFFSET(SWST_guest_vm86_es, switcher_state, guest_vm86_es);
 	OFFSET(SWST_guest_dr, switcher_state, guest_dr);
 	OFFSET(SWST_guest_dr7, switcher_state, guest_dr7);
+	DEFINE(SWST_guest_esp1, offsetof(struct switcher_state, guest_tss) +
+				offsetof(struct tss, esp1));
+	OFFSET(SWST_fast_shadows, switcher_state, fast_shadows);
+	OFFSET(SWST_fast_stack_min, switcher_state, fast_stack_min);
+	OFFSET(SWST_fast_stack_max, switcher_state, fast_stack_max);
+	OFFSET(SWST_fast_switch_on, switcher_state, fast_switch_on);
+	OFFSET(SWST_fast_switches, switcher_state, fast_switches);
+	DEFINE(HCALL_CONTEXT_SWITCH, HCALL_context_switch);
 	DEFINE(SWITCHER_REGS_SIZE, sizeof(struct pt_regs));
 	OFFSET(PT_gs, pt_regs, gs);
 	OFFSET(PT_fs, pt_regs, fs);

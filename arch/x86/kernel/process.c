@@ -11,6 +11,10 @@
  *   clts / CR0.TS  the FPU, lazily (fpu.c)
  *   read_pmc       the performance counter it used (pmc.c)
  *
+ * all between start_context_switch and end_context_switch: a backend
+ * may hold them back and do them at the end at once (a guest's one
+ * hypercall; natively nothing, the two sites patched to NOPs).
+ *
  * Its I/O privilege: on a PC the next task gets its own back when it
  * resumes in schedule() (irq_restore of the flags it saved there) or,
  * new, from the first iret's frame (ioperm.c); a guest, whose IOPL its
@@ -152,6 +156,7 @@ void arch_switch_to(struct task *prev, struct task *next)
 	 * register, and its push, pop and stack frame, on every switch. */
 	this_cpu_write(current_task, next);
 
+	arch_start_context_switch();
 	load_esp0(&this_cpu_ptr()->tss, n);
 	if (prev->pgd != next->pgd)
 		switch_address_space(prev, next);
@@ -164,5 +169,6 @@ void arch_switch_to(struct task *prev, struct task *next)
 		set_iopl_mask(n->iopl);
 	pmc_switch(prev, next);
 	fpu_switch(prev, next);
+	arch_end_context_switch();
 	switch_stacks(&prev->kernel_esp, next->kernel_esp);
 }

@@ -20,7 +20,6 @@
 
 struct paravirt_ops paravirt_ops;
 
-extern const struct paravirt_ops native_paravirt_ops;
 
 /* The ops fill the table from PARAVIRT_FIRST_OP_SLOT to its end, one
  * pointer each: a slot number is an offset / 4 (the asm sites compute it

@@ -33,10 +33,10 @@
 #include <asm/segment.h>
 #include <asm/spinlock.h>
 
-extern const struct paravirt_ops native_paravirt_ops;
 void guest_iret(void);
 void guest_irq_enable_sysexit(void);
-void paravirt_nop(void);
+void guest_start_context_switch(void);	/* guest_entry.S: callee-save */
+void guest_end_context_switch(void);
 
 /* Shared with the host, which reads and writes it between any two of
  * our instructions: every access is a volatile one.  Page-aligned: its
@@ -81,12 +81,20 @@ static void guest_irq_enable(void)
 }
 paravirt_inline(guest_irq_enable, tpl_guest_irq_enable, 0);
 
-/* The real flags for every bit but IF (cpu_detect toggles AC and ID,
- * tests read DF): pushf at ring 1 shows the real IF, always set. */
+/*
+ * The real flags for every bit but IF (cpu_detect toggles AC and ID,
+ * tests read DF): pushf at ring 1 shows the real IF, always set.  The
+ * three flag ops' sites hold templates of the same (guest_entry.S):
+ * pushf and the shared word's byte, inline, as Xen's *_direct ops are.
+ * Those store the flag unchanged too: a store of 0 over 0 then traps
+ * for nothing while an interrupt waits (two exits), which is rare
+ * beside the call each op would cost otherwise.
+ */
 static unsigned long guest_save_fl(void)
 {
 	return (native_paravirt_ops.save_fl() & ~X86_EFLAGS_IF) | guest_shared.irq_enabled;
 }
+paravirt_inline(guest_save_fl, tpl_guest_save_fl, CLBR_EAX);
 
 /* popf at ring 1 leaves IF (and IOPL) alone, and does not fault. */
 static void guest_restore_fl(unsigned long flags)
@@ -94,6 +102,7 @@ static void guest_restore_fl(unsigned long flags)
 	native_paravirt_ops.restore_fl(flags);
 	set_irq_flag(flags);
 }
+paravirt_inline(guest_restore_fl, tpl_guest_restore_fl, 0);
 
 static unsigned long guest_save_fl_irq_disable(void)
 {
@@ -102,6 +111,7 @@ static unsigned long guest_save_fl_irq_disable(void)
 	guest_irq_disable();
 	return flags;
 }
+paravirt_inline(guest_save_fl_irq_disable, tpl_guest_save_fl_irq_disable, CLBR_EAX);
 
 /* Interrupts on and asleep in one step: the host turns the flag on, so
  * no interrupt can come between the two and leave us asleep with work. */
@@ -143,6 +153,41 @@ static void queue_call(enum hypercall nr, u32 a1, u32 a2, u32 a3)
 	set_irq_flag(flags);
 }
 
+/*
+ * ---- the lazy CPU mode: a context switch told to the host at its end ----
+ *
+ * Between start_context_switch and end_context_switch (arch_switch_to,
+ * interrupts off) the ops that change what the host keeps for us do
+ * not call it: the page directory and the ring-1 stack are noted here,
+ * the rest (TLS entries, I/O privilege, TS, watchpoints) queued.  The
+ * end makes one switch hypercall of it all.  With nothing queued, the
+ * host's Switcher does the switch itself, without leaving our page
+ * tables (arch/x86/host/world_switch.S): the last of its words says so.
+ * VMI and Xen batched a switch the same way (Linux's lazy CPU mode).
+ */
+bool guest_in_context_switch;	/* guest_start_context_switch sets it */
+static u32 switch_cr3, switch_stack;	/* 0: unchanged */
+
+/* Called by guest_entry.S's thunk, which keeps every register. */
+void guest_end_context_switch_body(void);
+void guest_end_context_switch_body(void)
+{
+	guest_in_context_switch = false;
+	if (!switch_cr3 && !switch_stack && !guest_shared.queued)
+		return;
+	hypercall(HCALL_context_switch, switch_cr3, switch_stack, guest_shared.queued);
+	switch_cr3 = switch_stack = 0;
+}
+
+/* A call now, or at the switch's end when inside one. */
+static void call_or_queue(enum hypercall nr, u32 a1, u32 a2, u32 a3)
+{
+	if (guest_in_context_switch)
+		queue_call(nr, a1, a2, a3);
+	else
+		hypercall(nr, a1, a2, a3);
+}
+
 /* ---- control registers ---- */
 
 static unsigned long guest_read_cr0(void)
@@ -155,7 +200,7 @@ static unsigned long guest_read_cr0(void)
 static void guest_write_cr0(unsigned long value)
 {
 	if ((value ^ cr0) & X86_CR0_TS)
-		hypercall(HCALL_set_ts, !!(value & X86_CR0_TS), 0, 0);
+		call_or_queue(HCALL_set_ts, !!(value & X86_CR0_TS), 0, 0);
 	cr0 = value;
 }
 
@@ -180,11 +225,15 @@ static unsigned long guest_read_cr3(void)
 	return cr3;
 }
 
-/* A new address space, or the same one again: pv386's only TLB flush. */
+/* A new address space, or the same one again: pv386's only TLB flush.
+ * In a context switch, the switch's end loads it. */
 static void guest_write_cr3(unsigned long value)
 {
 	cr3 = value;
-	hypercall(HCALL_write_cr3, value, 0, 0);
+	if (guest_in_context_switch)
+		switch_cr3 = value;
+	else
+		hypercall(HCALL_write_cr3, value, 0, 0);
 }
 
 static unsigned long guest_read_cr4(void)
@@ -222,7 +271,7 @@ static void guest_set_debugreg(int regno, unsigned long value)
 	else if (regno < 4)
 		queue_call(HCALL_set_debugreg, regno, value, 0);
 	else if (regno == 7)
-		hypercall(HCALL_set_debugreg, regno, value, 0);
+		call_or_queue(HCALL_set_debugreg, regno, value, 0);
 }
 
 /* ---- the CPU's identity, MSRs, counters ---- */
@@ -343,11 +392,10 @@ static void guest_write_idt_entry(void *dt, int entry, u64 desc)
 }
 
 /*
- * The last thing a context switch does to the CPU: the TLS entries that
- * differ from the host's copy, and what is queued (the stack load_esp0
- * queued), reach the host with one exit - none if write_cr3, just
- * before, took the queue and the entries are the same (no task of the
- * two uses TLS): a switch then costs one exit in all.  Our GDT is the
+ * The TLS entries that differ from the host's copy are queued; in a
+ * context switch its end sends them, else they go now, with what else
+ * is queued (none if no entry differs: no task of the two uses TLS).
+ * Our GDT is the
  * host's copy only because it changes by write_gdt_entry and this op
  * alone (a test that writes it behind the table's back makes them part:
  * test_patch.c puts its entries back through the op).  Interrupts off
@@ -369,17 +417,21 @@ static void guest_load_tls(const struct thread_struct *t, unsigned int cpu)
 		gdt[GDT_ENTRY_TLS_MIN + i] = desc;
 		queue_call(HCALL_write_gdt_entry, GDT_ENTRY_TLS_MIN + i, (u32)desc, desc >> 32);
 	}
-	if (guest_shared.queued)
+	if (guest_shared.queued && !guest_in_context_switch)
 		hypercall(HCALL_flush, 0, 0, 0);
 	set_irq_flag(flags);
 }
 
 /* Traps from user mode arrive on ring 1's stack: the host puts it in
- * the real TSS as ss1:esp1.  Queued: load_tls ends every switch. */
+ * the real TSS as ss1:esp1.  In a context switch, its end says it;
+ * else queued for the next call. */
 static void guest_load_esp0(struct tss *tss, const struct thread_struct *t)
 {
 	tss->esp0 = t->esp0;
-	queue_call(HCALL_set_stack, __KERNEL_DS | GUEST_KERNEL_RPL, t->esp0, 0);
+	if (guest_in_context_switch)
+		switch_stack = t->esp0;
+	else
+		queue_call(HCALL_set_stack, __KERNEL_DS | GUEST_KERNEL_RPL, t->esp0, 0);
 }
 
 /* The LDT the host has a copy of: writes to it must reach the copy. */
@@ -461,7 +513,7 @@ static void guest_set_iopl_mask(unsigned long mask)
 	mask &= X86_EFLAGS_IOPL;
 	if (mask != sent) {
 		sent = mask;
-		hypercall(HCALL_set_iopl, mask >> X86_EFLAGS_IOPL_BIT, 0, 0);
+		call_or_queue(HCALL_set_iopl, mask >> X86_EFLAGS_IOPL_BIT, 0, 0);
 	}
 	set_irq_flag(flags);
 }
@@ -565,6 +617,12 @@ static const struct paravirt_ops guest_paravirt_ops = {
 	/* One CPU, and nothing privileged in them: the native lock ops
 	 * (asm/spinlock.h), the unlock sites patched inline as natively. */
 	NATIVE_SPIN_OPS,
+
+	.start_context_switch	= guest_start_context_switch,
+	.end_context_switch	= guest_end_context_switch,
+	/* The page-table ops queue already: nothing more to hold back. */
+	.enter_lazy_mmu		= paravirt_nop,
+	.leave_lazy_mmu		= paravirt_nop,
 };
 
 /* sysexit needs ring 0, and sysenter is hidden from cpuid: nothing can

@@ -55,3 +55,74 @@ tpl_guest_irq_enable:
 	movb $(X86_EFLAGS_IF >> 8), SHARED(irq_enabled) + 1
 tpl_guest_irq_enable_end:
 
+
+/*
+ * The flag ops as their sites hold them (guest.c; asm/patch.h gives
+ * the sites room): EFLAGS as pushf shows it at ring 1, IF always set,
+ * with IF replaced by the shared word's (bit 9 is the second byte's
+ * bit 1); restore_fl keeps EAX, as its sites expect.  Like pushf and
+ * popf, they leave the arithmetic flags as they found them (save) or
+ * as asked (restore): a popf last, which at ring 1 leaves IF alone.
+ * Their sites are C code's, where %ds is the kernel's.
+ */
+#define IF_BYTE		guest_shared + SHARED_irq_enabled + 1
+#define IF_IN_BYTE	(X86_EFLAGS_IF >> 8)
+
+	.section .rodata.patch_templates, "a"
+	.globl tpl_guest_save_fl, tpl_guest_save_fl_end
+tpl_guest_save_fl:
+	pushfl
+	popl %eax
+	andb $~IF_IN_BYTE, %ah
+	orb IF_BYTE, %ah
+	pushl %eax
+	popfl
+tpl_guest_save_fl_end:
+
+	.globl tpl_guest_save_fl_irq_disable, tpl_guest_save_fl_irq_disable_end
+tpl_guest_save_fl_irq_disable:
+	pushfl
+	popl %eax
+	andb $~IF_IN_BYTE, %ah
+	orb IF_BYTE, %ah
+	pushl %eax
+	popfl
+	movb $0, IF_BYTE
+tpl_guest_save_fl_irq_disable_end:
+
+	.globl tpl_guest_restore_fl, tpl_guest_restore_fl_end
+tpl_guest_restore_fl:
+	pushl %eax
+	andb $IF_IN_BYTE, %ah
+	movb %ah, IF_BYTE
+	popl %eax
+	pushl %eax
+	popfl
+tpl_guest_restore_fl_end:
+
+/*
+ * The lazy CPU mode's two ops have callee-save sites (asm/paravirt.h):
+ * they keep every register.  The start is one store; the end keeps
+ * EAX, ECX and EDX around guest.c's body.  Called from arch_switch_to
+ * only, where %ds is the kernel's.
+ */
+	.text
+	.globl guest_start_context_switch
+	.type guest_start_context_switch, @function
+guest_start_context_switch:
+	movb $1, guest_in_context_switch
+	ret
+	.size guest_start_context_switch, . - guest_start_context_switch
+
+	.globl guest_end_context_switch
+	.type guest_end_context_switch, @function
+guest_end_context_switch:
+	pushl %eax
+	pushl %ecx
+	pushl %edx
+	call guest_end_context_switch_body
+	popl %edx
+	popl %ecx
+	popl %eax
+	ret
+	.size guest_end_context_switch, . - guest_end_context_switch

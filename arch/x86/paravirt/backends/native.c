@@ -84,6 +84,12 @@ const struct paravirt_ops native_paravirt_ops = {
 	/* Not privileged: the kernel's own (asm/spinlock.h), which the
 	 * other backends' tables hold too. */
 	NATIVE_SPIN_OPS,
+
+	/* Nothing held back: empty templates, so each site is a NOP. */
+	.start_context_switch	= native_start_context_switch,
+	.end_context_switch	= native_end_context_switch,
+	.enter_lazy_mmu		= native_enter_lazy_mmu,
+	.leave_lazy_mmu		= native_leave_lazy_mmu,
 };
 
 /* The table prepared: native's, with the lock's draws this machine

@@ -142,6 +142,12 @@ static void fill_ops(void)
 	rom_ops.set_pte_at = rom_set_pte_at;
 	rom_ops.set_pde = rom_set_pde;
 	rom_ops.release_pgd = rom_release_pgd;
+	/* Nor the lazy modes: a native machine's ops hold nothing back,
+	 * and the sites are patched to nothing, as natively. */
+	rom_ops.start_context_switch = native_paravirt_ops.start_context_switch;
+	rom_ops.end_context_switch = native_paravirt_ops.end_context_switch;
+	rom_ops.enter_lazy_mmu = native_paravirt_ops.enter_lazy_mmu;
+	rom_ops.leave_lazy_mmu = native_paravirt_ops.leave_lazy_mmu;
 	rom_ops.apic_read = rom_gives_op(rom_image, ROM_OP_apic_read) ?
 			    (__typeof__(rom_ops.apic_read))rom_code(ROM_OP_apic_read) : rom_apic_read;
 	rom_ops.apic_write = rom_gives_op(rom_image, ROM_OP_apic_write) ?

@@ -35,9 +35,7 @@
 #include <asm/privileged.h>
 
 extern const char __patch_text_start[], __patch_text_end[];
-extern const struct paravirt_ops native_paravirt_ops;
 
-void paravirt_nop(void);		/* ops_entry.S */
 void paravirt_empty_op_entry(void);
 
 /* ---- what each patchable op becomes natively ---- */
@@ -160,6 +158,25 @@ static struct op_template template_for(unsigned int slot, void *fn, enum patch_k
 	return op;
 }
 
+/* A backend's own template may be longer than a site that was sized
+ * for native's (an entry-code site the guest's restore_fl does not fit
+ * in), or write a register the site keeps. */
+static bool backend_template_misfits(const struct paravirt_patch_site *site, void *fn)
+{
+	const struct paravirt_inline *in = backend_inline(fn);
+
+	return in && ((u32)(in->end - in->start) > site->len || (in->writes & ~site->clobbers));
+}
+
+/* What this site becomes when the op is fn: choose_kind's answer, but a
+ * direct call where a backend's template misfits. */
+static enum patch_kind site_kind(const struct paravirt_patch_site *site, void *fn, u32 *target)
+{
+	enum patch_kind kind = choose_kind(site->slot, fn, target);
+
+	return kind == PATCH_INLINE && backend_template_misfits(site, fn) ? PATCH_DIRECT : kind;
+}
+
 static enum patch_result plan_site(const struct paravirt_patch_site *site,
 				   enum patch_kind *kind, u8 *out)
 {
@@ -170,7 +187,7 @@ static enum patch_result plan_site(const struct paravirt_patch_site *site,
 	if (site->slot >= PARAVIRT_NR_SLOTS)
 		return PATCH_REFUSED_RECORD;
 	fn = paravirt_installed_op(site->slot);
-	*kind = choose_kind(site->slot, fn, &target);
+	*kind = site_kind(site, fn, &target);
 	op = template_for(site->slot, fn, *kind);
 	return patch_compute_site(&env, site, &op, *kind, target,
 				  (const u8 *)site->instr, out);
@@ -283,7 +300,7 @@ static bool bytes_for(const struct paravirt_patch_site *site, void *fn,
 		      const u8 *orig, u8 *out)
 {
 	u32 target;
-	enum patch_kind kind = choose_kind(site->slot, fn, &target);
+	enum patch_kind kind = site_kind(site, fn, &target);
 	struct op_template op = template_for(site->slot, fn, kind);
 	enum patch_result result = patch_compute_site(&env, site, &op, kind,
 						      target, orig, out);

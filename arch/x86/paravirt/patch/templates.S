@@ -91,6 +91,12 @@ SIZED_TEMPLATE(spin_unlock,	ds; {disp8} addw $1, 0(%eax))
 /* spin_draw(add in EAX, lock in EDX): the take's `lock xadd`, the old
  * word in EAX, stretched to the site's 6 bytes the same way. */
 SIZED_TEMPLATE(spin_draw,	lock; ds; {disp8} xaddl %eax, 0(%edx))
+/* The lazy modes: a CPU holds nothing back, so their templates are
+ * empty and a site is its padding alone, one NOP. */
+TEMPLATE(start_context_switch, )
+TEMPLATE(end_context_switch, )
+TEMPLATE(enter_lazy_mmu, )
+TEMPLATE(leave_lazy_mmu, )
 
 /*
  * NOPs of each length that are one instruction and change nothing.  They
