@@ -48,6 +48,7 @@
 
 #include <types.h>
 #include <asm/desc_defs.h>
+#include <asm/percpu.h>
 #include <asm/traps.h>
 
 struct switcher_state {
@@ -108,13 +109,22 @@ u32 switcher_traps_in_switcher(void);	/* after GUEST_TRAP_IN_SWITCHER: the vecto
 unsigned long switcher_nmi_count(unsigned long *noted);
 
 /* arch/x86/host/cpu_state.c: the host-only CPU state (CR4 bits, its
- * watchpoints, SYSENTER_CS) off around each entry into a guest. */
+ * watchpoints, SYSENTER_CS) off for a whole guest_run; switcher_run()
+ * enters a guest only while it is off. */
 struct host_cpu_state {
 	unsigned long cr4, guest_cr4;	/* the host's, and what the guest runs with */
 	u32 dr7, dr[4];
+	unsigned long switches;		/* the task's switch count when turned off */
 };
 void host_cpu_state_off(struct host_cpu_state *saved);
 void host_cpu_state_on(const struct host_cpu_state *saved);
+
+/* Whether this CPU runs with a guest's state: switcher_run() asks at
+ * every entry, so one load of the per-CPU flag, not a call. */
+static inline bool guest_cpu_state_in_force(void)
+{
+	return this_cpu_read(guest_cpu_state);
+}
 
 #endif
 #endif

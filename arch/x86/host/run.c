@@ -236,11 +236,9 @@ static void handle_exit(struct guest *g, unsigned int vector, u32 cr2)
 		guest_reflect_trap(g, vector, r->error_code);
 }
 
-/*
- * Run the guest until it stops, halts (waiting for an interrupt: the
- * caller sleeps a tick), or the host's scheduler wants the CPU back.
- */
-void guest_run(struct guest *g)
+/* Exit after exit, until the guest stops or halts, or the host's
+ * scheduler wants the CPU. */
+static void run_exits(struct guest *g)
 {
 	unsigned int vector;
 	u32 cr2;
@@ -262,6 +260,26 @@ void guest_run(struct guest *g)
 		if (sched_need_resched())
 			return;
 	}
+}
+
+/*
+ * Run the guest until it stops, halts (waiting for an interrupt: the
+ * caller sleeps a tick), or the host's scheduler wants the CPU back.
+ * The host's own CPU state (cpu_state.c) is off for the whole run, not
+ * around each exit: nothing in it lets another task have this CPU (the
+ * host's kernel code is never preempted, no exit's handling sleeps,
+ * and the loop returns when the scheduler asks), and cpu_state.c says
+ * why the host code that runs between exits needs none of it.  It is
+ * back on before this returns, on every way out: the caller may then
+ * give the CPU up.
+ */
+void guest_run(struct guest *g)
+{
+	struct host_cpu_state host;
+
+	host_cpu_state_off(&host);
+	run_exits(g);
+	host_cpu_state_on(&host);
 }
 
 /* The guest's state line for `guest stats`, copied under guest_lock: its

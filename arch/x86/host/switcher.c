@@ -326,19 +326,22 @@ static void enter_switcher(void)
  * run the guest on, or do what the host must first (a guest that never
  * traps must not keep the host from its scheduler).  A page fault's
  * address is in *cr2, read before anything else can fault.  The host's
- * own CPU state (cpu_state.c: CR4 bits, watchpoints, SYSENTER_CS) is off
- * while the guest runs, and back before any host code, its interrupt
- * handler first, runs.  A machine check or a debug trap at ring 0 in the
- * Switcher is GUEST_TRAP_IN_SWITCHER, whatever the exit was.
+ * own CPU state (cpu_state.c: CR4 bits, watchpoints, SYSENTER_CS) must
+ * be off already, for the whole run (guest_run): entering a guest with
+ * it on would hand the guest the host's, so that is a panic.  A machine
+ * check or a debug trap at ring 0 in the Switcher is
+ * GUEST_TRAP_IN_SWITCHER, whatever the exit was.
  */
 unsigned int switcher_run(u32 *cr2)
 {
 	struct switcher_state *s = (struct switcher_state *)state_page;
 	struct pt_regs *regs = switcher_guest_regs();
-	struct host_cpu_state host;
 	unsigned long flags;
 	unsigned int vector;
 
+	if (!guest_cpu_state_in_force())
+		panic("host: a guest entered with the host's own CPU state on "
+		      "(guest_run turns it off: cpu_state.c)");
 	*cr2 = 0;
 	if (!guest_frame(regs))
 		return GUEST_TRAP_NONE;
@@ -350,7 +353,6 @@ unsigned int switcher_run(u32 *cr2)
 	s->host_cr3 = read_cr3();
 	store_gdt(&s->host_gdt);
 	store_idt(&s->host_idt);
-	host_cpu_state_off(&host);
 	regs->vector = GUEST_TRAP_NONE;
 	s->nmis_in_switcher = 0;
 	s->traps_in_switcher = 0;
@@ -361,7 +363,6 @@ unsigned int switcher_run(u32 *cr2)
 	if (host_apic_interrupt(vector))
 		vector = GUEST_TRAP_HOST_IRQ;
 	*cr2 = vector == X86_TRAP_PF ? read_cr2() : 0;
-	host_cpu_state_on(&host);
 	run_host_nmis(vector == X86_TRAP_NMI, s->nmis_in_switcher);
 	if (vector == X86_TRAP_NMI)
 		vector = GUEST_TRAP_HOST_NMI;
