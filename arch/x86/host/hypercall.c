@@ -217,12 +217,19 @@ static u32 hc_load_ldt(struct guest *g, const struct guest_call *c)
 	return 0;
 }
 
-/* The ring-1 stack: in the guest's state, and in the real TSS for the
- * direct system-call gate, which the CPU takes without the host. */
+/*
+ * The ring-1 stack: in the guest's state, and in the real TSS for the
+ * direct system-call gate, which the CPU takes without the host.  That
+ * gate needs a stack known (interrupts.c), so the first stack rebuilds
+ * it; the checked ss is the same one ever after (never 0 again), so a
+ * later stack - one per guest context switch - changes nothing in it
+ * (a new gate is put by its own hypercall).
+ */
 static u32 hc_set_stack(struct guest *g, const struct guest_call *c)
 {
 	u32 ss = c->a1, esp = c->a2, checked_ss;
 	enum guest_verdict v = guest_check_stack(ss, esp, g->mem.size, &checked_ss);
+	bool first = !g->stack_ss;
 
 	if (v != GUEST_OK) {
 		guest_stop(g, "set_stack %04x:%08x: %s", ss, esp, guest_verdict_text(v));
@@ -230,7 +237,8 @@ static u32 hc_set_stack(struct guest *g, const struct guest_call *c)
 	}
 	g->stack_ss = g->cpu->guest_tss.ss1 = checked_ss;
 	g->stack_esp = g->cpu->guest_tss.esp1 = esp;
-	guest_set_gate(g, SYSCALL_VECTOR, g->gates[SYSCALL_VECTOR]);
+	if (first)
+		guest_set_gate(g, SYSCALL_VECTOR, g->gates[SYSCALL_VECTOR]);
 	return 0;
 }
 
