@@ -220,6 +220,39 @@ static void check_trap_frames(struct ktest_ctx *kt_ctx, struct switcher_state *s
  */
 #define PRESENT_BIT	(1ull << 47)
 
+/*
+ * CS and SS after a delivered trap are judged once per generation of
+ * the tables (switcher.c's loadable_seen): a selector never seen
+ * loadable in this generation is judged, whatever the data registers
+ * are known to do; and a generation number that wrapped around to the
+ * one a selector was seen in does not make it count again.
+ */
+static void check_cs_ss_seen(struct ktest_ctx *kt_ctx, struct switcher_state *s,
+			     struct pt_regs *r)
+{
+	u64 *kernel_cs = &s->guest_gdt_table[GDT_ENTRY_KERNEL_CS];
+	u32 cr2;
+
+	r->eip = CODE_GPA;
+	KT_EXPECT_EQ(run_to_trap(&cr2), HYPERCALL_VECTOR);	/* all six known to load */
+	r->eip = CODE_GPA;
+	r->cs = (__USER_CS & ~3) | 1;	/* DPL 3: no code segment for ring 1 */
+	switcher_cs_ss_changed(s, false);	/* as a delivery's write does */
+	KT_EXPECT_EQ(run_to_trap(&cr2), GUEST_TRAP_BAD_SEGMENT);
+	r->cs = __KERNEL_CS | 1;
+
+	s->segment_tables_gen = 0xffffffffu;	/* the next change wraps to 1 */
+	switcher_segments_changed(s);
+	KT_EXPECT_EQ(run_to_trap(&cr2), HYPERCALL_VECTOR);	/* seen loadable in 1 */
+	r->eip = CODE_GPA;
+	*kernel_cs &= ~PRESENT_BIT;
+	s->segment_tables_gen = 0xffffffffu;	/* and 1 again */
+	switcher_segments_changed(s);
+	KT_EXPECT_EQ(run_to_trap(&cr2), GUEST_TRAP_BAD_SEGMENT);
+	*kernel_cs |= PRESENT_BIT;
+	switcher_segments_changed(s);
+}
+
 static void check_stale_segments(struct ktest_ctx *kt_ctx, struct switcher_state *s,
 				 struct pt_regs *r)
 {
@@ -241,6 +274,8 @@ static void check_stale_segments(struct ktest_ctx *kt_ctx, struct switcher_state
 	KT_EXPECT_EQ(run_to_trap(&cr2), GUEST_TRAP_BAD_SEGMENT);
 	KT_EXPECT_EQ(r->eip, CODE_GPA);		/* nothing ran */
 	*kernel_cs |= PRESENT_BIT;
+	switcher_segments_changed(s);
+	check_cs_ss_seen(kt_ctx, s, r);
 	first_registers(r);
 }
 
