@@ -78,9 +78,8 @@ static u32 hc_console_write(struct guest *g, const struct guest_call *c)
 }
 
 /* A switch, or pv386's TLB flush: a kept shadow if there is one. */
-static u32 hc_write_cr3(struct guest *g, const struct guest_call *c)
+static u32 load_guest_cr3(struct guest *g, u32 gpa)
 {
-	u32 gpa = c->a1;
 	struct shadow *sh;
 
 	if (gpa % PAGE_SIZE || !guest_memory_ptr(&g->mem, gpa, PAGE_SIZE)) {
@@ -94,6 +93,11 @@ static u32 hc_write_cr3(struct guest *g, const struct guest_call *c)
 	}
 	g->cpu->guest_cr3 = (u32)sh->pgd;
 	return 0;
+}
+
+static u32 hc_write_cr3(struct guest *g, const struct guest_call *c)
+{
+	return load_guest_cr3(g, c->a1);
 }
 
 /* Entry index of a descriptor table the CPU uses (the GDT or LDT in the
@@ -404,8 +408,10 @@ static u32 run_call(struct guest *g, const struct guest_call *c)
 	return handlers[c->nr](g, c);
 }
 
-/* The queue, as the guest left it; each entry read once. */
-static void run_queue(struct guest *g)
+/* The queue, as the guest left it; each entry read once.  Inlined in
+ * both of its callers: made a call of its own, it cost the guest's
+ * hypercalls more than the fast exit saved them (make bench). */
+static inline __attribute__((always_inline)) void run_queue(struct guest *g)
 {
 	volatile struct guest_shared *s = g->shared;
 	u32 n = s ? s->queued : 0, i;
@@ -434,4 +440,31 @@ void guest_hypercall(struct guest *g, struct pt_regs *regs)
 
 		regs->eax = run_call(g, &c);
 	}
+}
+
+/*
+ * The calls a guest's context switch makes - write_cr3, with its ring-1
+ * stack queued before it, and flush, after its TLS writes - for run.c's
+ * fast exit.  The same as guest_hypercall() does for them, in the same
+ * order: the counts, the queue (each entry through run_call and its
+ * checks), then the call, whose write_cr3 is hc_write_cr3's own, with
+ * its checks; only the dispatch is left out - the general one's tests
+ * and the table's indirect call.  False, with nothing done, for any
+ * other call, or before init: guest_hypercall's.
+ */
+bool guest_fast_hypercall(struct guest *g, struct pt_regs *regs)
+{
+	volatile struct guest_shared *s = g->shared;
+	u32 nr = regs->eax;
+
+	if (!s || !hypercall_is_fast(nr))
+		return false;
+	s->hypercalls++;
+	if (s->queued)
+		run_queue(g);
+	if (g->state != GUEST_RUNNING)
+		return true;
+	g->stats.hypercalls[nr]++;
+	regs->eax = nr == HCALL_flush ? 0 : load_guest_cr3(g, regs->ebx);
+	return true;
 }

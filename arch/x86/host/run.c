@@ -197,6 +197,22 @@ static void trap_in_switcher(struct guest *g)
 		   "to look at)" : "a debug trap its MOV SS or POP SS held back");
 }
 
+/*
+ * The fast exits: the hypercalls a guest's context switch makes
+ * (write_cr3, and flush), done before the general dispatch below, as
+ * Linux's KVM does a few exits (an MSR write, its preemption timer) in
+ * its fastpath - vmx_exit_handlers_fastpath, handle_fastpath_set_msr_irqoff
+ * - before its general exit handlers.  Only the dispatch is skipped:
+ * the call itself is the slow path's, with the same checks
+ * (guest_fast_hypercall), and the loop around it is the same for every
+ * exit.  Not from virtual-8086 mode, whose every exit is vm86_exit()'s.
+ */
+static bool fast_exit(struct guest *g, struct pt_regs *r, unsigned int vector)
+{
+	return vector == HYPERCALL_VECTOR && hypercall_is_fast(r->eax) &&
+	       !(r->eflags & X86_EFLAGS_VM) && guest_fast_hypercall(g, r);
+}
+
 static void handle_exit(struct guest *g, unsigned int vector, u32 cr2)
 {
 	struct pt_regs *r = switcher_guest_regs();
@@ -204,6 +220,8 @@ static void handle_exit(struct guest *g, unsigned int vector, u32 cr2)
 	g->stats.exits++;
 	if (g->shared)
 		g->shared->exits++;
+	if (fast_exit(g, r, vector))
+		return;
 	if (vector == GUEST_TRAP_NONE)
 		guest_stop(g, "a frame that is not a guest's, at %08x", r->eip);
 	else if (vector == GUEST_TRAP_BAD_SEGMENT)
