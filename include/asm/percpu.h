@@ -5,8 +5,9 @@
  * Everything that describes "the CPU" rather than the machine lives in a
  * struct percpu, one per CPU: its GDT, its TSS and the sysenter stack
  * right above it, a ring-0 stack for its boot thread, its running task,
- * its FPU owner, its idle task, whether it must reschedule, its number
- * and its local APIC's id.  arch/x86/kernel/smp/percpu.c builds them.
+ * its FPU owner, its idle task, whether it must reschedule, whether a
+ * guest's CPU state is in force, its number and its local APIC's id.
+ * arch/x86/kernel/smp/percpu.c builds them.
  *
  * The kernel reaches its own CPU's area through %fs, as Linux i386 has
  * since 2.6.20-22 (its "PDA", first through %gs, then %fs, which i386
@@ -70,6 +71,8 @@ struct percpu {
 	bool fpu_ts_set;		/* CR0.TS as fpu.c last set it */
 	struct task *idle_task;		/* what runs when nothing is runnable */
 	bool need_resched;		/* the timer asked for a switch */
+	bool guest_cpu_state;		/* a guest's CPU state, not the host's, is in
+					   force (arch/x86/host/cpu_state.c) */
 	u64 pmc_at_switch;		/* counter 0 when the task came in (pmc.c) */
 	u64 gdt[GDT_TABLE_ENTRIES] __attribute__((aligned(8)));
 	u8 ring0_stack[PERCPU_RING0_STACK] __attribute__((aligned(16)));

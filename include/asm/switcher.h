@@ -49,6 +49,7 @@
 
 #include <types.h>
 #include <asm/desc_defs.h>
+#include <asm/percpu.h>
 #include <asm/traps.h>
 
 struct switcher_state {
@@ -65,10 +66,17 @@ struct switcher_state {
 	u64 guest_ldt_table[GUEST_LDT_ENTRIES] __attribute__((aligned(8)));
 	u32 guest_ldt_sel;
 	u32 guest_ldt_entries;		/* how many of them the LDT holds */
-	/* The regs page's segments were found loadable (switcher.c), and
-	 * neither the tables nor the host's writes of CS and SS changed
-	 * anything since: 0 after any such change. */
+	/* Which of the regs page's segments are known to load as they are
+	 * (switcher.c: SEGMENTS_*): 0 after a change of the tables, only
+	 * the data registers after the host's write of CS and SS. */
 	u32 segments_loadable;
+	/* The GDT's and LDT's generation: one more at every change of
+	 * either.  Which code and stack selectors were found loadable in
+	 * it, one per kind and ring (switcher.c), so that a delivered trap,
+	 * which gives CS and SS the guest's gate selector and stack, does
+	 * not judge them again. */
+	u32 segment_tables_gen;
+	struct segment_seen { u32 gen, sel; } loadable_seen[2][4];
 	/* A trap from virtual-8086 mode: the data segments the CPU pushed
 	 * above its frame, moved here (world_switch.S). */
 	u32 guest_vm86_es, guest_vm86_ds, guest_vm86_fs, guest_vm86_gs;
@@ -112,9 +120,13 @@ extern const char switch_to_guest[], switcher_stubs[];
 /* arch/x86/host/switcher.c */
 struct switcher_state *switcher_setup(void);
 void switcher_set_ldt(struct switcher_state *s, unsigned int entries);
-/* The guest's GDT or LDT, or the CS or SS the host enters it with,
- * changed: its segments are judged again before the next entry. */
+/* The guest's GDT or LDT changed: its segments are judged again before
+ * the next entry. */
 void switcher_segments_changed(struct switcher_state *s);
+/* The host wrote the regs page's CS and SS (a delivered trap), and its
+ * data registers too if data_too (from virtual-8086 mode): those are
+ * judged again, CS and SS once per generation of the tables. */
+void switcher_cs_ss_changed(struct switcher_state *s, bool data_too);
 void switcher_map_in_guest(u32 *guest_pgd, u32 table);	/* table: a zeroed frame */
 struct pt_regs *switcher_guest_regs(void);
 unsigned int switcher_run(u32 *cr2);	/* the trap's vector */
@@ -124,13 +136,22 @@ u32 switcher_traps_in_switcher(void);	/* after GUEST_TRAP_IN_SWITCHER: the vecto
 unsigned long switcher_nmi_count(unsigned long *noted);
 
 /* arch/x86/host/cpu_state.c: the host-only CPU state (CR4 bits, its
- * watchpoints, SYSENTER_CS) off around each entry into a guest. */
+ * watchpoints, SYSENTER_CS) off for a whole guest_run; switcher_run()
+ * enters a guest only while it is off. */
 struct host_cpu_state {
 	unsigned long cr4, guest_cr4;	/* the host's, and what the guest runs with */
 	u32 dr7, dr[4];
+	unsigned long switches;		/* the task's switch count when turned off */
 };
 void host_cpu_state_off(struct host_cpu_state *saved);
 void host_cpu_state_on(const struct host_cpu_state *saved);
+
+/* Whether this CPU runs with a guest's state: switcher_run() asks at
+ * every entry, so one load of the per-CPU flag, not a call. */
+static inline bool guest_cpu_state_in_force(void)
+{
+	return this_cpu_read(guest_cpu_state);
+}
 
 #endif
 #endif

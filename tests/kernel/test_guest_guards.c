@@ -96,11 +96,14 @@ static bool switcher_ready(struct shadow *sh, struct guest_memory *m)
  * interrupts that come meanwhile are handled, and it goes on. */
 static unsigned int run_to_trap(u32 *cr2)
 {
+	struct host_cpu_state host;
 	unsigned int v;
 
+	host_cpu_state_off(&host);	/* as guest_run() has it */
 	do
 		v = switcher_run(cr2);
 	while (hardware_vector(v));
+	host_cpu_state_on(&host);
 	return v;
 }
 

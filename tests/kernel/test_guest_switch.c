@@ -12,7 +12,8 @@
  * are the guest's, a guest table naming a frame outside its memory is
  * caught, and a dropped shadow fills again.  With the host's own CPU
  * state set (arch/x86/host/cpu_state.c: CR4.TSD and PCE, a watchpoint),
- * the guest runs as on a CPU without it, and the host has it back.
+ * the guest runs as on a CPU without it, the host's code between two
+ * exits of one run too, and the host has it back when the run ends.
  */
 #include <kernel.h>
 #include <ktest.h>
@@ -23,6 +24,7 @@
 #include "../../arch/x86/host/host.h"	/* the host's own: tests reach in */
 #include <asm/host_check.h>
 #include <asm/hypercall.h>
+#include <asm/msr_index.h>
 #include <asm/paging.h>
 #include <asm/privileged.h>
 #include <asm/processor-flags.h>
@@ -34,15 +36,29 @@
 #define STACK_GPA	0x3ff000u
 #define OUTSIDE_GPA	0x800000u	/* past a 4 MiB guest */
 
-/* The guest until a trap of its own: the host's interrupts that come
- * meanwhile are handled, and it goes on. */
-static unsigned int run_to_trap(u32 *cr2)
+/* The guest until a trap of its own, inside a run (the host's CPU
+ * state off): the host's interrupts that come meanwhile are handled,
+ * and it goes on. */
+static unsigned int next_trap(u32 *cr2)
 {
 	unsigned int v;
 
 	do
 		v = switcher_run(cr2);
 	while (hardware_vector(v));
+	return v;
+}
+
+/* The same as a run of its own: the host's CPU state off around it, as
+ * guest_run() has it around its exits. */
+static unsigned int run_to_trap(u32 *cr2)
+{
+	struct host_cpu_state host;
+	unsigned int v;
+
+	host_cpu_state_off(&host);
+	v = next_trap(cr2);
+	host_cpu_state_on(&host);
 	return v;
 }
 
@@ -204,6 +220,39 @@ static void check_trap_frames(struct ktest_ctx *kt_ctx, struct switcher_state *s
  */
 #define PRESENT_BIT	(1ull << 47)
 
+/*
+ * CS and SS after a delivered trap are judged once per generation of
+ * the tables (switcher.c's loadable_seen): a selector never seen
+ * loadable in this generation is judged, whatever the data registers
+ * are known to do; and a generation number that wrapped around to the
+ * one a selector was seen in does not make it count again.
+ */
+static void check_cs_ss_seen(struct ktest_ctx *kt_ctx, struct switcher_state *s,
+			     struct pt_regs *r)
+{
+	u64 *kernel_cs = &s->guest_gdt_table[GDT_ENTRY_KERNEL_CS];
+	u32 cr2;
+
+	r->eip = CODE_GPA;
+	KT_EXPECT_EQ(run_to_trap(&cr2), HYPERCALL_VECTOR);	/* all six known to load */
+	r->eip = CODE_GPA;
+	r->cs = (__USER_CS & ~3) | 1;	/* DPL 3: no code segment for ring 1 */
+	switcher_cs_ss_changed(s, false);	/* as a delivery's write does */
+	KT_EXPECT_EQ(run_to_trap(&cr2), GUEST_TRAP_BAD_SEGMENT);
+	r->cs = __KERNEL_CS | 1;
+
+	s->segment_tables_gen = 0xffffffffu;	/* the next change wraps to 1 */
+	switcher_segments_changed(s);
+	KT_EXPECT_EQ(run_to_trap(&cr2), HYPERCALL_VECTOR);	/* seen loadable in 1 */
+	r->eip = CODE_GPA;
+	*kernel_cs &= ~PRESENT_BIT;
+	s->segment_tables_gen = 0xffffffffu;	/* and 1 again */
+	switcher_segments_changed(s);
+	KT_EXPECT_EQ(run_to_trap(&cr2), GUEST_TRAP_BAD_SEGMENT);
+	*kernel_cs |= PRESENT_BIT;
+	switcher_segments_changed(s);
+}
+
 static void check_stale_segments(struct ktest_ctx *kt_ctx, struct switcher_state *s,
 				 struct pt_regs *r)
 {
@@ -225,6 +274,8 @@ static void check_stale_segments(struct ktest_ctx *kt_ctx, struct switcher_state
 	KT_EXPECT_EQ(run_to_trap(&cr2), GUEST_TRAP_BAD_SEGMENT);
 	KT_EXPECT_EQ(r->eip, CODE_GPA);		/* nothing ran */
 	*kernel_cs |= PRESENT_BIT;
+	switcher_segments_changed(s);
+	check_cs_ss_seen(kt_ctx, s, r);
 	first_registers(r);
 }
 
@@ -453,7 +504,8 @@ static const u8 host_state_code[] = {
 #define RDPMC_OFFSET	4
 #define WATCHED_OFFSET	10
 
-/* Run the guest from offset; the host's CR4 and DR7 back after. */
+/* Run the guest from offset, in a run of its own; the host's CR4 and
+ * DR7 back after. */
 static unsigned int run_from(struct ktest_ctx *kt_ctx, u32 offset, unsigned long cr4, u32 dr7)
 {
 	struct pt_regs *r = switcher_guest_regs();
@@ -469,14 +521,57 @@ static unsigned int run_from(struct ktest_ctx *kt_ctx, u32 offset, unsigned long
 	return v;
 }
 
+/* Whether SYSENTER_CS holds cs, where the CPU has sysenter on. */
+static bool sysenter_cs_is(u32 cs)
+{
+	u64 value;
+
+	return !syscall_sysenter_enabled() ||
+	       (!rdmsr_safe(MSR_IA32_SYSENTER_CS, &value) && value == cs);
+}
+
+/*
+ * Two exits in one run, as guest_run() makes them: between the two the
+ * host's code runs with the guest's state still in force (none of the
+ * host's CR4 bits but the FPU's, no watchpoint armed, SYSENTER_CS 0),
+ * the second entry runs as the first, and the host has its own back
+ * once the run is over.
+ */
+static void check_state_between_exits(struct ktest_ctx *kt_ctx, unsigned long cr4, u32 dr7)
+{
+	struct pt_regs *r = switcher_guest_regs();
+	struct host_cpu_state host;
+	unsigned int i;
+	u32 cr2;
+
+	host_cpu_state_off(&host);
+	for (i = 0; i < 2; i++) {
+		r->eip = CODE_GPA + WATCHED_OFFSET;
+		KT_EXPECT_EQ(next_trap(&cr2), HYPERCALL_VECTOR);	/* no #DB */
+		if (boot_cpu.has_cr4)
+			KT_EXPECT_EQ(read_cr4() & (X86_CR4_TSD | X86_CR4_PCE), 0);
+		KT_EXPECT_EQ(get_debugreg(7) & DR7_ENABLES, 0);
+		KT_EXPECT(sysenter_cs_is(0));
+		KT_EXPECT(guest_cpu_state_in_force());
+	}
+	host_cpu_state_on(&host);
+	KT_EXPECT(!guest_cpu_state_in_force());
+	if (boot_cpu.has_cr4)
+		KT_EXPECT_EQ(read_cr4(), cr4);
+	KT_EXPECT_EQ(get_debugreg(7) & ~DR7_ALWAYS_ONE, dr7);
+	KT_EXPECT_EQ(get_debugreg(0), WATCHED_GPA);
+	KT_EXPECT(sysenter_cs_is(__KERNEL_CS));
+}
+
 /*
  * The host sets what a host may set for itself - CR4.TSD (its programs
  * may not read the TSC), CR4.PCE (they may read the counters), a
  * watchpoint on an address the guest writes - and the guest runs as on
  * a CPU with none of them: rdtsc runs, rdpmc at ring 1 raises #GP (a
  * CPU before the P6 may lack it: #UD), the write raises no #DB; and the
- * host has each back after every exit.  (SYSENTER_CS, the list's last
- * item: guest_world_switch's sysenter.)
+ * host has each back after every run, and none of them between the
+ * exits of one.  (SYSENTER_CS, the list's last item: guest_world_switch's
+ * sysenter, and check_state_between_exits.)
  */
 KTEST(guest_runs_without_the_hosts_cpu_state)
 {
@@ -518,6 +613,7 @@ KTEST(guest_runs_without_the_hosts_cpu_state)
 	KT_EXPECT(v == X86_TRAP_GP || (!p6 && v == X86_TRAP_UD));
 	KT_EXPECT_EQ(switcher_guest_regs()->eip, CODE_GPA + RDPMC_OFFSET + 2);
 	KT_EXPECT_EQ(run_from(kt_ctx, WATCHED_OFFSET, test_cr4, dr7), HYPERCALL_VECTOR);
+	check_state_between_exits(kt_ctx, test_cr4, dr7);
 
 	set_debugreg(7, saved_dr7);
 	set_debugreg(0, saved_dr0);

@@ -1,8 +1,31 @@
 /*
  * cpu_state.c - the host's own CPU state that no guest runs with: one
- * list, turned off by switcher_run() before each entry into a guest and
- * back on when the Switcher returns (interrupts off throughout, so no
- * host code runs in between).
+ * list, turned off by guest_run() (run.c) when it starts running a
+ * guest and back on when it returns.  Once per run, not once per exit:
+ * the Switcher's way in and out and the host code that handles each
+ * exit all run with it off.
+ *
+ * That is sound only because of two facts, each checked or kept here:
+ *   - no other host task runs on this CPU meanwhile.  The host kernel
+ *     never preempts kernel code (kernel/sched.c: a switch happens on
+ *     the way back to user mode, or when a task sleeps or yields), the
+ *     guest's thread is a kernel thread, no exit's handling sleeps or
+ *     yields, and guest_run() returns - the state back on - before its
+ *     caller gives the CPU up when the scheduler asks.  A violation is
+ *     loud: the CPU's guest_cpu_state flag (asm/percpu.h) must be set
+ *     for switcher_run() to enter a guest, and host_cpu_state_on()
+ *     panics if the thread left this CPU, or was switched out and in
+ *     again, while the flag was set (its switch count moved).
+ *   - the host code that runs between two exits - the exit's handling,
+ *     and the host's interrupt handlers, which come there as anywhere
+ *     in its kernel - depends on none of the items below.  It runs at
+ *     ring 0, where TSD and PCE do not apply; the host never sets VME,
+ *     PVI, DE, PSE, PAE or PGE (cpu_setup.c starts from CR4 0; only
+ *     pmc.c's PCE and the FPU's bits, kept, are ever set); its only
+ *     watchpoints are its user tasks' (hw_breakpoint.c), never a kernel
+ *     thread's, which the guest's is; and sysenter is a user program's
+ *     instruction, and none runs until guest_run() returns.  An item
+ *     added to the list must keep this true.
  *
  * The guest's ring-1 kernel and its ring-3 programs run on the real
  * CPU: whatever the host left in CR4, the debug registers or an MSR
@@ -30,8 +53,10 @@
  * the host only through check.c, which allows no counter).
  */
 #include <kernel.h>
+#include <task.h>
 #include <asm/cpu.h>
 #include <asm/debug_regs.h>
+#include <asm/percpu.h>
 #include <asm/privileged.h>
 #include <asm/processor-flags.h>
 #include <asm/switcher.h>
@@ -130,18 +155,39 @@ static void debugregs_on(const struct host_cpu_state *s)
 	set_debugreg(7, s->dr7);
 }
 
-/* Before entering the guest, interrupts off: its state saved in *s. */
+/*
+ * Before running a guest (guest_run): the host's state saved in *s, the
+ * guest's in force on this CPU until host_cpu_state_on.  Interrupts off
+ * meanwhile, so that no handler sees half of each.
+ */
 void host_cpu_state_off(struct host_cpu_state *s)
 {
+	unsigned long flags = raw_local_irq_save();
+
+	if (this_cpu_read(guest_cpu_state))
+		panic("host: a guest's CPU state put in force twice on CPU %u",
+		      smp_processor_id());
 	cr4_off(s);
 	debugregs_off(s);
 	sysenter_block();
+	s->switches = current->switches;
+	this_cpu_write(guest_cpu_state, true);
+	raw_local_irq_restore(flags);
 }
 
-/* After the guest's exit, before any other host code runs. */
+/* When guest_run returns, before its caller can give the CPU up: on the
+ * CPU, and in the task, that turned it off, never switched out since. */
 void host_cpu_state_on(const struct host_cpu_state *s)
 {
+	unsigned long flags = raw_local_irq_save();
+
+	if (!this_cpu_read(guest_cpu_state) || current->switches != s->switches)
+		panic("host: the guest's thread left CPU %u (a task switch, or a move to "
+		      "another CPU) while a guest's CPU state was in force there",
+		      smp_processor_id());
 	sysenter_unblock();
 	debugregs_on(s);
 	cr4_on(s);
+	this_cpu_write(guest_cpu_state, false);
+	raw_local_irq_restore(flags);
 }

@@ -208,6 +208,16 @@ void guest_console_output_locked(struct guest *g, const char *s, u32 n);
 
 /* hypercall.c: the call in regs (the queue first); false if it stopped the guest. */
 void guest_hypercall(struct guest *g, struct pt_regs *regs);
+/* The same for write_cr3 and flush only (run.c's fast exit): false,
+ * with nothing done, for any other call. */
+bool guest_fast_hypercall(struct guest *g, struct pt_regs *regs);
+
+/* The calls guest_fast_hypercall() takes: the ones a context switch
+ * makes.  Inline: run.c asks it at every hypercall's exit. */
+static inline bool hypercall_is_fast(u32 nr)
+{
+	return nr == HCALL_write_cr3 || nr == HCALL_flush;
+}
 const char *hypercall_name(unsigned int nr);
 
 /* report.c: a line about what the guest did ("host: " and fmt), bounded

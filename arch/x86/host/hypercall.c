@@ -78,9 +78,8 @@ static u32 hc_console_write(struct guest *g, const struct guest_call *c)
 }
 
 /* A switch, or pv386's TLB flush: a kept shadow if there is one. */
-static u32 hc_write_cr3(struct guest *g, const struct guest_call *c)
+static u32 load_guest_cr3(struct guest *g, u32 gpa)
 {
-	u32 gpa = c->a1;
 	struct shadow *sh;
 
 	if (gpa % PAGE_SIZE || !guest_memory_ptr(&g->mem, gpa, PAGE_SIZE)) {
@@ -94,6 +93,11 @@ static u32 hc_write_cr3(struct guest *g, const struct guest_call *c)
 	}
 	g->cpu->guest_cr3 = (u32)sh->pgd;
 	return 0;
+}
+
+static u32 hc_write_cr3(struct guest *g, const struct guest_call *c)
+{
+	return load_guest_cr3(g, c->a1);
 }
 
 /* Entry index of a descriptor table the CPU uses (the GDT or LDT in the
@@ -217,12 +221,19 @@ static u32 hc_load_ldt(struct guest *g, const struct guest_call *c)
 	return 0;
 }
 
-/* The ring-1 stack: in the guest's state, and in the real TSS for the
- * direct system-call gate, which the CPU takes without the host. */
+/*
+ * The ring-1 stack: in the guest's state, and in the real TSS for the
+ * direct system-call gate, which the CPU takes without the host.  That
+ * gate needs a stack known (interrupts.c), so the first stack rebuilds
+ * it; the checked ss is the same one ever after (never 0 again), so a
+ * later stack - one per guest context switch - changes nothing in it
+ * (a new gate is put by its own hypercall).
+ */
 static u32 hc_set_stack(struct guest *g, const struct guest_call *c)
 {
 	u32 ss = c->a1, esp = c->a2, checked_ss;
 	enum guest_verdict v = guest_check_stack(ss, esp, g->mem.size, &checked_ss);
+	bool first = !g->cpu->guest_tss.ss1;
 
 	if (v != GUEST_OK) {
 		guest_stop(g, "set_stack %04x:%08x: %s", ss, esp, guest_verdict_text(v));
@@ -230,7 +241,8 @@ static u32 hc_set_stack(struct guest *g, const struct guest_call *c)
 	}
 	g->cpu->guest_tss.ss1 = checked_ss;
 	g->cpu->guest_tss.esp1 = esp;
-	guest_set_gate(g, SYSCALL_VECTOR, g->gates[SYSCALL_VECTOR]);
+	if (first)
+		guest_set_gate(g, SYSCALL_VECTOR, g->gates[SYSCALL_VECTOR]);
 	return 0;
 }
 
@@ -412,8 +424,10 @@ static u32 run_call(struct guest *g, const struct guest_call *c)
 	return handlers[c->nr](g, c);
 }
 
-/* The queue, as the guest left it; each entry read once. */
-static void run_queue(struct guest *g)
+/* The queue, as the guest left it; each entry read once.  Inlined in
+ * both of its callers: made a call of its own, it cost the guest's
+ * hypercalls more than the fast exit saved them (make bench). */
+static inline __attribute__((always_inline)) void run_queue(struct guest *g)
 {
 	volatile struct guest_shared *s = g->shared;
 	u32 n = s ? s->queued : 0, i;
@@ -442,4 +456,31 @@ void guest_hypercall(struct guest *g, struct pt_regs *regs)
 
 		regs->eax = run_call(g, &c);
 	}
+}
+
+/*
+ * The calls a guest's context switch makes - write_cr3, with its ring-1
+ * stack queued before it, and flush, after its TLS writes - for run.c's
+ * fast exit.  The same as guest_hypercall() does for them, in the same
+ * order: the counts, the queue (each entry through run_call and its
+ * checks), then the call, whose write_cr3 is hc_write_cr3's own, with
+ * its checks; only the dispatch is left out - the general one's tests
+ * and the table's indirect call.  False, with nothing done, for any
+ * other call, or before init: guest_hypercall's.
+ */
+bool guest_fast_hypercall(struct guest *g, struct pt_regs *regs)
+{
+	volatile struct guest_shared *s = g->shared;
+	u32 nr = regs->eax;
+
+	if (!s || !hypercall_is_fast(nr))
+		return false;
+	s->hypercalls++;
+	if (s->queued)
+		run_queue(g);
+	if (g->state != GUEST_RUNNING)
+		return true;
+	g->stats.hypercalls[nr]++;
+	regs->eax = nr == HCALL_flush ? 0 : load_guest_cr3(g, regs->ebx);
+	return true;
 }

@@ -160,7 +160,7 @@ static void deliver(struct guest *g, unsigned int vector, u32 error_code)
 	r->ss = ss;
 	r->esp = sp;
 	r->cs = gate_selector(gate);
-	switcher_segments_changed(g->cpu);
+	switcher_cs_ss_changed(g->cpu, r->eflags & X86_EFLAGS_VM);
 	r->eip = gate_offset(gate);
 	/* What the CPU clears on the way through a gate; and the real IF
 	 * on, I/O privilege off, whatever a frame from virtual-8086 mode

@@ -197,6 +197,22 @@ static void trap_in_switcher(struct guest *g)
 		   "to look at)" : "a debug trap its MOV SS or POP SS held back");
 }
 
+/*
+ * The fast exits: the hypercalls a guest's context switch makes
+ * (write_cr3, and flush), done before the general dispatch below, as
+ * Linux's KVM does a few exits (an MSR write, its preemption timer) in
+ * its fastpath - vmx_exit_handlers_fastpath, handle_fastpath_set_msr_irqoff
+ * - before its general exit handlers.  Only the dispatch is skipped:
+ * the call itself is the slow path's, with the same checks
+ * (guest_fast_hypercall), and the loop around it is the same for every
+ * exit.  Not from virtual-8086 mode, whose every exit is vm86_exit()'s.
+ */
+static bool fast_exit(struct guest *g, struct pt_regs *r, unsigned int vector)
+{
+	return vector == HYPERCALL_VECTOR && hypercall_is_fast(r->eax) &&
+	       !(r->eflags & X86_EFLAGS_VM) && guest_fast_hypercall(g, r);
+}
+
 static void handle_exit(struct guest *g, unsigned int vector, u32 cr2)
 {
 	struct pt_regs *r = switcher_guest_regs();
@@ -204,6 +220,8 @@ static void handle_exit(struct guest *g, unsigned int vector, u32 cr2)
 	g->stats.exits++;
 	if (g->shared)
 		g->shared->exits++;
+	if (fast_exit(g, r, vector))
+		return;
 	if (vector == GUEST_TRAP_NONE)
 		guest_stop(g, "a frame that is not a guest's, at %08x", r->eip);
 	else if (vector == GUEST_TRAP_BAD_SEGMENT)
@@ -291,11 +309,9 @@ static bool follow_fast_switches(struct guest *g)
 	return false;
 }
 
-/*
- * Run the guest until it stops, halts (waiting for an interrupt: the
- * caller sleeps a tick), or the host's scheduler wants the CPU back.
- */
-void guest_run(struct guest *g)
+/* Exit after exit, until the guest stops or halts, or the host's
+ * scheduler wants the CPU. */
+static void run_exits(struct guest *g)
 {
 	unsigned int vector;
 	u32 cr2;
@@ -319,6 +335,26 @@ void guest_run(struct guest *g)
 		if (sched_need_resched())
 			return;
 	}
+}
+
+/*
+ * Run the guest until it stops, halts (waiting for an interrupt: the
+ * caller sleeps a tick), or the host's scheduler wants the CPU back.
+ * The host's own CPU state (cpu_state.c) is off for the whole run, not
+ * around each exit: nothing in it lets another task have this CPU (the
+ * host's kernel code is never preempted, no exit's handling sleeps,
+ * and the loop returns when the scheduler asks), and cpu_state.c says
+ * why the host code that runs between exits needs none of it.  It is
+ * back on before this returns, on every way out: the caller may then
+ * give the CPU up.
+ */
+void guest_run(struct guest *g)
+{
+	struct host_cpu_state host;
+
+	host_cpu_state_off(&host);
+	run_exits(g);
+	host_cpu_state_on(&host);
 }
 
 /* The guest's state line for `guest stats`, copied under guest_lock: its

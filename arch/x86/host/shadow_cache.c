@@ -94,10 +94,12 @@ static void make_active(struct shadow_cache *c, struct shadow *sh)
 }
 
 /* A load of the same cr3 (pv386's TLB flush) changes nothing here: the
- * shadows already heard of every change. */
+ * shadows already heard of every change.  It is the commonest load, and
+ * the active shadow is a kept one: asked first. */
 struct shadow *shadow_cache_switch(struct shadow_cache *c, u32 guest_cr3)
 {
-	struct shadow *sh = kept_shadow_of(c, guest_cr3);
+	struct shadow *sh = c->active && c->active->guest_cr3 == guest_cr3 ? c->active :
+			    kept_shadow_of(c, guest_cr3);
 
 	if (sh)
 		c->reused++;

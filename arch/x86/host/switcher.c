@@ -153,6 +153,7 @@ struct switcher_state *switcher_setup(void)
 		return NULL;
 	memset(state_page, 0, sizeof(state_page));
 	memset(regs_page, 0, sizeof(regs_page));
+	s->segment_tables_gen = 1;	/* no segment seen loadable in it yet */
 	map_switcher_in_host();
 	setup_switcher_segments(s);
 	setup_switcher_gates(s);
@@ -264,6 +265,33 @@ static u64 guest_descriptor(const struct switcher_state *s, u32 sel)
 	return index < GUEST_GDT_ENTRIES ? s->guest_gdt_table[index] : 0;
 }
 
+/* What segments_loadable knows (asm/switcher.h). */
+#define SEGMENTS_DATA_LOADABLE	1u	/* DS, ES, FS and GS */
+#define SEGMENTS_CS_SS_LOADABLE	2u
+#define SEGMENTS_LOADABLE	(SEGMENTS_DATA_LOADABLE | SEGMENTS_CS_SS_LOADABLE)
+
+/*
+ * Whether sel loads into CS or SS (kind) at ring cpl: the CPU's rules
+ * are asked once per generation of the tables, and a yes remembered,
+ * one selector per kind and ring - the descriptor behind it cannot
+ * change without a new generation.  The guest kernel's code segment
+ * and stack, which every delivered trap puts in CS and SS, are then
+ * judged once, not at every delivery.
+ */
+static bool code_or_stack_loadable(struct switcher_state *s, enum guest_segment_kind kind,
+				   u32 sel, unsigned int cpl)
+{
+	struct segment_seen *seen = &s->loadable_seen[kind == GUEST_SEGMENT_CODE][cpl & 3];
+
+	sel &= 0xffff;
+	if (seen->gen == s->segment_tables_gen && seen->sel == sel)
+		return true;
+	if (!guest_segment_loadable(kind, sel, guest_descriptor(s, sel), cpl))
+		return false;
+	*seen = (struct segment_seen){ s->segment_tables_gen, sel };
+	return true;
+}
+
 /*
  * The frame's segments as the Switcher's entry will load them.  The
  * guest may have rewritten a descriptor since it loaded the register: a
@@ -271,19 +299,21 @@ static u64 guest_descriptor(const struct switcher_state *s, u32 sel)
  * there would be the host's.  A data register that would not load is
  * made null instead - the guest's next use of it faults, in the guest,
  * as after an iret to an outer ring; a CS or SS that would not load
- * leaves nothing to run (false).
+ * leaves nothing to run (false).  The data registers are judged only if
+ * they are not known to load (segments_loadable).
  */
-static bool guest_segments_load(const struct switcher_state *s, struct pt_regs *r)
+static bool guest_segments_load(struct switcher_state *s, struct pt_regs *r)
 {
 	u32 *data[] = { &r->ds, &r->es, &r->fs, &r->gs };
 	unsigned int cpl = r->cs & 3, i;
 
-	for (i = 0; i < ARRAY_SIZE(data); i++)
-		if (!guest_segment_loadable(GUEST_SEGMENT_DATA, *data[i],
-					    guest_descriptor(s, *data[i]), cpl))
-			*data[i] = 0;
-	return guest_segment_loadable(GUEST_SEGMENT_CODE, r->cs, guest_descriptor(s, r->cs), cpl) &&
-	       guest_segment_loadable(GUEST_SEGMENT_STACK, r->ss, guest_descriptor(s, r->ss), cpl);
+	if (!(s->segments_loadable & SEGMENTS_DATA_LOADABLE))
+		for (i = 0; i < ARRAY_SIZE(data); i++)
+			if (!guest_segment_loadable(GUEST_SEGMENT_DATA, *data[i],
+						    guest_descriptor(s, *data[i]), cpl))
+				*data[i] = 0;
+	return code_or_stack_loadable(s, GUEST_SEGMENT_CODE, r->cs, cpl) &&
+	       code_or_stack_loadable(s, GUEST_SEGMENT_STACK, r->ss, cpl);
 }
 
 /*
@@ -291,11 +321,33 @@ static bool guest_segments_load(const struct switcher_state *s, struct pt_regs *
  * register the CPU loaded while the guest ran, from the tables as they
  * are, loads again; only a table write (a hypercall) or the host's own
  * write of CS and SS (a delivered trap) can make one stale.  Asked at
- * every entry, the CPU's rules cost a world switch a third more.
+ * every entry, the CPU's rules cost a world switch a third more.  A
+ * table write starts a new generation: nothing judged before counts.
+ * A generation number that wraps would make old yeses count again, so
+ * they are forgotten then.
  */
 void switcher_segments_changed(struct switcher_state *s)
 {
 	s->segments_loadable = 0;
+	if (++s->segment_tables_gen == 0) {
+		memset(s->loadable_seen, 0, sizeof(s->loadable_seen));
+		s->segment_tables_gen = 1;	/* never 0, which a slot unused holds */
+	}
+}
+
+/*
+ * A delivered trap changes CS and SS only: to the guest's gate selector
+ * and its ring-1 stack (interrupts.c), a ring at or inside the one the
+ * trap came from.  A data register that loaded at that ring loads at an
+ * inner one too (its DPL was at least the CPL), so they stay known to
+ * load - but for a trap from virtual-8086 mode, where they hold what
+ * the CPU (an emulator: no CPU lets ring 3 there) left in them.
+ */
+void switcher_cs_ss_changed(struct switcher_state *s, bool data_too)
+{
+	s->segments_loadable &= ~SEGMENTS_CS_SS_LOADABLE;
+	if (data_too)
+		s->segments_loadable &= ~SEGMENTS_DATA_LOADABLE;
 }
 
 /*
@@ -326,31 +378,33 @@ static void enter_switcher(void)
  * run the guest on, or do what the host must first (a guest that never
  * traps must not keep the host from its scheduler).  A page fault's
  * address is in *cr2, read before anything else can fault.  The host's
- * own CPU state (cpu_state.c: CR4 bits, watchpoints, SYSENTER_CS) is off
- * while the guest runs, and back before any host code, its interrupt
- * handler first, runs.  A machine check or a debug trap at ring 0 in the
- * Switcher is GUEST_TRAP_IN_SWITCHER, whatever the exit was.
+ * own CPU state (cpu_state.c: CR4 bits, watchpoints, SYSENTER_CS) must
+ * be off already, for the whole run (guest_run): entering a guest with
+ * it on would hand the guest the host's, so that is a panic.  A machine
+ * check or a debug trap at ring 0 in the Switcher is
+ * GUEST_TRAP_IN_SWITCHER, whatever the exit was.
  */
 unsigned int switcher_run(u32 *cr2)
 {
 	struct switcher_state *s = (struct switcher_state *)state_page;
 	struct pt_regs *regs = switcher_guest_regs();
-	struct host_cpu_state host;
 	unsigned long flags;
 	unsigned int vector;
 
+	if (!guest_cpu_state_in_force())
+		panic("host: a guest entered with the host's own CPU state on "
+		      "(guest_run turns it off: cpu_state.c)");
 	*cr2 = 0;
 	if (!guest_frame(regs))
 		return GUEST_TRAP_NONE;
-	if (!s->segments_loadable && !guest_segments_load(s, regs))
+	if (s->segments_loadable != SEGMENTS_LOADABLE && !guest_segments_load(s, regs))
 		return GUEST_TRAP_BAD_SEGMENT;
-	s->segments_loadable = 1;
+	s->segments_loadable = SEGMENTS_LOADABLE;
 	flags = raw_local_irq_save();
 
 	s->host_cr3 = read_cr3();
 	store_gdt(&s->host_gdt);
 	store_idt(&s->host_idt);
-	host_cpu_state_off(&host);
 	regs->vector = GUEST_TRAP_NONE;
 	s->nmis_in_switcher = 0;
 	s->traps_in_switcher = 0;
@@ -361,7 +415,6 @@ unsigned int switcher_run(u32 *cr2)
 	if (host_apic_interrupt(vector))
 		vector = GUEST_TRAP_HOST_IRQ;
 	*cr2 = vector == X86_TRAP_PF ? read_cr2() : 0;
-	host_cpu_state_on(&host);
 	run_host_nmis(vector == X86_TRAP_NMI, s->nmis_in_switcher);
 	if (vector == X86_TRAP_NMI)
 		vector = GUEST_TRAP_HOST_NMI;
