@@ -255,6 +255,7 @@ void guest_run(struct guest *g)
 		if (g->state != GUEST_RUNNING || g->halted)
 			return;
 		guest_report_resume(g);
+		fpu_load_for_guest();	/* eagerly: no #NM will ask for it */
 		if (g->ts)
 			fpu_trap_next_use();
 		vector = switcher_run(&cr2);
