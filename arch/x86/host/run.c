@@ -239,12 +239,16 @@ static void handle_exit(struct guest *g, unsigned int vector, u32 cr2)
 /*
  * Run the guest until it stops, halts (waiting for an interrupt: the
  * caller sleeps a tick), or the host's scheduler wants the CPU back.
+ * The loop never gives its CPU up but by returning, so what this thread
+ * has on entry - the FPU's registers, which an eager switch to it left
+ * alone - stays its own from exit to exit.
  */
 void guest_run(struct guest *g)
 {
 	unsigned int vector;
 	u32 cr2;
 
+	fpu_load_for_guest();	/* eagerly: no #NM will ask for it */
 	for (;;) {
 		tick(g);
 		guest_inject_interrupt(g);
@@ -255,7 +259,6 @@ void guest_run(struct guest *g)
 		if (g->state != GUEST_RUNNING || g->halted)
 			return;
 		guest_report_resume(g);
-		fpu_load_for_guest();	/* eagerly: no #NM will ask for it */
 		if (g->ts)
 			fpu_trap_next_use();
 		vector = switcher_run(&cr2);
