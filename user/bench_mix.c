@@ -4,10 +4,12 @@
  *
  *   two system calls    getpid and nop, by the best way in (sysenter
  *                       where the kernel set it up, else int $0x80)
- *   an FPU hand-over    a few x87 instructions: the other task owns the
- *                       FPU, so the first one raises #NM and the kernel
- *                       saves the owner's registers and loads ours
- *                       (arch/x86/kernel/fpu.c); the switch in set CR0.TS
+ *   an FPU hand-over    a few x87 instructions after the other task's
+ *                       (arch/x86/kernel/fpu.c): lazily (natively) the
+ *                       switch in set CR0.TS, so the first one raises #NM
+ *                       and the kernel saves the owner's registers and
+ *                       loads ours; eagerly (a guest) the switch in did
+ *                       that already
  *   a page fault        every FAULT_EVERY iterations, a write to a heap
  *                       page not yet mapped (demand-zero)
  *   a yield             a context switch to the other task

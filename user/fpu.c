@@ -7,7 +7,7 @@
  * and, where the CPU has SSE, in MXCSR and puts N in %xmm0; then it
  * yields to the other tasks ROUNDS times, adding N to st(0) after each
  * yield, so that every time it runs again the kernel must have given it
- * back its own registers (arch/x86/kernel/fpu.c switches them lazily).  Two
+ * back its own registers (arch/x86/kernel/fpu.c, lazily or eagerly).  Two
  * instances with different N running together check each other.
  *
  * Exit status: 0 if every value is what it must be, else the sum of

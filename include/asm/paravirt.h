@@ -149,6 +149,11 @@ struct arch_spinlock;	/* asm/spinlock.h */
 struct paravirt_ops {
 	const char *name;		/* backend name, printed at boot */
 	unsigned int kernel_rpl;	/* privilege level the kernel runs at */
+	/* The FPU handed over at every switch (eagerly) rather than at a
+	 * task's first use after one (lazily, on #NM): the backend's choice
+	 * of the cheaper, which fpu= overrides and fpu_init reads once
+	 * (arch/x86/kernel/fpu.c).  A slot of its own, padded. */
+	bool eager_fpu;
 	PARAVIRT_OPS(PARAVIRT_OP_MEMBER)	/* then one pointer per op */
 };
 

@@ -149,9 +149,11 @@ static inline void flush_tlb_others(cpumask_t cpumask, u32 va)
 #ifdef CONFIG_PARAVIRT
 static inline const char *paravirt_backend_name(void)	{ return paravirt_ops.name; }
 static inline unsigned int get_kernel_rpl(void)	{ return paravirt_ops.kernel_rpl; }
+static inline bool paravirt_eager_fpu(void)	{ return paravirt_ops.eager_fpu; }
 #else
 static inline const char *paravirt_backend_name(void)	{ return "inline (PARAVIRT=n)"; }
 static inline unsigned int get_kernel_rpl(void)	{ return 0; }
+static inline bool paravirt_eager_fpu(void)	{ return false; }	/* native: lazy */
 static inline void paravirt_choose_backend(void)	{ }	/* the CPU, inline */
 static inline void paravirt_patch_init(void)	{ }	/* nothing to patch */
 static inline void paravirt_count_start(void)	{ }	/* no table to count */

@@ -4,11 +4,12 @@
  * op empty.
  *
  * The slot numbers below are written out from the member order of the
- * 2006 table (name 0, kernel_rpl 1, cpuid 2, ... iret 42) and the
- * page-table ops after it (... release_pgd 45), the APIC's (apic_read
- * 46, apic_write 47), the TLB shootdown (flush_tlb_others 48), the
- * lock ops (spin_draw 54 last) and the lazy modes (start_context_switch
- * 55 .. leave_lazy_mmu 58), not computed
+ * 2006 table (name 0, kernel_rpl 1, cpuid 3, ... iret 43), one slot
+ * later for the backend's FPU choice (eager_fpu 2), and the
+ * page-table ops after it (... release_pgd 46), the APIC's (apic_read
+ * 47, apic_write 48), the TLB shootdown (flush_tlb_others 49), the
+ * lock ops (spin_draw 55) and the lazy modes (start_context_switch
+ * 56 .. leave_lazy_mmu 59, the last), not computed
  * with the macros under test: a member moved, added or dropped changes
  * them, and then these tests and every patch record must agree anew.
  */
@@ -18,22 +19,23 @@
 #include <string.h>
 #include <asm/paravirt.h>
 
-#define SLOT_CPUID		2	/* the first op */
-#define SLOT_READ_CR4		14
-#define SLOT_SAVE_FL		16
-#define SLOT_IRQ_DISABLE	19
-#define SLOT_SET_IOPL_MASK	40
-#define SLOT_IRET		42	/* the 2006 table's last op */
-#define SLOT_SET_PTE_AT		43
-#define SLOT_RELEASE_PGD	45
-#define SLOT_APIC_READ		46
-#define SLOT_APIC_WRITE		47
-#define SLOT_FLUSH_TLB_OTHERS	48
-#define SLOT_SPIN_UNLOCK	50	/* the lock ops, after the shootdown */
-#define SLOT_VCPU_IS_PREEMPTED	53
-#define SLOT_SPIN_DRAW		54	/* the lock's draw, after the others */
-#define SLOT_START_CONTEXT_SWITCH 55	/* the lazy modes, after the locks */
-#define SLOT_LEAVE_LAZY_MMU	58	/* the last op */
+#define SLOT_EAGER_FPU		2	/* not an op: the last slot before them */
+#define SLOT_CPUID		3	/* the first op */
+#define SLOT_READ_CR4		15
+#define SLOT_SAVE_FL		17
+#define SLOT_IRQ_DISABLE	20
+#define SLOT_SET_IOPL_MASK	41
+#define SLOT_IRET		43	/* the 2006 table's last op */
+#define SLOT_SET_PTE_AT		44
+#define SLOT_RELEASE_PGD	46
+#define SLOT_APIC_READ		47
+#define SLOT_APIC_WRITE		48
+#define SLOT_FLUSH_TLB_OTHERS	49
+#define SLOT_SPIN_UNLOCK	51	/* the lock ops, after the shootdown */
+#define SLOT_VCPU_IS_PREEMPTED	54
+#define SLOT_SPIN_DRAW		55	/* the lock's draw, after the others */
+#define SLOT_START_CONTEXT_SWITCH 56	/* the lazy modes, after the locks */
+#define SLOT_LEAVE_LAZY_MMU	59	/* the last op */
 #define NR_OPS			57	/* "paravirt: backend native, 57 ops" */
 
 static bool named(unsigned int slot, const char *want)
@@ -48,6 +50,7 @@ static bool named(unsigned int slot, const char *want)
 
 KTEST(paravirt_slots_are_known)
 {
+	KT_EXPECT_EQ(offsetof(struct paravirt_ops, eager_fpu) / sizeof(void *), SLOT_EAGER_FPU);
 	KT_EXPECT_EQ(PARAVIRT_SLOT(cpuid), SLOT_CPUID);
 	KT_EXPECT_EQ(PARAVIRT_SLOT(read_cr4), SLOT_READ_CR4);
 	KT_EXPECT_EQ(PARAVIRT_SLOT(save_fl), SLOT_SAVE_FL);
@@ -87,9 +90,10 @@ KTEST(paravirt_op_names_match_slots)
 	KT_EXPECT(named(SLOT_SPIN_DRAW, "spin_draw"));
 	KT_EXPECT(named(SLOT_START_CONTEXT_SWITCH, "start_context_switch"));
 	KT_EXPECT(named(SLOT_LEAVE_LAZY_MMU, "leave_lazy_mmu"));
-	/* Not ops: the backend's name, kernel_rpl, and past the end. */
+	/* Not ops: the backend's name, kernel_rpl, eager_fpu, and past the end. */
 	KT_EXPECT(named(0, "?"));
 	KT_EXPECT(named(1, "?"));
+	KT_EXPECT(named(SLOT_EAGER_FPU, "?"));
 	KT_EXPECT(named(SLOT_LEAVE_LAZY_MMU + 1, "?"));
 	KT_EXPECT(named(255, "?"));
 }
@@ -131,8 +135,9 @@ KTEST(paravirt_empty_op_found_by_slot)
 	ops.iret = NULL;
 	KT_EXPECT_EQ(paravirt_first_empty_op(&ops), SLOT_IRET);
 	ops = paravirt_ops;
-	ops.name = NULL;		/* not an op: no complaint */
+	ops.name = NULL;		/* not ops: no complaint */
 	ops.kernel_rpl = 0;
+	ops.eager_fpu = false;
 	KT_EXPECT_EQ(paravirt_first_empty_op(&ops), 0);
 }
 #endif

@@ -1,6 +1,7 @@
 /*
  * test_user_state.c - the CPU state a task owns besides its registers
- * stays its own across task switches: the FPU (lazy switching), the TLS
+ * stays its own across task switches: the FPU (switched lazily or
+ * eagerly, as fpu.c chose at boot: each row runs one mode), the TLS
  * slots of the GDT, its LDT, its I/O privilege and its debug registers.
  * Each test runs two user programs at once that keep different values in
  * the same places and yield to each other many times; each program
@@ -58,10 +59,14 @@ KTEST(user_fpu_state_is_per_task)
 	run_pair("fpu", "3", "4", &a, &b);
 	KT_EXPECT_EQ(a, 0);
 	KT_EXPECT_EQ(b, 0);
-	/* Each came back to an FPU the other had used: #NM, every round -
-	 * where they share one CPU.  On several, each may keep a CPU of its
-	 * own; user_fpu_state_survives_migration makes them move. */
-	if (num_online_cpus() == 1)
+	/* Each came back to an FPU the other had used.  Lazily that is a
+	 * #NM, every round - where they share one CPU (on several, each may
+	 * keep a CPU of its own; user_fpu_state_survives_migration makes
+	 * them move).  Eagerly the switch handed the registers over and TS
+	 * was never set: not one #NM, on any number of CPUs. */
+	if (fpu_eager())
+		KT_EXPECT_EQ(trap_count(X86_TRAP_NM) - nm, 0);
+	else if (num_online_cpus() == 1)
 		KT_EXPECT(trap_count(X86_TRAP_NM) - nm >= ROUNDS);
 }
 

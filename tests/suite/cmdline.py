@@ -7,6 +7,10 @@
   nofpu-*          With `nofpu` (CR0.EM), a task using the FPU is killed
                    alone, with the reason; a new task still starts with
                    nothing of the one before it.
+  cmdline-fpu-*    fpu=eager switches the FPU eagerly where the backend
+                   would have it lazy (the last fpu= counts), and the FPU
+                   tests hold; a bad value is reported and leaves the
+                   backend's choice.
   vm86-iret-*      Under QEMU, whose TCG lets an iret from ring 3 enter
                    virtual-8086 mode, the task that does it is killed
                    alone (Bochs refuses the iret with #GP: its ktest rows
@@ -119,6 +123,30 @@ CMDLINE_CHECKS = [
         "build": "n",
         "append": "test=user_fpu nofpu",
         "expect": ["fpu: off (nofpu): CR0.EM set, a task using floating point is killed"],
+    },
+    # fpu= overrides the backend's choice of FPU switching (arch/x86/
+    # kernel/fpu.c): natively lazy, here eager, and the FPU tests hold
+    # (tests/kernel/test_fpu_mode.c reads the command line for the mode
+    # it must find, test_user_state.c expects no #NM).
+    {
+        "name": "cmdline-fpu-eager-y",
+        "build": "y",
+        "append": "test=fpu fpu=lazy fpu=eager",
+        "expect": ["fpu: present, switched eagerly with fxsave/fxrstor (fpu=eager)$",
+                   "ktest: PASS fpu_switching_is_the_backends_unless_fpu_says",
+                   "ktest: PASS fpu_switching_kept_across_a_live_switch",
+                   "ktest: PASS user_fpu_state_is_per_task"],
+    },
+    {
+        "name": "cmdline-fpu-rejected-n",
+        "build": "n",
+        "append": "test=fpu fpu=sometimes fpu",
+        "expect": ["cmdline: bad value 'sometimes' for 'fpu' ignored (lazy or eager: "
+                   "how tasks share the FPU, whatever the backend chooses)$",
+                   "cmdline: bad value '' for 'fpu' ignored",
+                   "fpu: present, switched lazily with fxsave/fxrstor$",
+                   "ktest: PASS fpu_switching_is_the_backends_unless_fpu_says",
+                   "ktest: PASS user_fpu_state_is_per_task"],
     },
 ]
 

@@ -9,6 +9,13 @@
                    own programs keep their FPU registers beside it; the
                    host's shell answers all along and after the guest
                    has stopped, whose stats show it ran through the host.
+                   The guest switches its FPU eagerly, its backend's
+                   choice.  -host-fpu=eager: the same under a host booted
+                   fpu=eager, whose guest thread and programs share its
+                   FPU eagerly.
+  guest-fpu-lazy-y  guest=test+fpu=lazy: the guest's suite with its FPU
+                   switched lazily against its backend's choice (the
+                   set_ts and #NM round trips through the host).
   guest-hostile-y  One host starts, one after the other from its shell, a
                    guest for each way tests/kernel/test_hostile_guest.c
                    tries to escape (raw privileged instructions, ring-0
@@ -65,7 +72,7 @@ from .builds import N, Y
 from .emulators import (KTEST_BOCHS_TIMEOUT, QEMU, QEMU_PASS, qemu_command, read_serial,
                         run_bochs, run_emulator)
 from .harness import ROOT, Failure, Test, fresh_log, need_file, need_tool
-from .judge import ktest_problem, log_details, panic_line
+from .judge import ktest_problem, log_details, missing_lines, no_line_starting, panic_line
 from .ktest import qemu_ktest
 from .shell_session import ShellSession, expect_answer
 
@@ -78,6 +85,9 @@ GUEST_TIMEOUT = 120     # its suite takes about 10 s under TCG
 HOST_FPU_RUNS = (11, 12)    # user/fpu.c's N: not the guest suite's own
 # The guest's test just before those whose programs use the FPU.
 GUEST_FPU_TESTS_NEAR = b"guest: ktest: PASS sysfuzz_random_calls_leave_nothing_behind"
+# Its backend's choice of FPU switching (arch/x86/kernel/fpu.c), unless
+# its command line has fpu=.
+GUEST_FPU_EAGER = "fpu: present, switched eagerly with fxsave/fxrstor$"
 
 
 def session_lines(session):
@@ -105,10 +115,12 @@ def wait_summary(session):
                           session.details())
 
 
-def guest_ktest(log, build):
+def guest_ktest(log, build, host_options="", host_says=()):
     """The guest's suite, with live switches of the host's backend under
-    it; then the host still answers, and has the guest's stats."""
-    session = ShellSession(log, build, "guest=test", extra=["-initrd", build.elf])
+    it; then the host still answers, and has the guest's stats.  The host
+    booted with host_options, and printing host_says."""
+    session = ShellSession(log, build, f"guest=test {host_options}".strip(),
+                           extra=["-initrd", build.elf])
     try:
         session.wait_for(GUEST_READY, GUEST_TIMEOUT)
         if GUEST_READY not in session.received:
@@ -126,6 +138,12 @@ def guest_ktest(log, build):
         problem = ktest_problem(guest_lines(session))
         if problem:
             raise Failure(f"guest: {problem}", session.details())
+        if missing_lines(guest_lines(session), [GUEST_FPU_EAGER]):
+            raise Failure("the guest did not say it switches its FPU eagerly, "
+                          "its backend's choice", session.details())
+        problem = no_line_starting(host_lines(session), host_says)
+        if problem:
+            raise Failure(f"host: {problem}", session.details())
         if not switched_while_running:
             raise Failure("the guest's suite ended before the host's backend "
                           "switches: they were not tested under a running guest",
@@ -302,18 +320,19 @@ GUEST_MATRIX = [
 GUEST_ISO = f"{Y.dir}/pv386-guest-test.iso"    # boot/grub.cfg's guest entry
 
 
-def guest_matrix(log, host, cpu, extra=()):
+def guest_matrix(log, host, cpu, extra=(), guest="test", expect=()):
     """The guest's suite under one more host, to QEMU's exit (extra: more
-    QEMU options, such as -smp)."""
+    QEMU options, such as -smp; guest: the guest's command line, '+' for
+    a space; expect: lines the guest must print)."""
     need_tool(QEMU, "qemu")
     need_file(host.elf, host.make("all"))
     need_file(Y.elf, Y.make("all"))
     fresh_log(log)
     cmd = qemu_command(log, cpu, ["-kernel", host.elf, "-initrd", Y.elf,
-                                  "-append", "guest=test guestexit", *extra])
+                                  "-append", f"guest={guest} guestexit", *extra])
     outcome = run_emulator(cmd, GUEST_TIMEOUT)
     judge_guest_run(log, outcome, outcome.status != QEMU_PASS and
-                    f"QEMU status {outcome.status}, not a pass")
+                    f"QEMU status {outcome.status}, not a pass", expect)
 
 
 def guest_bochs(log, cpu):
@@ -323,12 +342,13 @@ def guest_bochs(log, cpu):
     judge_guest_run(log, outcome, problem)
 
 
-def judge_guest_run(log, outcome, emulator_problem):
-    """The guest's suite passed, the host did not panic, and the emulator
-    ended as it should (emulator_problem: why not, or None)."""
+def judge_guest_run(log, outcome, emulator_problem, expect=()):
+    """The guest's suite passed, printing a line starting with each of
+    expect, the host did not panic, and the emulator ended as it should
+    (emulator_problem: why not, or None)."""
     lines = read_serial(log)
     guest = [line[len(GUEST_PREFIX):] for line in lines if line.startswith(GUEST_PREFIX)]
-    problem = ktest_problem(guest)
+    problem = ktest_problem(guest) or no_line_starting(guest, expect)
     if problem:
         problem = f"guest: {problem}"
     elif panic_line(lines):
@@ -568,6 +588,17 @@ def guest_under_nmis(log, build):
 
 def tests():
     return ([Test("guest-ktest-y", guest_ktest, (Y,)),
+             Test("guest-ktest-host-fpu=eager-y", guest_ktest, (Y, "fpu=eager"),
+                  {"host_says": ["fpu: present, switched eagerly with fxsave/fxrstor "
+                                 "(fpu=eager)$"]}),
+             # The guest lazy against its backend's choice: the round
+             # trips eager switching saves it (arch/x86/kernel/fpu.c).
+             Test("guest-fpu-lazy-y", guest_matrix, (Y, "qemu32"),
+                  {"guest": "test+fpu=lazy",
+                   "expect": ["fpu: present, switched lazily with fxsave/fxrstor (fpu=lazy)$",
+                              "ktest: PASS user_fpu_state_is_per_task",
+                              "ktest: PASS fpu_switching_is_the_backends_unless_fpu_says",
+                              "ktest: PASS fpu_switching_kept_across_a_live_switch"]}),
              Test("guest-hostile-y", hostile_guests, (Y,))] +
             [Test(name, guest_matrix, (host, cpu)) for name, host, cpu in GUEST_MATRIX] +
             [Test("guest-bochs-y-pentium", guest_bochs, ("pentium",)),

@@ -3,7 +3,10 @@
   ktest-qemu-*     The in-kernel suite under QEMU, on a matrix of builds,
                    CPU models and patcher modes (-nopatch, -pvdebug; none:
                    patched); the kernel must name each CPU model as its
-                   emulator defines it.  The kernel reports each test on
+                   emulator defines it.  -fpu=eager: the FPU switched
+                   eagerly, as a guest switches it, where the native
+                   kernel's own choice is lazy: every FPU test in the
+                   other mode, and the boot line says it.  The kernel reports each test on
                    COM1 and leaves QEMU with status 33 (pass) or 35 (fail).
   ktest-bochs-*    The same suite booted from the test ISO in Bochs, whose
                    CPU models are stricter than QEMU's about what an old CPU
@@ -54,6 +57,10 @@ QEMU_KTEST_MATRIX = [
     # the whole suite; a report that no lock-debugger test planted fails
     # the row.
     ("ktest-qemu-y-qemu32-lockdebug", "y", "qemu32", "lockdebug"),
+    # fpu=eager: the FPU handed over at each switch, not on #NM, in both
+    # builds (a host's guest thread included: the suite starts guests).
+    ("ktest-qemu-y-qemu32-fpu=eager", "y", "qemu32", "fpu=eager"),
+    ("ktest-qemu-n-qemu32-fpu=eager", "n", "qemu32", "fpu=eager"),
 ]
 
 # What each emulated CPU model is, by its emulator's definition (QEMU's
@@ -82,6 +89,20 @@ def expected_cpu_line(cpu, mode):
     """The cpu line a boot on model cpu with options mode must print."""
     forced = [w for w in mode.split() if w.startswith("cpu=")]
     return FORCED_CPU_LINES[forced[0]] if forced else CPU_LINES[cpu]
+
+
+# The fpu line of a boot whose fpu= chose the mode (arch/x86/kernel/fpu.c),
+# on a CPU with FXSR (every QEMU_KTEST_MATRIX model that has fpu=).
+FPU_LINES = {
+    "fpu=eager": "fpu: present, switched eagerly with fxsave/fxrstor (fpu=eager)$",
+    "fpu=lazy": "fpu: present, switched lazily with fxsave/fxrstor (fpu=lazy)$",
+}
+
+
+def expected_lines(cpu, mode):
+    """The lines a boot on model cpu with options mode must print."""
+    return [expected_cpu_line(cpu, mode)] + [FPU_LINES[w] for w in mode.split()
+                                             if w in FPU_LINES]
 
 
 # In-kernel suite under Bochs, booted by GRUB from the test ISO:
@@ -173,7 +194,7 @@ def qemu_tests():
                              f"{qemu_row_name(b, cpu, mode)}")
     return [Test(name, qemu_ktest, (BUILDS[b], cpu),
                  {"append": f"test {mode}".strip(),
-                  "expect": [expected_cpu_line(cpu, mode)]})
+                  "expect": expected_lines(cpu, mode)})
             for name, b, cpu, mode in QEMU_KTEST_MATRIX]
 
 

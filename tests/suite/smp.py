@@ -41,7 +41,10 @@ firmware's tables parsed natively, and the kernel on QEMU -smp N.
                    creator, every page comes back, flush_tlb_others
                    returns only once each CPU asked has flushed), and
                    (PARAVIRT=y) the live backend switches stop the other
-                   CPUs at a safe point.
+                   CPUs at a safe point.  -fpu=eager: the -smp 4 suite
+                   with the FPU switched eagerly, each task's registers
+                   given back as it leaves a CPU and loaded by the
+                   switch wherever it runs next.
   smp-left-out-*   A CPU that never answers its start-up (the ktest
                    scenario apic2_never_answers sends APIC id 2 no
                    STARTUP; smp-ktest-late's smpboot_apic2_answers_late
@@ -69,7 +72,7 @@ from .builds import N, Y
 from .emulators import KTEST_QEMU_TIMEOUT, QEMU, qemu_command, read_serial, run_emulator
 from .harness import Failure, Test, fresh_log, need_file, need_tool
 from .native import check_native_tests, run_fuzzer
-from .ktest import qemu_ktest
+from .ktest import FPU_LINES, qemu_ktest
 from .shell_session import shell_dialogue
 
 CPU_TABLES_TEST = "build/native/test_cpu_tables"
@@ -318,5 +321,9 @@ def qemu_tests():
         Test("ktest-smp-4-n", qemu_ktest, (N, "qemu32"),
              {"append": "test", "extra": SMP_SUITE_MACHINE,
               "expect": [s for s in SMP_SUITE_SAYS if "pv_switch" not in s],
+              "timeout": SMP_SUITE_TIMEOUT}),
+        Test("ktest-smp-4-y-fpu=eager", qemu_ktest, (Y, "qemu32"),
+             {"append": "test fpu=eager", "extra": SMP_SUITE_MACHINE,
+              "expect": SMP_SUITE_SAYS + [FPU_LINES["fpu=eager"]],
               "timeout": SMP_SUITE_TIMEOUT}),
     ]

@@ -346,12 +346,15 @@ static void run_exits(struct guest *g)
  * and the loop returns when the scheduler asks), and cpu_state.c says
  * why the host code that runs between exits needs none of it.  It is
  * back on before this returns, on every way out: the caller may then
- * give the CPU up.
+ * give the CPU up.  For the same reason what this thread has on entry -
+ * the FPU's registers, which an eager switch to it left alone - stays
+ * its own from exit to exit.
  */
 void guest_run(struct guest *g)
 {
 	struct host_cpu_state host;
 
+	fpu_load_for_guest();	/* eagerly: no #NM will ask for it */
 	host_cpu_state_off(&host);
 	run_exits(g);
 	host_cpu_state_on(&host);

@@ -1,16 +1,34 @@
 /*
- * fpu.c - the x87/SSE registers, shared lazily between tasks.
+ * fpu.c - the x87/SSE registers, shared between tasks lazily or eagerly.
  *
- * Saving the FPU at every switch would cost each switch hundreds of
- * bytes of copying, though most tasks never touch it.  Instead the
+ * Lazily: saving the FPU at every switch would cost each switch hundreds
+ * of bytes of copying, though most tasks never touch it.  Instead the
  * switch only sets CR0.TS when the next task is not the one whose state
  * is in this CPU's FPU (its fpu_owner).  That task's first FPU instruction then
  * raises #NM; the handler clears TS (clts), saves the owner's registers,
- * loads the current task's and makes it the owner.  fxsave/fxrstor
- * where the CPU has FXSR, fnsave/frstor before.
+ * loads the current task's and makes it the owner.
+ *
+ * Eagerly: TS is never set.  The switch itself saves the owner's
+ * registers and loads the next task's whenever they are not the FPU's
+ * already - at every switch to another program's task, whether it uses
+ * the FPU or not - and no task ever meets a #NM.
+ *
+ * fxsave/fxrstor where the CPU has FXSR, fnsave/frstor before, either way.
+ *
+ * Which is cheaper depends on what a trap costs, so the backend chooses
+ * (paravirt_ops.eager_fpu): natively a #NM is one trap, and the
+ * PARAVIRT=n kernel, native and no table, is lazy too; in a guest a lazy
+ * hand-over costs four exits to the host, and its guest backend is eager.
+ * The boot option fpu=lazy|eager overrides the choice.  It is made once,
+ * in fpu_init: a live backend switch (`pv use`) leaves it as it is.
+ * Either mode is right on every backend - the choice is a cost, not a
+ * need - while changing it at run time would have to bring every CPU's
+ * TS and owner into the other mode's shape at once; and the backends
+ * that can replace each other live choose alike anyway (native, trace
+ * and rom at ring 0; guest and trace over it at ring 1).
  *
  * A new task's saved state is one clean image (fpu_clean), so its first
- * #NM loads every register: fninit alone would leave it the data
+ * #NM (or eager switch in) loads every register: fninit alone would leave it the data
  * registers (and so MMX), XMM0-7 and MXCSR of whichever task used the
  * FPU last.
  *
@@ -19,6 +37,7 @@
  */
 #include <kernel.h>
 #include <cmdline.h>
+#include <string.h>
 #include <task.h>
 #include <asm/cpu.h>
 #include <asm/privileged.h>
@@ -33,7 +52,15 @@
 #define FTW_ALL_EMPTY	0xffff	/* fnsave's full tag word; fxsave's is 0 */
 #define MXCSR_DEFAULT	0x1f80	/* at reset: every exception masked */
 
-static bool has_fpu, use_fxsr, pretend_no_fpu;
+/* NONE before fpu_init, and where there is no FPU. */
+enum fpu_mode { FPU_NONE, FPU_LAZY, FPU_EAGER };
+
+static enum fpu_mode fpu_mode, fpu_forced;	/* fpu_forced: fpu=, or NONE */
+/* fpu_mode == FPU_LAZY, in the one byte the switch tests first: its lazy
+ * path is then the very one it was before there was an eager mode (the
+ * native kernel's figures stay where they were). */
+static bool switch_lazily;
+static bool use_fxsr, pretend_no_fpu;
 /* Whose registers this CPU's FPU holds, and whether its CR0.TS is set,
  * are each CPU's own: this_cpu fpu_owner and fpu_ts_set (asm/percpu.h). */
 /* What every task starts with: built by fpu_init, which kmain calls
@@ -47,6 +74,19 @@ static int set_nofpu(const char *v)
 	return 0;
 }
 boot_option("nofpu", set_nofpu, "run as if there were no FPU (CR0.EM)");
+
+static int set_fpu_mode(const char *v)
+{
+	if (v && !strcmp(v, "lazy"))
+		fpu_forced = FPU_LAZY;
+	else if (v && !strcmp(v, "eager"))
+		fpu_forced = FPU_EAGER;
+	else
+		return -EINVAL;
+	return 0;
+}
+boot_option("fpu", set_fpu_mode,
+	    "lazy or eager: how tasks share the FPU, whatever the backend chooses");
 
 /* fninit resets a present FPU's status word to 0; with none there, the
  * store does not happen and the preset value stays. */
@@ -78,13 +118,21 @@ static void build_clean_image(void)
 	}
 }
 
+/* fpu='s mode, else the backend's (the table's now: pv= has chosen). */
+static enum fpu_mode chosen_mode(void)
+{
+	if (fpu_forced != FPU_NONE)
+		return fpu_forced;
+	return paravirt_eager_fpu() ? FPU_EAGER : FPU_LAZY;
+}
+
 void fpu_init(void)
 {
+	bool present = !pretend_no_fpu && fpu_probe();
 	unsigned long cr0;
 
-	has_fpu = !pretend_no_fpu && fpu_probe();
 	cr0 = read_cr0() & ~(X86_CR0_EM | X86_CR0_MP | X86_CR0_NE);
-	if (!has_fpu) {
+	if (!present) {
 		write_cr0(cr0 | X86_CR0_EM);
 		printk("fpu: %s: CR0.EM set, a task using floating point is killed\n",
 		       pretend_no_fpu ? "off (nofpu)" : "none");
@@ -99,14 +147,25 @@ void fpu_init(void)
 		write_cr4(read_cr4() | X86_CR4_OSFXSR |
 			  (cpu_has(X86_FEATURE_SSE) ? X86_CR4_OSXMMEXCPT : 0));
 	build_clean_image();
-	set_ts();
-	printk("fpu: present, switched lazily with %s\n",
-	       use_fxsr ? "fxsave/fxrstor" : "fnsave/frstor");
+	fpu_mode = chosen_mode();
+	switch_lazily = fpu_mode == FPU_LAZY;
+	if (switch_lazily)
+		set_ts();	/* no task's registers are loaded yet */
+	printk("fpu: present, switched %s with %s%s\n",
+	       fpu_mode == FPU_EAGER ? "eagerly" : "lazily",
+	       use_fxsr ? "fxsave/fxrstor" : "fnsave/frstor",
+	       fpu_forced == FPU_NONE ? "" : fpu_forced == FPU_EAGER ? " (fpu=eager)" :
+	       " (fpu=lazy)");
 }
 
 bool fpu_present(void)
 {
-	return has_fpu;
+	return fpu_mode != FPU_NONE;
+}
+
+bool fpu_eager(void)
+{
+	return fpu_mode == FPU_EAGER;
 }
 
 static void fpu_save(struct thread_struct *t)
@@ -125,36 +184,34 @@ static void fpu_restore(struct thread_struct *t)
 		asm volatile("frstor %0" : : "m" (t->fpu.fnsave));
 }
 
-/* The owner's registers saved, and this FPU no one's.  Out of line:
- * only a task that used the FPU in its slice pays for it. */
-static void __attribute__((noinline)) fpu_give_back(struct task *owner)
+/* CR0.TS clear, for the FPU instructions that follow. */
+static inline void clts_if_set(void)
 {
 	if (this_cpu_read(fpu_ts_set)) {
 		clts();
 		this_cpu_write(fpu_ts_set, false);
 	}
+}
+
+/* The owner's registers saved, and this FPU no one's.  Out of line:
+ * only a task that used the FPU in its slice pays for it (lazily). */
+static void __attribute__((noinline)) fpu_give_back(struct task *owner)
+{
+	clts_if_set();
 	fpu_save(&owner->thread);
 	this_cpu_write(fpu_owner, NULL);
 }
 
-/* A new task: its first FPU instruction will load the clean image. */
+/* A new task: its first #NM, or eager switch in, loads the clean image. */
 void fpu_init_task(struct task *t)
 {
 	t->thread.fpu = fpu_clean;
 }
 
-/* #NM from ring 3.  False when there is no FPU to give. */
-bool fpu_handle_nm(struct pt_regs *regs)
+/* The current task's registers into the FPU, whose owner's (if any) are
+ * saved first; TS is clear.  Inlined: it is the #NM's whole work. */
+static inline __attribute__((always_inline)) void fpu_hand_over(struct task *owner)
 {
-	struct task *owner = this_cpu_read(fpu_owner);
-
-	(void)regs;
-	if (!has_fpu)
-		return false;
-	clts();
-	this_cpu_write(fpu_ts_set, false);
-	if (owner == current)		/* TS was a guest's (fpu_trap_next_use) */
-		return true;
 	if (owner)
 		fpu_save(&owner->thread);
 	/* What is left - a dead owner's registers - may hold an unmasked
@@ -165,24 +222,67 @@ bool fpu_handle_nm(struct pt_regs *regs)
 	asm volatile("fninit");
 	fpu_restore(&current->thread);
 	this_cpu_write(fpu_owner, current);
+}
+
+/* #NM from ring 3 (lazily; eagerly only where a guest's TS is set, see
+ * fpu_trap_next_use).  False when there is no FPU to give. */
+bool fpu_handle_nm(struct pt_regs *regs)
+{
+	struct task *owner = this_cpu_read(fpu_owner);
+
+	(void)regs;
+	if (fpu_mode == FPU_NONE)
+		return false;
+	clts();
+	this_cpu_write(fpu_ts_set, false);
+	if (owner == current)		/* TS was a guest's (fpu_trap_next_use) */
+		return true;
+	fpu_hand_over(owner);
 	return true;
 }
 
 /*
- * At a switch: TS set unless the next task's state is already loaded.
- * With more than one CPU, a task that owns this FPU gives its registers
- * back to memory as it leaves: it may next run on another CPU, whose #NM
- * would load its image from memory - stale while the registers stayed
- * here.  (Linux 2.6's i386 did the same: saved at switch-out, restored
- * lazily.)  With one CPU the registers wait for the owner's return.
+ * The eager switch: next's registers loaded now unless they are the
+ * FPU's already.  A kernel thread never uses the FPU
+ * (-mgeneral-regs-only), so a switch to one leaves it alone: its owner
+ * finds its registers still there when it comes back, if no one took
+ * them meanwhile (the one kernel thread that does use the FPU, a host's
+ * guest thread, takes it in fpu_load_for_guest).  The rule of more than
+ * one CPU is the lazy switch's (below).  next is current already:
+ * arch_switch_to makes it so first.
+ */
+static void __attribute__((noinline)) fpu_switch_eagerly(struct task *prev, struct task *next)
+{
+	struct task *owner = this_cpu_read(fpu_owner);
+
+	clts_if_set();	/* a guest's TS (fpu_trap_next_use), never a program's */
+	if (owner == prev && num_online_cpus() > 1) {
+		fpu_give_back(prev);
+		owner = NULL;
+	}
+	if (next->user && next != owner)
+		fpu_hand_over(owner);
+}
+
+/*
+ * At a switch, lazily: TS set unless the next task's state is already
+ * loaded.  With more than one CPU, a task that owns this FPU gives its
+ * registers back to memory as it leaves: it may next run on another CPU,
+ * whose #NM (or eager switch) would load its image from memory - stale
+ * while the registers stayed here.  (Linux 2.6's i386 did the same: saved
+ * at switch-out, restored lazily.)  With one CPU the registers wait for
+ * the owner's return.
  */
 void fpu_switch(struct task *prev, struct task *next)
 {
 	struct task *owner;
 	bool ts_set;
 
-	if (!has_fpu)
+	if (!switch_lazily) {
+		if (fpu_mode == FPU_EAGER)
+			fpu_switch_eagerly(prev, next);
 		return;
+	}
 	owner = this_cpu_read(fpu_owner);
 	if (owner == prev && num_online_cpus() > 1) {
 		fpu_give_back(prev);
@@ -202,8 +302,27 @@ void fpu_switch(struct task *prev, struct task *next)
  * guest thread's already. */
 void fpu_trap_next_use(void)
 {
-	if (has_fpu && !this_cpu_read(fpu_ts_set))
+	if (fpu_mode != FPU_NONE && !this_cpu_read(fpu_ts_set))
 		set_ts();
+}
+
+/*
+ * The current task, a host's thread about to enter its guest
+ * (arch/x86/host/run.c), is a kernel thread whose code - the guest's -
+ * uses the FPU.  Eagerly, the switch to it left the FPU alone: its
+ * registers are loaded here.  Lazily, the #NM of its first use does it.
+ */
+void fpu_load_for_guest(void)
+{
+	struct task *owner;
+
+	if (fpu_mode != FPU_EAGER)
+		return;
+	owner = this_cpu_read(fpu_owner);
+	if (owner == current)
+		return;
+	clts_if_set();
+	fpu_hand_over(owner);
 }
 
 /* A task that is gone runs nowhere: no CPU may keep it as the owner

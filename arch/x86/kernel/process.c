@@ -8,7 +8,7 @@
  *   load_tls       its thread-local segments, on every switch
  *   write_gdt_entry + load_ldt_desc   its LDT, when either has its own
  *   set_debugreg   its watchpoints, when either task has some
- *   clts / CR0.TS  the FPU, lazily (fpu.c)
+ *   clts / CR0.TS  the FPU, lazily; or its registers, eagerly (fpu.c)
  *   read_pmc       the performance counter it used (pmc.c)
  *
  * all between start_context_switch and end_context_switch: a backend

@@ -29,9 +29,9 @@ struct paravirt_ops paravirt_ops;
 	_Static_assert(offsetof(struct paravirt_ops, op) % sizeof(void *) == 0, \
 		       #op " is not on a slot boundary");
 PARAVIRT_OPS(ASSERT_OP_SLOT)
-_Static_assert(offsetof(struct paravirt_ops, kernel_rpl) + sizeof(unsigned int) ==
+_Static_assert(offsetof(struct paravirt_ops, eager_fpu) + sizeof(void *) ==
 	       PARAVIRT_FIRST_OP_SLOT * sizeof(void *),
-	       "something but name and kernel_rpl precedes the ops");
+	       "something but name, kernel_rpl and eager_fpu precedes the ops");
 _Static_assert(PARAVIRT_NR_SLOTS <= 127, "paravirt_ops has too many slots");
 
 /* Generated from the one list of ops, so a name cannot drift from its

@@ -559,6 +559,11 @@ static void guest_flush_tlb_others(cpumask_t cpumask, u32 va)
 static const struct paravirt_ops guest_paravirt_ops = {
 	.name			= "guest",
 	.kernel_rpl		= GUEST_KERNEL_RPL,
+	/* Eagerly: a lazy hand-over costs four exits (set_ts at the switch,
+	 * the #NM reflected to us, clts's set_ts, then the host's own #NM,
+	 * its real TS still set), each far dearer than the copy; eager, the
+	 * copy runs here at ring 1 and exits not at all. */
+	.eager_fpu		= true,
 
 	.cpuid			= guest_cpuid,
 	.get_debugreg		= guest_get_debugreg,

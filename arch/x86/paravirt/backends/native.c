@@ -24,6 +24,10 @@ void native_irq_enable_sysexit(void);
 const struct paravirt_ops native_paravirt_ops = {
 	.name			= "native",
 	.kernel_rpl		= 0,
+	/* Lazily: on hardware a #NM is one trap, cheaper than copying the
+	 * FPU's hundreds of bytes at every switch, most of which no task
+	 * that runs next would touch. */
+	.eager_fpu		= false,
 
 	.cpuid			= native_cpuid,
 	.get_debugreg		= native_get_debugreg,

@@ -41,7 +41,8 @@ void iret_fault(void);		/* entry.S: a return to user mode that faults */
 /* Where the ROM runs: page-aligned, so its pages hold nothing else. */
 static u8 rom_image[ROM_MAX_SIZE] __section(".rom") __attribute__((aligned(4096)));
 static struct exception_table_entry rom_extable[ROM_MAX_FIXUPS];
-static struct paravirt_ops rom_ops = { .name = "rom", .kernel_rpl = 0 };
+/* Lazy FPU switching, as native's: its ops run on the same hardware. */
+static struct paravirt_ops rom_ops = { .name = "rom", .kernel_rpl = 0, .eager_fpu = false };
 static char rom_refusal[112];	/* *why points here: it must outlive prepare() */
 static bool installed;
 

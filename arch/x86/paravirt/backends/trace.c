@@ -180,7 +180,7 @@ static const struct paravirt_ops *trace_prepare(const char **why)
 		return NULL;
 	}
 	paravirt_trace_inner = *ops;
-	trace_ops = *ops;
+	trace_ops = *ops;	/* its kernel_rpl and eager_fpu too: the same CPU */
 	trace_ops.name = "trace";
 	for (slot = PARAVIRT_FIRST_OP_SLOT; slot < PARAVIRT_NR_SLOTS; slot++)
 		((void **)&trace_ops)[slot] = paravirt_trace_stubs[slot];
