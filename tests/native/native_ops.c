@@ -27,6 +27,11 @@
 
 #define JUMP_OP(op, slot, ...)		{ OP(op, 0, true, slot, CLBR_ANY, __VA_ARGS__) }
 
+/* An op whose native template is empty: no bytes wanted. */
+#define LAZY_OP(op, slot_)						\
+	{ .name = #op, .start = tpl_##op, .end = tpl_##op##_end, .want_len = 0, \
+	  .slot = slot_, .clobbers = CLBR_CALLEE_SAVE }
+
 /*
  * load_tls and load_esp0: called as C functions (CLBR_ANY), their sites
  * as long as their templates.  The templates' operands are the kernel's
@@ -48,9 +53,13 @@ _Static_assert(THREAD_tls_array == 0 && THREAD_esp0 < 128 && TSS_esp0 < 128,
 const struct native_op native_ops[] = {
 	CALL_OP(irq_disable,		0,	  19, 0xfa),		/* cli */
 	CALL_OP(irq_enable,		0,	  20, 0xfb),		/* sti */
-	WRITE_OP(restore_fl,			  17, 0x50, 0x9d),	/* push %eax; popf */
-	CALL_OP(save_fl,		CLBR_EAX, 16, 0x9c, 0x58),	/* pushf; pop %eax */
-	CALL_OP(save_fl_irq_disable,	CLBR_EAX, 18, 0x9c, 0x58, 0xfa),
+	/* The flag ops' sites have room for a backend's longer template. */
+	{ OP(restore_fl, 0, false, 17, CLBR_NONE, 0x50, 0x9d),	/* push %eax; popf */
+	  .site_len = PATCH_SITE_LEN_restore_fl },
+	{ OP(save_fl, CLBR_EAX, false, 16, CLBR_EAX, 0x9c, 0x58),	/* pushf; pop %eax */
+	  .site_len = PATCH_SITE_LEN_save_fl },
+	{ OP(save_fl_irq_disable, CLBR_EAX, false, 18, CLBR_EAX, 0x9c, 0x58, 0xfa),
+	  .site_len = PATCH_SITE_LEN_save_fl_irq_disable },
 	CALL_OP(safe_halt,		0,	  21, 0xfb, 0xf4),	/* sti; hlt */
 	CALL_OP(halt,			0,	  22, 0xf4),		/* hlt */
 	JUMP_OP(iret,				  41, 0xcf),
@@ -78,6 +87,11 @@ const struct native_op native_ops[] = {
 	 * whose result is EAX. */
 	{ OP(spin_draw, CLBR_EAX, false, 46, CLBR_EAX | CLBR_CALLEE_SAVE,
 	     0xf0, 0x3e, 0x0f, 0xc1, 0x42, 0x00) },
+	/* The lazy modes: empty templates at callee-save sites. */
+	LAZY_OP(start_context_switch, 47),
+	LAZY_OP(end_context_switch, 48),
+	LAZY_OP(enter_lazy_mmu, 49),
+	LAZY_OP(leave_lazy_mmu, 50),
 };
 
 const unsigned int nr_native_ops = sizeof(native_ops) / sizeof(native_ops[0]);

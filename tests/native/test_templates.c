@@ -161,9 +161,10 @@ void test_inline_sites(void)
 	 * take an argument in EAX (the site keeps it), 8-byte read_tsc,
 	 * 7-byte jump sites, and the context switch's sites as long as
 	 * their templates: 59-byte load_tls (its 8-byte call padded),
-	 * 6-byte load_esp0 (its bare call), and the 6-byte bare call of a
-	 * callee-save site (spin_unlock).  site_of() builds them; check
-	 * it did. */
+	 * 6-byte load_esp0 (its bare call), the 6-byte bare call of a
+	 * callee-save site (spin_unlock, the lazy modes), and the flag ops'
+	 * with room for the guest's templates (13, 13 and 20 bytes).
+	 * site_of() builds them; check it did. */
 	for (i = 0; i < nr_native_ops; i++) {
 		const struct native_op *n = &native_ops[i];
 		unsigned int len = site_of(n, SITE_ADDR).len;
@@ -171,6 +172,8 @@ void test_inline_sites(void)
 			!strcmp(n->name, "read_tsc") ? 8 :
 			!strcmp(n->name, "load_tls") ? 59 :
 			!strcmp(n->name, "load_esp0") ? 6 :
+			!strcmp(n->name, "save_fl") || !strcmp(n->name, "restore_fl") ? 13 :
+			!strcmp(n->name, "save_fl_irq_disable") ? 20 :
 			n->clobbers & CLBR_CALLEE_SAVE ? 6 :
 			n->clobbers == CLBR_NONE ? 12 : 10;
 
