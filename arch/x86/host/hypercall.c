@@ -418,8 +418,7 @@ static void run_queue(struct guest *g)
 
 void guest_hypercall(struct guest *g, struct pt_regs *regs)
 {
-	if (g->shared)
-		g->shared->hypercalls++;
+	guest_exit_is(g, regs->eax < HCALL_NR ? regs->eax : HOST_COUNT_other);
 	run_queue(g);
 	if (g->state == GUEST_RUNNING) {
 		struct guest_call c = { regs->eax, regs->ebx, regs->ecx, regs->edx };
