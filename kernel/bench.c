@@ -21,9 +21,12 @@
  * kernel does not need.  The workloads include those movs.
  *
  * The paths (a system call by int $0x80 and by sysenter, a context
- * switch, a page fault, a user workload) can only be timed from ring 3:
- * user/bench_*.c do that with rdtsc and print their own "bench: path"
- * lines, in the format of the lines printed here.
+ * switch, a page fault, a user workload, a program spawned and waited
+ * for) can only be timed from ring 3: user/bench_*.c do that with rdtsc
+ * and print their own "bench: path" lines, in the format of the lines
+ * printed here.  Under the trace backend the same run also counts the
+ * padding the patched native kernel would have run in each figure
+ * ("bench: padding" lines, bench_padding() below).
  */
 #include <kernel.h>
 #include <bench.h>
@@ -35,8 +38,11 @@
 #include <task.h>
 #include <asm/bench.h>
 #include <asm/cpu.h>
+#include <asm/host.h>
+#include <asm/hypercall.h>
 #include <asm/irq.h>
 #include <asm/machine.h>
+#include <asm/platform.h>
 #include <asm/privileged.h>
 #include <asm/traps.h>
 
@@ -236,7 +242,7 @@ static const struct op_bench op_benches[] = {
  * make bench must not tabulate a missing figure as a result.
  */
 static const char *const path_programs[] = {
-	"bench_syscall", "bench_switch", "bench_fault", "bench_mix",
+	"bench_syscall", "bench_switch", "bench_fault", "bench_mix", "bench_spawn",
 };
 
 /*
@@ -309,6 +315,83 @@ static void bench_ops(void)
 	write_cr0(cr0);
 }
 
+/* ---- the padding: what the NOPs of patched sites cost ---- */
+
+/*
+ * Under the trace backend the sites are direct calls, counted per site,
+ * and bench_padding_count() (asm/bench.h) turns the counts into the
+ * padding instructions the native backend's patched sites would have
+ * run: the same kernel, the same code run, so each loop's count is the
+ * patched kernel's.  make bench boots `bench pv=trace` for these lines:
+ * "bench: padding op|workload NAME N", per iteration as the figures
+ * are, and the path programs print "bench: padding path NAME N".
+ */
+static u32 padding_now(void)
+{
+	u32 count = 0;
+
+	bench_padding_count(&count);
+	return count;
+}
+
+/* The padding that run() takes less minus()'s: the loop and its
+ * brackets of TSC reads cancel, as they do for the instructions. */
+static s64 padding_between(u64 (*run)(void), u64 (*minus)(void))
+{
+	u32 start = padding_now(), middle, end;
+
+	run();
+	middle = padding_now();
+	minus();
+	end = padding_now();
+	return (s64)(middle - start) - (s64)(end - middle);
+}
+
+/* bench_iret()'s two asm loops alone, without its flag and TSC reads. */
+static unsigned long iret_flags;
+static u64 iret_loop(void)	{ bench_iret_loop(BENCH_LOOPS, iret_flags); return 0; }
+static u64 empty_asm_loop(void)	{ bench_empty_asm_loop(BENCH_LOOPS); return 0; }
+
+static void bench_padding(void)
+{
+	unsigned long cr0 = read_cr0();
+	unsigned int i;
+	u32 probe;
+
+	if (bench_padding_count(&probe))
+		return;			/* not the trace backend */
+	for (i = 0; i < ARRAY_SIZE(op_benches); i++)
+		print_per_op("padding op", op_benches[i].name,
+			     padding_between(op_benches[i].run, op_benches[i].minus));
+	iret_flags = raw_local_save_flags();
+	print_per_op("padding op", "iret", padding_between(iret_loop, empty_asm_loop));
+	set_system_gate(BENCH_VECTOR, workload_interrupt);
+	print_per_op("padding workload", "hotpath", padding_between(bench_hotpath, bench_empty));
+	print_per_op("padding workload", "kernel", padding_between(bench_workload, bench_empty));
+	set_system_gate(BENCH_VECTOR, NULL);
+	write_cr0(cr0);		/* the clts loop's CR0.TS back (bench_ops) */
+}
+
+/*
+ * In a guest, what the counts its host keeps are (asm/hypercall.h), by
+ * their index, as the path programs print them (SYS_counts' COUNTS_HOST,
+ * after the two totals): "bench: host count name INDEX KIND NAME", KIND
+ * hypercall or exit (each exit counts under one of these) or event (not
+ * an exit: the interrupts injected).  A line each: a guest's lines are
+ * cut at its host's line length.
+ */
+static void print_host_count_names(void)
+{
+	unsigned int i;
+
+	if (!platform->host_counts)
+		return;
+	for (i = 0; i < HOST_COUNTS; i++)
+		printk("bench: host count name %u %s %s\n", i,
+		       i < HCALL_NR ? "hypercall" : i < HOST_EXIT_REASONS ? "exit" : "event",
+		       host_count_name(i));
+}
+
 /* Interrupts stay off at the PIC (the host, in a guest) through the
  * paths too: every switch must be one a program asked for. */
 void bench_run(void)
@@ -322,6 +405,8 @@ void bench_run(void)
 	flags = raw_local_irq_save();
 	disable_irq(IRQ_TIMER);
 	bench_ops();
+	bench_padding();
+	print_host_count_names();
 	paths_ok = bench_paths();
 	if (paths_ok)
 		printk("bench: done (%lu workload interrupts)\n", workload_interrupts);

@@ -14,6 +14,7 @@
 #include <arch_door.h>
 #include <uapi/syscalls.h>
 #include <task.h>
+#include <asm/bench.h>
 #include <asm/cpu.h>
 #include <asm/paging.h>
 #include <asm/platform.h>
@@ -289,8 +290,31 @@ static long sys_hostcounts(u32 out)
 
 	if (!platform->host_counts)
 		return -ENODEV;
-	platform->host_counts(&v[0], &v[1]);
+	platform->host_counts(v, ARRAY_SIZE(v));
 	return copy_to_user(out, v, sizeof(v));
+}
+
+/* SYS_counts' which into v: how many words it has, or -ENODEV, -EINVAL. */
+static long machine_counts(u32 which, u32 *v, unsigned int size)
+{
+	switch (which) {
+	case COUNTS_HOST:
+		return platform->host_counts ? (long)platform->host_counts(v, size) : -ENODEV;
+	case COUNTS_PADDING:
+		return bench_padding_count(v) ? -ENODEV : 1;
+	}
+	return -EINVAL;
+}
+
+/* For make bench: a measuring program's counts around what it times.
+ * Asked for none (n 0), it learns how many there are: out is not looked at. */
+static long sys_counts(u32 out, u32 n, u32 which)
+{
+	u32 v[HOST_COUNTS_MAX];
+	long words = machine_counts(which, v, ARRAY_SIZE(v));
+	long err = words > 0 && n ? copy_to_user(out, v, min(n, (u32)words) * sizeof(u32)) : 0;
+
+	return err ? err : words;
 }
 
 static long sys_iopl(struct pt_regs *regs, u32 level)
@@ -324,6 +348,7 @@ long do_syscall(struct pt_regs *regs, u32 nr, u32 a, u32 b, u32 c)
 	case SYS_cpuinfo:	return sys_cpuinfo(a);
 	case SYS_hostcounts:	return sys_hostcounts(a);
 	case SYS_thread:	return sys_thread(a, b, c);
+	case SYS_counts:	return sys_counts(a, b, c);
 	}
 	return -ENOSYS;
 }

@@ -105,7 +105,10 @@ static void bad_getarg(void)
 	expect("getarg's text", strcmp(buf, "all"), 0);
 }
 
-static void bad_out_array(long nr, const char *name, long good_result)
+/* A call whose first argument is an array of `bytes` it writes (b and
+ * c its others): every bad place gives -EFAULT, or good_result if not 0. */
+static void bad_out_array(long nr, const char *name, long good_result, long b, long c,
+			  unsigned int bytes)
 {
 	char what[40];
 	uint32_t out[4];
@@ -113,8 +116,10 @@ static void bad_out_array(long nr, const char *name, long good_result)
 	const char *cases[] = { "kernel", "NULL", "unmapped", "read-only",
 				"past user space" };
 	/* USER_END - 4: the 8 or 16 bytes would run past the end of user
-	 * space (and the word there is the top of this program's stack) */
-	long addr[] = { KERNEL_DATA, 0, UNMAPPED, (long)text_string, USER_END - 4 };
+	 * space (and the word there is the top of this program's stack);
+	 * one word would fit there, so for it USER_END - 2 */
+	long addr[] = { KERNEL_DATA, 0, UNMAPPED, (long)text_string,
+			USER_END - (bytes > 4 ? 4 : 2) };
 	unsigned int i;
 
 	(void)out;
@@ -126,7 +131,7 @@ static void bad_out_array(long nr, const char *name, long good_result)
 		memcpy(what + n + 1, cases[i], m);
 		what[n + 1 + m] = ')';
 		what[n + 2 + m] = '\0';
-		expect(what, sys(nr, addr[i], 0, 0), want);
+		expect(what, sys(nr, addr[i], b, c), want);
 	}
 }
 
@@ -179,13 +184,21 @@ int main(void)
 	bad_spawn(heap_end);
 	bad_wait();
 	bad_getarg();
-	bad_out_array(SYS_uptime, "uptime", 0);
+	bad_out_array(SYS_uptime, "uptime", 0, 0, 0, 16);
 	/* Where there is no counter, every pmc call gives -ENODEV first. */
 	pmc_result = read_pmc_count(&count);
-	bad_out_array(SYS_pmc, "pmc", pmc_result == -ENODEV ? -ENODEV : 0);
+	bad_out_array(SYS_pmc, "pmc", pmc_result == -ENODEV ? -ENODEV : 0, 0, 0, 8);
 	/* The same on bare hardware, where there is no host to count. */
 	host_result = host_counts(counts);
-	bad_out_array(SYS_hostcounts, "hostcounts", host_result == -ENODEV ? -ENODEV : 0);
+	bad_out_array(SYS_hostcounts, "hostcounts", host_result == -ENODEV ? -ENODEV : 0,
+		      0, 0, 8);
+	/* And where the machine counts neither (no host; not the trace
+	 * backend, whose padding count is one word). */
+	bad_out_array(SYS_counts, "counts host", machine_counts(counts, 0, COUNTS_HOST) ==
+		      -ENODEV ? -ENODEV : 0, 2, COUNTS_HOST, 8);
+	bad_out_array(SYS_counts, "counts padding", machine_counts(counts, 0, COUNTS_PADDING) ==
+		      -ENODEV ? -ENODEV : 0, 1, COUNTS_PADDING, 4);
+	expect("counts(no such which)", machine_counts(counts, 2, COUNTS_PADDING + 1), -EINVAL);
 	bad_segments_and_watch();
 	printf("badptr: %d mismatches\n", mismatches);
 	return mismatches;

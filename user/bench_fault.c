@@ -21,7 +21,7 @@ BENCH_TIMED(touch_pages, heap[i * PAGE_BYTES] = 1)
 
 int main(void)
 {
-	struct bench_exits exits;
+	struct bench_counts counts;
 	uint32_t faulting, mapped;
 
 	heap = sbrk(PAGES * PAGE_BYTES);
@@ -29,11 +29,11 @@ int main(void)
 		printf("bench_fault: sbrk(%u pages) refused\n", PAGES);
 		return 1;
 	}
-	bench_exits_begin(&exits);
+	bench_counts_begin(&counts);
 	faulting = touch_pages(PAGES);
-	bench_exits_end(&exits);
+	bench_counts_end(&counts);
 	mapped = touch_pages(PAGES);
 	bench_print("page_fault", faulting - mapped, PAGES);
-	bench_print_exits("page_fault", &exits, PAGES);
+	bench_print_counts("page_fault", &counts, PAGES);
 	return 0;
 }

@@ -63,7 +63,7 @@ BENCH_TIMED(empty_int80, bench_int80_frame(SYS_yield))
 int main(void)
 {
 	int sep = have_sysenter();
-	struct bench_exits exits;
+	struct bench_counts counts;
 	uint32_t ticks;
 
 	heap = sbrk(HEAP_PAGES * PAGE_BYTES);
@@ -72,9 +72,9 @@ int main(void)
 		return 1;
 	}
 	if (bench_pair("bench_mix", ROUNDS, sep ? mix_sysenter : mix_int80,
-		       sep ? empty_sysenter : empty_int80, &ticks, &exits))
+		       sep ? empty_sysenter : empty_int80, &ticks, &counts))
 		return 1;
 	bench_print("user_workload", ticks, ROUNDS);
-	bench_print_exits("user_workload", &exits, ROUNDS);
+	bench_print_counts("user_workload", &counts, ROUNDS);
 	return 0;
 }

@@ -122,45 +122,112 @@ static inline void bench_print(const char *path, uint32_t ticks, uint32_t n)
 }
 
 /*
- * In a guest, what a path costs the host too: the exits and the
- * hypercalls among them (SYS_hostcounts) over the timed stretch,
- * printed per iteration as "bench: exits NAME E.HH H.HH".  A guest's
- * system call leaves no trace there (it never leaves the guest), so
- * reading them adds nothing.  On bare hardware there is no host, and
- * no line.
+ * What the machine counted over the timed stretch (SYS_counts), printed
+ * after the path's figure:
+ *
+ *   in a guest, what the path costs its host: "bench: exits NAME E H",
+ *   the exits and the hypercalls among them per iteration, and the same
+ *   whole, "bench: host totals NAME N EXITS HYPERCALLS" over N
+ *   iterations, with a line for each count the host keeps that is not
+ *   0, "bench: host count NAME INDEX COUNT" (the exits by reason and the
+ *   interrupts injected: the kernel's lines "bench: host count name"
+ *   say which is which, kernel/bench.c).  A guest's system call never
+ *   leaves the guest, so reading them adds nothing;
+ *
+ *   under the trace backend, the padding instructions the patched
+ *   native kernel's sites would have run: "bench: padding path NAME P"
+ *   per iteration.  The reads' own system calls pass sites too, always
+ *   the same ones: bench_counts_begin() measures them once, with
+ *   nothing between two reads, and bench_counts_end() takes them off.
+ *
+ * Elsewhere (a PC, another backend) neither is counted, and no line.
  */
-struct bench_exits {
-	uint32_t count[2];	/* exits, hypercalls */
-	int counted;
+#define BENCH_HOST_WORDS	64	/* the kernel's HOST_COUNTS_MAX */
+
+struct bench_counts {
+	uint32_t host[BENCH_HOST_WORDS];	/* exits, hypercalls, by reason... */
+	long host_words;			/* how many; <= 0: no host */
+	uint32_t padding;
+	int padded;				/* counted: the trace backend */
 };
 
-static inline void bench_exits_begin(struct bench_exits *e)
+static inline void bench_counts_read(struct bench_counts *c)
 {
-	e->counted = host_counts(e->count) == 0;
+	c->host_words = machine_counts(c->host, BENCH_HOST_WORDS, COUNTS_HOST);
+	if (c->host_words > BENCH_HOST_WORDS)
+		c->host_words = -1;		/* more than this program knows */
+	c->padded = machine_counts(&c->padding, 1, COUNTS_PADDING) == 1;
 }
 
-/* e: the counts of the stretch since bench_exits_begin(). */
-static inline void bench_exits_end(struct bench_exits *e)
+/* c minus an earlier read of the same counts. */
+static inline void bench_counts_since(struct bench_counts *c, const struct bench_counts *before)
 {
-	uint32_t now[2];
+	long i;
 
-	if (!e->counted || host_counts(now)) {
-		e->counted = 0;
-		return;
+	if (c->host_words != before->host_words)
+		c->host_words = -1;
+	for (i = 0; i < c->host_words; i++)
+		c->host[i] -= before->host[i];
+	c->padded = c->padded && before->padded;
+	c->padding -= before->padding;
+}
+
+/* The reads' own padding, measured at the first begin. */
+static uint32_t bench_read_padding;
+static int bench_read_padding_known;
+
+static inline void bench_counts_begin(struct bench_counts *c)
+{
+	if (!bench_read_padding_known) {
+		struct bench_counts first, second;
+
+		bench_counts_read(&first);
+		bench_counts_read(&second);
+		bench_counts_since(&second, &first);
+		bench_read_padding = second.padding;
+		bench_read_padding_known = 1;
 	}
-	e->count[0] = now[0] - e->count[0];
-	e->count[1] = now[1] - e->count[1];
+	bench_counts_read(c);
 }
 
-static inline void bench_print_exits(const char *path, const struct bench_exits *e,
-				     uint32_t n)
+/* c: the counts of the stretch since bench_counts_begin(). */
+static inline void bench_counts_end(struct bench_counts *c)
 {
-	if (!e->counted)
-		return;
+	struct bench_counts before = *c;
+
+	bench_counts_read(c);
+	bench_counts_since(c, &before);
+	c->padding -= bench_read_padding;
+}
+
+#define BENCH_HOST_TOTALS	2	/* exits, hypercalls: then the host's counts */
+
+static inline void bench_print_host(const char *path, const struct bench_counts *c,
+				    uint32_t n)
+{
+	long i;
+
 	printf("bench: exits %s", path);
-	bench_print_per(e->count[0], n);
-	bench_print_per(e->count[1], n);
-	printf("\n");
+	bench_print_per(c->host[0], n);
+	bench_print_per(c->host[1], n);
+	printf("\nbench: host totals %s %u %u %u\n", path, (unsigned int)n,
+	       (unsigned int)c->host[0], (unsigned int)c->host[1]);
+	for (i = BENCH_HOST_TOTALS; i < c->host_words; i++)
+		if (c->host[i])
+			printf("bench: host count %s %ld %u\n", path, i - BENCH_HOST_TOTALS,
+			       (unsigned int)c->host[i]);
+}
+
+static inline void bench_print_counts(const char *path, const struct bench_counts *c,
+				      uint32_t n)
+{
+	if (c->host_words >= BENCH_HOST_TOTALS)
+		bench_print_host(path, c, n);
+	if (c->padded) {
+		printf("bench: padding path %s", path);
+		bench_print_per(c->padding, n);
+		printf("\n");
+	}
 }
 
 /* A path the CPU cannot take: shown as such, never as a figure. */
@@ -189,7 +256,7 @@ static inline void bench_print_absent(const char *path, const char *why)
  * So the timed stretch holds exactly 2 * rounds switches and 2 * rounds
  * loop iterations (rounds of each task), whatever the iterations cost.
  * *ticks is the timed loop's instructions less two empty loops (one per
- * task), *exits what the host counted meanwhile (in a guest).  Returns
+ * task), *counts what the machine counted meanwhile (bench_counts).  Returns
  * 0, or -1 after printing why the pair did not run.
  */
 typedef uint32_t (*bench_loop_t)(unsigned int n);
@@ -203,7 +270,7 @@ static inline int bench_is_partner(void)
 
 static inline int bench_pair(const char *program, unsigned int rounds,
 			     bench_loop_t loop, bench_loop_t empty, uint32_t *ticks,
-			     struct bench_exits *exits)
+			     struct bench_counts *counts)
 {
 	int pid, status = -1;
 
@@ -217,9 +284,9 @@ static inline int bench_pair(const char *program, unsigned int rounds,
 		return -1;
 	}
 	loop(1);
-	bench_exits_begin(exits);
+	bench_counts_begin(counts);
 	*ticks = loop(rounds);
-	bench_exits_end(exits);
+	bench_counts_end(counts);
 	if (wait(pid, &status) != pid || status != 0) {
 		printf("%s: the partner ended with status %d\n", program, status);
 		return -1;

@@ -21,13 +21,13 @@ BENCH_TIMED(empty_int80, bench_int80_frame(SYS_yield))
 int main(void)
 {
 	int sep = have_sysenter();
-	struct bench_exits exits;
+	struct bench_counts counts;
 	uint32_t ticks;
 
 	if (bench_pair("bench_switch", ROUNDS, sep ? yield_sysenter : yield_int80,
-		       sep ? empty_sysenter : empty_int80, &ticks, &exits))
+		       sep ? empty_sysenter : empty_int80, &ticks, &counts))
 		return 1;
 	bench_print("context_switch", ticks, 2 * ROUNDS);
-	bench_print_exits("context_switch", &exits, 2 * ROUNDS);
+	bench_print_counts("context_switch", &counts, 2 * ROUNDS);
 	return 0;
 }

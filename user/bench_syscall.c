@@ -19,20 +19,23 @@ BENCH_TIMED(sysenter_empty, bench_sysenter_frame(SYS_nop))
 
 int main(void)
 {
-	struct bench_exits exits;
+	struct bench_counts counts;
 	uint32_t ticks;
 
-	bench_exits_begin(&exits);
+	bench_counts_begin(&counts);
 	ticks = int80_loop(CALLS);
-	bench_exits_end(&exits);
+	bench_counts_end(&counts);
 	bench_print("syscall_int80", ticks - int80_empty(CALLS), CALLS);
-	bench_print_exits("syscall_int80", &exits, CALLS);
+	bench_print_counts("syscall_int80", &counts, CALLS);
 	/* crt0 learned from the kernel whether sysenter is set up: without
 	 * SEP the instruction would raise #UD, so there is no figure. */
-	if (have_sysenter())
-		bench_print("syscall_sysenter",
-			    sysenter_loop(CALLS) - sysenter_empty(CALLS), CALLS);
-	else
+	if (have_sysenter()) {
+		bench_counts_begin(&counts);
+		ticks = sysenter_loop(CALLS);
+		bench_counts_end(&counts);
+		bench_print("syscall_sysenter", ticks - sysenter_empty(CALLS), CALLS);
+		bench_print_counts("syscall_sysenter", &counts, CALLS);
+	} else
 		bench_print_absent("syscall_sysenter",
 				   "the kernel did not set up sysenter: no SEP, or nosysenter");
 	return 0;

@@ -27,9 +27,9 @@
  * the end, sleeps at most 2 ticks (or asks for a sleep the kernel must
  * refuse), spawns only `sleep` with a short argument and reaps every
  * child, and gives a call that writes user memory (wait, getarg,
- * uptime, pmc, cpuinfo, hostcounts) or prints it (write) no pointer into its own
- * data, bss or stack: a pointer that would land there is moved into
- * the heap, which it keeps as scratch.  brk is fuzzed too, so the model
+ * uptime, pmc, cpuinfo, hostcounts, counts) or prints it (write) no
+ * pointer into its own data, bss or stack: a pointer that would land
+ * there is moved into the heap, which it keeps as scratch.  brk is fuzzed too, so the model
  * of the heap follows it.  thread is given hostile entry points and
  * stacks; the one it may accept starts a thread that exits at once, on
  * a stack of its own, one such thread alive at a time (a child like a
@@ -101,6 +101,8 @@ static uint32_t hz, last_ticks, cpu_family, cpu_feature_bits;
 static int pmc_absent;			/* pmc gives -ENODEV whatever it is passed */
 static int no_host;			/* hostcounts too: not a guest */
 static uint32_t host_count[2];		/* the host's counts last seen */
+static long counts_words[2];		/* SYS_counts' words by which, or -ENODEV */
+static uint32_t counts_seen[2];		/* the first word of each, last seen */
 static int children[MAX_CHILDREN], nr_children;
 static int watches;			/* watchpoints armed: they stay */
 static int wild;			/* the `wild` word */
@@ -954,6 +956,33 @@ static void fuzz_hostcounts(void)
 	host_count[1] = v[1];
 }
 
+/* What the machine counts for measuring programs: as many words as it
+ * said at the start, or -ENODEV throughout; the first word (the exits,
+ * the padding) only grows. */
+static void fuzz_counts(void)
+{
+	uint32_t which = below(4) ? below(2) : pick_plain();
+	uint32_t n = below(2) ? below(40) : pick_plain();
+	long words = which < 2 ? counts_words[which] : -EINVAL;
+	uint32_t bytes = words > 0 ? 4 * (n < (uint32_t)words ? n : (uint32_t)words) : 0;
+	uint32_t p = bytes ? out_pointer(bytes) : pick_pointer(4);
+	enum outcome o = bytes ? write_outcome(p, bytes) : DONE;
+	const volatile uint32_t *v = (const volatile uint32_t *)p;
+
+	enter("counts", SYS_counts, p, n, which);
+	if (words < 0) {
+		expect(words);
+		return;
+	}
+	expect(o == FAULT ? -EFAULT : words);
+	if (o != DONE || cur.result != words || !bytes)
+		return;
+	if ((int32_t)(v[0] - counts_seen[which]) < 0)
+		report("count %u, before: %u", (unsigned int)v[0],
+		       (unsigned int)counts_seen[which]);
+	counts_seen[which] = v[0];
+}
+
 /* ---- thread ---- */
 
 #define THREAD_STACK_WORDS	256
@@ -1232,6 +1261,7 @@ static void (*const fuzzers[NR_SYSCALLS])(void) = {
 	[SYS_uptime] = fuzz_uptime,	[SYS_pmc] = fuzz_pmc,
 	[SYS_nop] = fuzz_nop,		[SYS_cpuinfo] = fuzz_cpuinfo,
 	[SYS_hostcounts] = fuzz_hostcounts,	[SYS_thread] = fuzz_thread,
+	[SYS_counts] = fuzz_counts,
 };
 
 /* A heap grown past HEAP_KEEP goes back to its first size, so the pages
@@ -1343,6 +1373,7 @@ static void learn_the_machine(void)
 {
 	uint32_t info[2] = { 0, 0 }, up[4];
 	uint64_t count;
+	int i;
 
 	getarg(my_arg, sizeof(my_arg));
 	arg_len = strlen(my_arg);
@@ -1358,6 +1389,11 @@ static void learn_the_machine(void)
 	hz = up[1];
 	pmc_absent = read_pmc_count(&count) == -ENODEV;
 	no_host = host_counts(host_count) == -ENODEV;
+	for (i = 0; i < 2; i++) {
+		counts_words[i] = machine_counts(NULL, 0, i);
+		if (counts_words[i] > 0)
+			machine_counts(&counts_seen[i], 1, i);
+	}
 }
 
 static int parse_arg(uint32_t *seed, unsigned long *calls, unsigned long *seconds,

@@ -37,4 +37,26 @@ static inline void bench_fault_and_fixup(void)
 		     : "+r" (value) : : "memory");
 }
 
+/*
+ * The padding instructions the native backend's patched sites would have
+ * run so far - each site's calls, counted by the trace backend, times
+ * the one instruction of padding the patcher gives it natively, if any
+ * (paravirt/backends/trace.c) - in *count: 0, or -ENODEV under any other
+ * backend and in the PARAVIRT=n kernel, which has no sites.  make bench
+ * reads it around what it times, to tell the NOPs from the rest.
+ */
+#ifdef CONFIG_PARAVIRT
+int paravirt_trace_padding(u32 *count);
+static inline int bench_padding_count(u32 *count)
+{
+	return paravirt_trace_padding(count);
+}
+#else
+static inline int bench_padding_count(u32 *count)
+{
+	(void)count;
+	return -ENODEV;
+}
+#endif
+
 #endif

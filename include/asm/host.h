@@ -58,4 +58,11 @@ void guest_print_stats(void);
  * -ESRCH if it is not running). */
 int guest_console_input(struct guest *g, const char *s, unsigned int n);
 
+/* count_names.c: the name of count i of those the host keeps for its
+ * guest in the shared page (asm/hypercall.h, enum host_count): a
+ * hypercall's, a kind of exit's, or "injected"; "?" past them.  For
+ * `guest stats`, and for the guest's own bench, which prints what its
+ * programs read of them (kernel/bench.c). */
+const char *host_count_name(unsigned int i);
+
 #endif

@@ -63,6 +63,33 @@
 enum hypercall { HYPERCALLS(HCALL_ENUM) HCALL_NR };
 #endif
 
+/*
+ * Why the guest exited, for the counts its host keeps in the shared
+ * page (make bench, `guest stats`): every exit counts once, as the
+ * hypercall it made (by its number) or as one of these.  An #NM is
+ * counted as such whether the host takes it or passes it on.
+ */
+#define GUEST_EXIT_KINDS(X)						\
+	X(nm)			/* #NM: the FPU's hand-over */		\
+	X(shadow_fill)		/* a page fault the host's shadow filled */ \
+	X(reflected)		/* a fault or trap passed to its own IDT */ \
+	X(host_irq)		/* one of the host's interrupts, handled */ \
+	X(other)		/* the rest: port I/O done for a program, an \
+				   interrupt window's step, a stop */
+
+/* The counts' places: the hypercalls by number, the kinds above, then
+ * the interrupts injected, which are not exits. */
+#define HOST_COUNT_ENUM(name)	HOST_COUNT_##name,
+#ifndef __ASSEMBLER__
+enum host_count {
+	HOST_COUNT_LAST_HCALL = HCALL_NR - 1,
+	GUEST_EXIT_KINDS(HOST_COUNT_ENUM)
+	HOST_EXIT_REASONS,			/* an exit is one of those before */
+	HOST_COUNT_injected = HOST_EXIT_REASONS,
+	HOST_COUNTS
+};
+#endif
+
 /* What a guest asks for by its exit call. */
 #define GUEST_EXIT_EMULATOR	0	/* emulator_exit(a2): a test run's end */
 #define GUEST_EXIT_POWER_OFF	1
@@ -105,8 +132,9 @@ struct guest_shared {
 	u32 input_head, input_tail;	/* console input: host writes at tail */
 	char input[GUEST_INPUT_LEN];
 	/* What the host counted, for the guest's own measures (make bench):
-	 * every exit from it, and those that were hypercalls. */
-	u32 exits, hypercalls;
+	 * its exits by reason and the interrupts injected (enum host_count).
+	 * One count per exit: the exits and hypercalls are their sums. */
+	u32 counts[HOST_COUNTS];
 	u32 dr6;		/* the last debug trap's status (the host writes) */
 	u64 msr_value;		/* the last read_msr's answer (the host writes) */
 };

@@ -244,6 +244,9 @@ bool paravirt_patching_disabled(void);	/* nopatch */
 bool paravirt_site_fenced(const struct paravirt_patch_site *site);
 bool paravirt_poisoning(void);		/* pvdebug */
 struct op_template paravirt_op_template(unsigned int slot);
+/* Padding instructions site runs per pass when patched for op function
+ * fn: 0 or 1 (make bench, through the trace backend's counts). */
+unsigned int paravirt_site_padding(const struct paravirt_patch_site *site, void *fn);
 /* Every unfenced site rewritten for `to`; interrupts off (live switch). */
 void paravirt_patch_switch(const struct paravirt_ops *to);
 /* "inline", "direct", "indirect", "fenced" ...; orig: the build's bytes. */

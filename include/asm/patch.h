@@ -217,6 +217,12 @@ enum patch_result patch_compute_site(const struct patch_env *env,
 				     const struct paravirt_patch_site *site,
 				     const struct op_template *op, enum patch_kind kind,
 				     u32 target, const u8 *cur, u8 *out);
+/* Padding instructions the site runs each time it is passed (0 or 1),
+ * holding what kind makes of it, or as built if kept or it cannot be. */
+unsigned int patch_padding_runs(const struct patch_env *env,
+				const struct paravirt_patch_site *site,
+				const struct op_template *op, enum patch_kind kind,
+				u32 target, bool kept);
 
 #endif /* !__ASSEMBLER__ */
 #endif

@@ -32,14 +32,18 @@ struct platform {
 	/* IRQ 0 at hz (or what it can do: the rate it ticks at). */
 	unsigned int (*timer_start)(unsigned int hz);
 
-	/* A guest's: the exits and hypercalls its host counted (NULL on a
-	 * PC, which has no host). */
-	void (*host_counts)(u32 *exits, u32 *hypercalls);
+	/* A guest's: what its host counted - the exits, the hypercalls
+	 * among them, then its counts by reason (asm/hypercall.h) - at
+	 * most n words into out; how many there are, HOST_COUNTS_MAX at
+	 * most.  NULL on a PC, which has no host. */
+	unsigned int (*host_counts)(u32 *out, unsigned int n);
 
 	void (*emulator_exit)(u8 value);	/* returns where there is none */
 	void (*restart)(void);			/* returns if it could not */
 	void (*power_off)(void);		/* returns if it could not */
 };
+
+#define HOST_COUNTS_MAX	64	/* words host_counts may give (SYS_counts) */
 
 extern const struct platform *platform;
 extern const struct platform pc_platform, guest_platform;

@@ -44,7 +44,21 @@
 				   -ENODEV on bare hardware */
 #define SYS_thread	18	/* (entry, stack top, arg): a thread sharing the
 				   caller's memory, started as entry(arg); pid */
-#define NR_SYSCALLS	19
+#define SYS_counts	19	/* (u32 out[], n, which): what the machine
+				   counted for measuring programs (make bench),
+				   at most n words of it; how many words there
+				   are.  COUNTS_HOST: in a guest, its exits to
+				   its host, the hypercalls among them, then the
+				   host's counts by reason (the kernel's bench
+				   names them); COUNTS_PADDING: under the trace
+				   backend, the padding instructions the patched
+				   native sites would have run.  -ENODEV where
+				   it is not counted, -EINVAL: no such which */
+#define NR_SYSCALLS	20
+
+/* SYS_counts' which. */
+#define COUNTS_HOST	0
+#define COUNTS_PADDING	1
 
 /* The longest sleep: wake-up times are compared with the tick counter
  * as a signed difference, which orders two times only when they are

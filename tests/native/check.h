@@ -41,6 +41,7 @@ void test_nops_kind(void);
 void test_empty_kind(void);
 void test_poison(void);
 void test_idempotent(void);
+void test_padding_runs(void);		/* test_padding.c */
 void test_guard_pages(void);		/* test_guard.c */
 void test_fuzz(void);			/* fuzz_patch.c */
 

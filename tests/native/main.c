@@ -28,7 +28,8 @@ static const struct native_test tests[] = {
 	NATIVE_TEST(inline_sites), NATIVE_TEST(kernel_op_list), NATIVE_TEST(nop_tables), NATIVE_TEST(nop_padding),
 	NATIVE_TEST(refuse_bytes), NATIVE_TEST(refuse_fit), NATIVE_TEST(refuse_writes),
 	NATIVE_TEST(direct), NATIVE_TEST(nops_kind), NATIVE_TEST(empty_kind),
-	NATIVE_TEST(poison), NATIVE_TEST(idempotent), NATIVE_TEST(guard_pages),
+	NATIVE_TEST(poison), NATIVE_TEST(idempotent), NATIVE_TEST(padding_runs),
+	NATIVE_TEST(guard_pages),
 	NATIVE_TEST(fuzz),
 };
 

@@ -34,6 +34,7 @@ and table.py lists them all in the order they are reported.
   boot           boot-*, bad-magic-*, dirty-eflags-*, bad-info-*,
                  panic-report-*
   bench          bench-runs-*
+  bench_parse    bench-parse-selftest (tools/bench's reading, made-up runs)
   cmdline        cmdline-*, nofpu-*, vm86-iret-*
   sysfuzz        sysfuzz-*
   programs       mem-*, user-sysenter-single-step-*,

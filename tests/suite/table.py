@@ -5,9 +5,9 @@ order puts quick checks of the built files first, then the emulator
 runs, roughly from the simplest boot to the longest sessions.
 """
 
-from . import (bench, binaries, boot, cmdline, docs, dosbox, guest, hammer, hang, ktest,
-               loader, matrix, names, native, programs, rom, session, shell, smp, sysfuzz,
-               trace, v86, v86bugs, web)
+from . import (bench, bench_parse, binaries, boot, cmdline, docs, dosbox, guest, hammer,
+               hang, ktest, loader, matrix, names, native, programs, rom, session, shell, smp,
+               sysfuzz, trace, v86, v86bugs, web)
 
 
 def all_tests():
@@ -19,6 +19,7 @@ def all_tests():
             smp.native_tests() +
             dosbox.judge_tests() +
             v86.judge_tests() +
+            bench_parse.tests() +
             docs.tests() +
             ktest.qemu_tests() +
             boot.qemu_tests() +

@@ -29,8 +29,9 @@ FAST = (
     "native-patch-engine", "native-multiboot", "native-multiboot-fuzz", "native-guest-check",
     "native-guest-check-fuzz", "native-shadow-frames", "native-cpu-tables",
     "native-cpu-tables-fuzz", "native-rom", "native-rom-fuzz",
-    # the judge of DOSBox's known gaps, on made-up runs
-    "dosbox-gaps-selftest",
+    # the judge of DOSBox's known gaps, and make bench's reading of its
+    # counting lines, on made-up runs
+    "dosbox-gaps-selftest", "bench-parse-selftest",
     # the docs checks that need no bench: every source filled, README
     "docs-source-y", "readme",
     # the in-kernel suite on QEMU: both builds, all patch modes, a 486, cpu=386

@@ -48,6 +48,9 @@ int uptime(uint32_t out[4]);
 int read_pmc_count(uint64_t *count);
 /* In a guest: exits to its host and hypercalls its host counted; else -ENODEV. */
 int host_counts(uint32_t out[2]);
+/* What the machine counted for measuring programs (COUNTS_HOST, COUNTS_PADDING):
+ * at most n words into out; how many there are, or -ENODEV where not counted. */
+long machine_counts(uint32_t *out, unsigned long n, int which);
 uint32_t cpu_features(void);	/* CPUID.1:EDX bits the kernel supports */
 
 /* A 32-bit read through %gs or %fs at offset: segments of a task's own

@@ -38,6 +38,10 @@ int getarg(char *buf, size_t size)	{ return syscall3(SYS_getarg, (long)buf, size
 int uptime(uint32_t out[4])		{ return syscall3(SYS_uptime, (long)out, 0, 0); }
 int read_pmc_count(uint64_t *count)	{ return syscall3(SYS_pmc, (long)count, 0, 0); }
 int host_counts(uint32_t out[2])	{ return syscall3(SYS_hostcounts, (long)out, 0, 0); }
+long machine_counts(uint32_t *out, unsigned long n, int which)
+{
+	return syscall3(SYS_counts, (long)out, n, which);
+}
 
 uint32_t cpu_features(void)
 {

@@ -14,6 +14,7 @@
  */
 #include <kernel.h>
 #include <console.h>
+#include <string.h>
 #include <asm/hypercall.h>
 #include <asm/irq.h>
 #include <asm/machine.h>
@@ -114,12 +115,27 @@ static unsigned int guest_timer_start(unsigned int hz)
 	return rate;
 }
 
-/* ---- what the host counted, for programs that measure (SYS_hostcounts) ---- */
+/* ---- what the host counted, for programs that measure (SYS_hostcounts, SYS_counts) ---- */
 
-static void guest_host_counts(u32 *exits, u32 *hypercalls)
+/* The host counts each exit once, by reason: the exits and the
+ * hypercalls among them are sums of those counts, put first. */
+#define TOTALS	2
+_Static_assert(TOTALS + HOST_COUNTS <= HOST_COUNTS_MAX, "SYS_counts' buffer");
+
+static unsigned int guest_host_counts(u32 *out, unsigned int n)
 {
-	*exits = guest_shared.exits;
-	*hypercalls = guest_shared.hypercalls;
+	u32 all[TOTALS + HOST_COUNTS] = { 0 };
+	unsigned int i;
+
+	for (i = 0; i < HOST_COUNTS; i++) {
+		all[TOTALS + i] = guest_shared.counts[i];
+		if (i < HOST_EXIT_REASONS)
+			all[0] += all[TOTALS + i];
+		if (i < HCALL_NR)
+			all[1] += all[TOTALS + i];
+	}
+	memcpy(out, all, min(n, (unsigned int)ARRAY_SIZE(all)) * sizeof(u32));
+	return ARRAY_SIZE(all);
 }
 
 /* ---- leaving: the host stops the guest ---- */

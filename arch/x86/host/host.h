@@ -149,6 +149,7 @@ struct guest_stats {
 	unsigned long interrupts;		/* injected */
 	unsigned long shadow_faults;		/* page faults the shadow filled */
 	unsigned long irq_windows;		/* IF stores trapped (irq_window.c) */
+	unsigned long exits_by[HOST_EXIT_REASONS];	/* enum host_count */
 };
 
 /* report.c: how many lines about it the guest may still cause. */
@@ -179,6 +180,7 @@ struct guest {
 	unsigned long last_tick;	/* the host's tick its timer last saw */
 	unsigned long irqs_off_since;	/* host tick its IF went off, with one pending */
 	struct guest_stats stats;
+	unsigned int exit_reason;	/* the exit being handled: enum host_count */
 	struct guest_reports reports;	/* report.c */
 	char stop_reason[128];
 	int exit_value;			/* emulator_exit's, or -1 */
@@ -239,6 +241,14 @@ bool irq_window_stepped(struct guest *g, struct pt_regs *r);	/* a #DB: ours? */
 /* port_io.c: an in or out of a program with I/O privilege, which
  * faulted (IOPL stays 0); false if it is not one to do for it. */
 bool guest_port_io(struct guest *g, struct pt_regs *r);
+
+/* What the exit being handled is (enum host_count): "other" unless a
+ * handler says more, the last to say (an #NM passed on says it is one
+ * after the trap reflected does).  run.c counts it once handled. */
+static inline void guest_exit_is(struct guest *g, enum host_count reason)
+{
+	g->exit_reason = reason;
+}
 
 /* interrupts.c */
 void guest_reflect_trap(struct guest *g, unsigned int vector, u32 error_code);

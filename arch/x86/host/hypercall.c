@@ -448,8 +448,7 @@ static inline __attribute__((always_inline)) void run_queue(struct guest *g)
 
 void guest_hypercall(struct guest *g, struct pt_regs *regs)
 {
-	if (g->shared)
-		g->shared->hypercalls++;
+	guest_exit_is(g, regs->eax < HCALL_NR ? regs->eax : HOST_COUNT_other);
 	run_queue(g);
 	if (g->state == GUEST_RUNNING) {
 		struct guest_call c = { regs->eax, regs->ebx, regs->ecx, regs->edx };
@@ -475,7 +474,7 @@ bool guest_fast_hypercall(struct guest *g, struct pt_regs *regs)
 
 	if (!s || !hypercall_is_fast(nr))
 		return false;
-	s->hypercalls++;
+	guest_exit_is(g, nr);
 	if (s->queued)
 		run_queue(g);
 	if (g->state != GUEST_RUNNING)

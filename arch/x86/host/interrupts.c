@@ -175,6 +175,7 @@ static void deliver(struct guest *g, unsigned int vector, u32 error_code)
 void guest_reflect_trap(struct guest *g, unsigned int vector, u32 error_code)
 {
 	g->stats.traps++;
+	guest_exit_is(g, HOST_COUNT_reflected);
 	deliver(g, vector, error_code);
 }
 
@@ -193,6 +194,7 @@ void guest_inject_interrupt(struct guest *g)
 	irq = __builtin_ctz(ready);
 	atomic_and(&s->irq_pending, ~(1u << irq));	/* `guest console` sets bits */
 	g->stats.interrupts++;
+	s->counts[HOST_COUNT_injected]++;
 	g->halted = false;
 	deliver(g, FIRST_EXTERNAL_VECTOR + irq, 0);
 }

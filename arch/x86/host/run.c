@@ -97,6 +97,7 @@ static void page_fault(struct guest *g, struct pt_regs *r, u32 cr2)
 	switch (shadow_fault(g->shadows.active, cr2, &r->error_code)) {
 	case SHADOW_FILLED:
 		g->stats.shadow_faults++;
+		guest_exit_is(g, HOST_COUNT_shadow_fill);
 		irq_window_fault(g, r, cr2);
 		return;
 	case SHADOW_GUEST_FAULT:
@@ -157,6 +158,7 @@ static void device_not_available(struct guest *g, struct pt_regs *r)
 {
 	if (g->ts || !fpu_handle_nm(r))
 		guest_reflect_trap(g, X86_TRAP_NM, 0);
+	guest_exit_is(g, HOST_COUNT_nm);	/* taken here or passed on */
 }
 
 /*
@@ -213,15 +215,25 @@ static bool fast_exit(struct guest *g, struct pt_regs *r, unsigned int vector)
 	       !(r->eflags & X86_EFLAGS_VM) && guest_fast_hypercall(g, r);
 }
 
+/* One count per exit, by reason: the host's, and in the shared page the
+ * guest's own (for make bench), where the totals are their sums. */
+static void count_exit(struct guest *g)
+{
+	g->stats.exits_by[g->exit_reason]++;
+	if (g->shared)
+		g->shared->counts[g->exit_reason]++;
+}
+
 static void handle_exit(struct guest *g, unsigned int vector, u32 cr2)
 {
 	struct pt_regs *r = switcher_guest_regs();
 
 	g->stats.exits++;
-	if (g->shared)
-		g->shared->exits++;
-	if (fast_exit(g, r, vector))
+	g->exit_reason = HOST_COUNT_other;	/* unless a handler says more */
+	if (fast_exit(g, r, vector)) {
+		count_exit(g);
 		return;
+	}
 	if (vector == GUEST_TRAP_NONE)
 		guest_stop(g, "a frame that is not a guest's, at %08x", r->eip);
 	else if (vector == GUEST_TRAP_BAD_SEGMENT)
@@ -235,7 +247,7 @@ static void handle_exit(struct guest *g, unsigned int vector, u32 cr2)
 	else if (r->eflags & X86_EFLAGS_VM)
 		vm86_exit(g, r, vector, cr2);
 	else if (hardware_vector(vector))
-		return;			/* the host's, handled */
+		guest_exit_is(g, HOST_COUNT_host_irq);	/* the host's, handled */
 	else if (vector == HYPERCALL_VECTOR)
 		guest_hypercall(g, r);
 	else if (vector == X86_TRAP_PF)
@@ -252,6 +264,7 @@ static void handle_exit(struct guest *g, unsigned int vector, u32 cr2)
 		guest_stop(g, "a machine check while it ran (the machine's: the host's to look at)");
 	else
 		guest_reflect_trap(g, vector, r->error_code);
+	count_exit(g);
 }
 
 /*
@@ -373,6 +386,24 @@ static void guest_state_line(const struct guest *g, char *line, unsigned int siz
 	spin_unlock_irqrestore_call(&guest_lock, flags);
 }
 
+/* Each exit counted once, by why it came (asm/hypercall.h): the same
+ * breakdown make bench reads from the shared page; the reasons it never
+ * met left out. */
+static void print_exits_by_reason(const struct guest_stats *st)
+{
+	char name[40];
+	unsigned int i;
+
+	printk("  exits by reason:\n");
+	for (i = 0; i < HOST_EXIT_REASONS; i++) {
+		if (!st->exits_by[i])
+			continue;
+		snprintf(name, sizeof(name), "%s%s", i < HCALL_NR ? "hypercall " : "",
+			 host_count_name(i));
+		printk("    %-30s %lu\n", name, st->exits_by[i]);
+	}
+}
+
 /* `guest stats`.  The counts are the guest thread's alone and read
  * without a lock: each may be a moment old, none is torn (one word). */
 void guest_print_stats(void)
@@ -392,6 +423,7 @@ void guest_print_stats(void)
 	printk("guest: %s\n", state);
 	printk("  exits %lu, traps reflected %lu, interrupts injected %lu, "
 	       "shadow faults %lu\n", st->exits, st->traps, st->interrupts, st->shadow_faults);
+	print_exits_by_reason(st);
 	printk("  shadows: %lu built, %lu reused at a cr3 load; interrupt windows %lu\n",
 	       g->shadows.built, g->shadows.reused, st->irq_windows);
 	printk("  context switches done in the Switcher alone %u\n", g->cpu->fast_switches);

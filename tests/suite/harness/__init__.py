@@ -49,6 +49,15 @@ class Test:
         self.function(self.log, *self.args, **self.kwargs)
 
 
+def judge_problems(log, problems, fine):
+    """A check's verdict: its problems, or the line fine when there are
+    none, written to log; the first problem fails the test."""
+    with open(log, "w") as f:
+        f.write("\n".join(problems or [fine]) + "\n")
+    if problems:
+        raise Failure(problems[0], problems[1:])
+
+
 def need_file(path, make_command):
     if not os.path.isfile(path):
         raise Failure(f"{path} is missing; build it with `{make_command}`")

@@ -34,6 +34,9 @@
  * across switches.
  */
 #include <kernel.h>
+#include <string.h>
+#include <asm/atomic.h>
+#include <asm/bench.h>
 #include <asm/paravirt.h>
 #include <asm/patch.h>
 #include <asm/percpu.h>
@@ -158,6 +161,45 @@ u32 paravirt_trace_site_calls(const struct paravirt_patch_site *site)
 	unsigned int index = site - __start_parainstructions;
 
 	return index < nr_sites ? site_calls[index] : 0;
+}
+
+/*
+ * The padding instructions the sites would have run, had the table
+ * trace wraps been patched in rather than trace's own: each site's
+ * calls times its padding there, one instruction or none
+ * (paravirt_site_padding).  make bench counts a path so, in a run of
+ * its own, to tell what the NOPs cost from the rest (asm/bench.h).
+ * Each site's padding is worked out at the first count asked for: the
+ * patcher has its environment by then.
+ */
+static u8 site_padding[TRACE_MAX_SITES];
+static bool padding_known;
+
+static void learn_padding(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr_sites; i++)
+		site_padding[i] = paravirt_site_padding(site_at(i),
+							paravirt_trace_wrapped(site_at(i)->slot));
+	barrier();		/* the table before the flag: no CPU sums half of it */
+	padding_known = true;
+}
+
+int paravirt_trace_padding(u32 *count)
+{
+	unsigned int i;
+	u32 sum = 0;
+
+	if (!trace_ops.name || strcmp(paravirt_ops.name, trace_ops.name))
+		return -ENODEV;		/* not running: the counts stand still */
+	if (!padding_known)
+		learn_padding();
+	for (i = 0; i < nr_sites; i++)
+		if (site_padding[i])
+			sum += site_calls[i];
+	*count = sum;
+	return 0;
 }
 
 /*

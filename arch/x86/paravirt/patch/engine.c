@@ -251,24 +251,59 @@ static int build_empty(const struct paravirt_patch_site *site, u32 target, u8 *o
 	return 7;
 }
 
+/* The replacement without its padding in out; its length, or -1 if it
+ * cannot be. */
+static int build_body(const struct patch_env *env, const struct paravirt_patch_site *site,
+		      const struct op_template *op, enum patch_kind kind, u32 target, u8 *out)
+{
+	switch (kind) {
+	case PATCH_INLINE: return build_inline(env, site, op, out);
+	case PATCH_NOPS:   return build_nops(env, site, op, out);
+	case PATCH_DIRECT: return build_direct(site, op, target, out);
+	case PATCH_EMPTY:  return build_empty(site, target, out);
+	}
+	return -1;
+}
+
 /* The whole replacement in out[0..site->len), or false if it cannot be. */
 static bool build_replacement(const struct patch_env *env,
 			      const struct paravirt_patch_site *site,
 			      const struct op_template *op, enum patch_kind kind,
 			      u32 target, u8 *out)
 {
-	int n = -1;
+	int n = build_body(env, site, op, kind, target, out);
 
-	switch (kind) {
-	case PATCH_INLINE: n = build_inline(env, site, op, out); break;
-	case PATCH_NOPS:   n = build_nops(env, site, op, out); break;
-	case PATCH_DIRECT: n = build_direct(site, op, target, out); break;
-	case PATCH_EMPTY:   n = build_empty(site, target, out); break;
-	}
 	if (n < 0)
 		return false;
 	patch_fill_padding(env, out + n, site->len - n);
 	return true;
+}
+
+/*
+ * The padding instructions a site runs each time it is passed: 0 or 1,
+ * since its spare bytes are one instruction, which runs after the op
+ * unless the op is jumped to and never comes back (iret, sysexit).  The
+ * site holds what kind makes of it or, if that cannot be or the site is
+ * kept as built (fenced), the build's call and padding.  make bench
+ * counts these against the sites' calls: what a patched kernel pays
+ * over an inline one for the NOPs alone.
+ */
+unsigned int patch_padding_runs(const struct patch_env *env,
+				const struct paravirt_patch_site *site,
+				const struct op_template *op, enum patch_kind kind,
+				u32 target, bool kept)
+{
+	u8 out[PATCH_MAX_SITE_LEN];
+	int n = -1;
+
+	if (site->len == 0 || site->len > PATCH_MAX_SITE_LEN || op->jump ||
+	    op->prologue_len > PATCH_MAX_PROLOGUE)
+		return 0;
+	if (!kept)
+		n = build_body(env, site, op, kind, target, out);
+	if (n < 0)
+		n = emit_call_or_jump(env->table + 4 * site->slot, saved_regs(site), op, out);
+	return n < site->len;
 }
 
 /*

@@ -354,6 +354,23 @@ void paravirt_patch_switch(const struct paravirt_ops *to)
 	kernel_text_batch_end();
 }
 
+/* ---- what the padding costs (make bench) ---- */
+
+/* The padding instructions site runs each time it is passed once
+ * patched for op function fn (0 or 1; a fenced site as built). */
+unsigned int paravirt_site_padding(const struct paravirt_patch_site *site, void *fn)
+{
+	enum patch_kind kind;
+	struct op_template op;
+	u32 target;
+
+	if (!valid_length(site))
+		return 0;
+	kind = choose_kind(site->slot, fn, &target);
+	op = template_for(site->slot, fn, kind);
+	return patch_padding_runs(&env, site, &op, kind, target, paravirt_site_fenced(site));
+}
+
 /* ---- reporting ---- */
 
 static const char *const kind_names[] = {	/* by enum patch_kind */
