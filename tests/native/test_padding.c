@@ -57,7 +57,7 @@ static void check_inline_ops(const struct patch_env *env)
 void test_padding_runs(void)
 {
 	const struct native_op *cli = native_op("irq_disable"), *iret = native_op("iret");
-	const struct native_op *tls = native_op("load_tls"), *save_fl = native_op("save_fl");
+	const struct native_op *tls = native_op("load_tls"), *read_cr0 = native_op("read_cr0");
 	struct paravirt_patch_site site = site_of(cli, SITE_AT);
 	struct op_template op = op_of(cli);
 	u32 target = SITE_AT + 0x1000;
@@ -82,9 +82,10 @@ void test_padding_runs(void)
 	op = op_of(tls);
 	CHECK(patch_padding_runs(&env_p6, &site, &op, PATCH_INLINE, 0, true) == 1,
 	      "a kept sized site skips no jmp");
-	/* a template that would spoil a saved register: the build's call stays */
-	site = site_clobbering(save_fl, SITE_AT, CLBR_NONE);
-	op = op_of(save_fl);
+	/* a template that would spoil a saved register: the build's call
+	 * stays (an op whose sites have no room past their call) */
+	site = site_clobbering(read_cr0, SITE_AT, CLBR_NONE);
+	op = op_of(read_cr0);
 	CHECK(patch_padding_runs(&env_p6, &site, &op, PATCH_INLINE, 0, false) == 0,
 	      "a refused site runs padding the build never put there");
 	/* records no site can be: nothing counted, nothing written past out */
