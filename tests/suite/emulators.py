@@ -10,6 +10,7 @@ is read back as lines with GRUB's terminal escapes and the kernel's CRs
 taken out.
 """
 
+import itertools
 import os
 import re
 import socket
@@ -91,6 +92,13 @@ def serial_file(cmd):
     return None
 
 
+def program_name(cmd):
+    """The program cmd runs, for messages: past `env VAR=value...`."""
+    if cmd and cmd[0] == "env":
+        cmd = list(itertools.dropwhile(lambda arg: "=" in arg, cmd[1:])) or cmd
+    return os.path.basename(cmd[0])
+
+
 def run_emulator(cmd, timeout, done=None, hard_stop=False, watch=None):
     """Run cmd until it exits, until done() is true, or until it has made
     no progress for timeout seconds: no growth of watch (a file; by
@@ -116,7 +124,7 @@ def run_emulator(cmd, timeout, done=None, hard_stop=False, watch=None):
             if done is not None and done():
                 stopped_early = True
             elif silence.expired():
-                timed_out, why = True, silence.why(os.path.basename(cmd[0]))
+                timed_out, why = True, silence.why(program_name(cmd))
             else:
                 continue
             stop(proc, hard_stop)
