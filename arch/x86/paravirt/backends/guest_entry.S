@@ -68,25 +68,25 @@ tpl_guest_irq_enable_end:
 #define IF_BYTE		guest_shared + SHARED_irq_enabled + 1
 #define IF_IN_BYTE	(X86_EFLAGS_IF >> 8)
 
-	.section .rodata.patch_templates, "a"
-	.globl tpl_guest_save_fl, tpl_guest_save_fl_end
-tpl_guest_save_fl:
+/* EFLAGS into EAX, with the shared flag word's IF, flags unchanged. */
+.macro SAVE_FL_INTO_EAX
 	pushfl
 	popl %eax
 	andb $~IF_IN_BYTE, %ah
 	orb IF_BYTE, %ah
 	pushl %eax
 	popfl
+.endm
+
+	.section .rodata.patch_templates, "a"
+	.globl tpl_guest_save_fl, tpl_guest_save_fl_end
+tpl_guest_save_fl:
+	SAVE_FL_INTO_EAX
 tpl_guest_save_fl_end:
 
 	.globl tpl_guest_save_fl_irq_disable, tpl_guest_save_fl_irq_disable_end
 tpl_guest_save_fl_irq_disable:
-	pushfl
-	popl %eax
-	andb $~IF_IN_BYTE, %ah
-	orb IF_BYTE, %ah
-	pushl %eax
-	popfl
+	SAVE_FL_INTO_EAX
 	movb $0, IF_BYTE
 tpl_guest_save_fl_irq_disable_end:
 
