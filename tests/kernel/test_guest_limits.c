@@ -460,8 +460,10 @@ KTEST(guest_stop_then_start_waits_for_release)
 	guest_stop(g, "stopped by the test");
 	KT_EXPECT_EQ(guest_start_image(&img, sizeof(img), "", GUESTMEM_MIN_MIB), -EBUSY);
 	KT_EXPECT_EQ(g->state, GUEST_STOPPED);
-	resume_other_cpus();
+	/* Counted while the other CPUs are held: once they go on, its
+	 * thread may let the guest go and end at once. */
 	KT_EXPECT_EQ(tasks_named("guest"), 1);
+	resume_other_cpus();
 
 	/* A launch waits for that thread to let it go: a new guest, in one
 	 * thread. */
