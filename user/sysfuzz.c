@@ -993,9 +993,23 @@ static void fuzz_counts(void)
 static uint32_t thread_stack[THREAD_STACK_WORDS] __attribute__((aligned(16)));
 static int thread_pid;
 
-static void __attribute__((noreturn)) thread_exits(void)
+/*
+ * The bodies of the threads this fuzzer starts read nothing from their
+ * stacks, which may be the heap's scratch or shared by many threads: a
+ * body that did (a return address, or a system-call number passed on
+ * the stack) could be sent anywhere by what another writes there, even
+ * into the fuzzer's own loop beside it.  So: naked, and int $0x80 only
+ * (sysenter comes back through the stack).
+ */
+#define STR(x)		#x
+#define XSTR(x)		STR(x)
+
+static void __attribute__((naked, noreturn)) thread_exits(void)
 {
-	exit(0);
+	asm("movl $" XSTR(SYS_exit) ", %eax\n\t"
+	    "xorl %ebx, %ebx\n\t"
+	    "int $0x80\n\t"
+	    "ud2");
 }
 
 /* An entry point: mostly outside user space (kernel text, the edges,
@@ -1053,18 +1067,24 @@ static void fuzz_thread(void)
 
 static unsigned long wild_fatal;	/* such threads started so far */
 
-/* A wild thread that ends by a fault (a write to kernel memory). */
+/* A wild thread that ends by a fault (a write to kernel memory), its
+ * first instruction. */
 static void __attribute__((noreturn)) thread_faults(void)
 {
 	*(volatile uint32_t *)USER_END = 0;
 	exit(0);
 }
 
-static void __attribute__((noreturn)) thread_yields_and_exits(void)
+static void __attribute__((naked, noreturn)) thread_yields_and_exits(void)
 {
-	yield();
-	yield();
-	exit(0);
+	asm("movl $" XSTR(SYS_yield) ", %eax\n\t"
+	    "int $0x80\n\t"
+	    "movl $" XSTR(SYS_yield) ", %eax\n\t"
+	    "int $0x80\n\t"
+	    "movl $" XSTR(SYS_exit) ", %eax\n\t"
+	    "xorl %ebx, %ebx\n\t"
+	    "int $0x80\n\t"
+	    "ud2");
 }
 
 /* A wild thread's entry: one that ends at once, or a few calls later,
@@ -1090,13 +1110,12 @@ static uint32_t pick_wild_entry(int *fatal)
 #define WILD_FRAMES	64
 
 /* A wild thread's stack: a pointer from the pools, or the one thread
- * stack, shared by every wild thread alive.  A pointer whose frames
- * would land on our own data or stack is moved to the shared one; one
- * in the heap may be taken from under its thread by a brk (*fatal).  On
- * the shared stack each thread may clobber another's frame, which holds
- * only the return address of a call that never returns (exit), or of
- * a yield: a thread that yields there may come back anywhere (*fatal). */
-static uint32_t pick_wild_stack(int yields, int *fatal)
+ * stack, shared by every wild thread alive.  The kernel writes a frame
+ * below it (a return address and the argument): a pointer whose frame
+ * would land on our own data or stack is moved to the shared one.  The
+ * bodies never read their stacks, so none is fatal, not even one in the
+ * heap that a brk takes away. */
+static uint32_t pick_wild_stack(void)
 {
 	uint32_t p = pick_pointer(8), own = (uint32_t)(thread_stack + THREAD_STACK_WORDS);
 
@@ -1105,7 +1124,6 @@ static uint32_t pick_wild_stack(int yields, int *fatal)
 	if (below(2) || (p > USER_BASE + PAGE && p < heap_start + WILD_FRAMES) ||
 	    (p > STACK_BOTTOM && p <= USER_END))
 		p = own;
-	*fatal = (p >= heap_start + WILD_FRAMES && p <= heap_end) || (p == own && yields);
 	return p;
 }
 
@@ -1114,16 +1132,16 @@ static uint32_t pick_wild_stack(int yields, int *fatal)
  * fatal ones, only threads that end by themselves on their own stack. */
 static void fuzz_wild_thread(void)
 {
-	int fatal_entry, fatal_stack;
-	uint32_t entry = pick_wild_entry(&fatal_entry);
-	uint32_t stack = pick_wild_stack(entry == (uint32_t)thread_yields_and_exits, &fatal_stack);
+	int fatal;
+	uint32_t entry = pick_wild_entry(&fatal);
+	uint32_t stack = pick_wild_stack();
 
-	if ((fatal_entry || fatal_stack) && wild_fatal >= WILD_FATAL_MAX) {
+	if (fatal && wild_fatal >= WILD_FATAL_MAX) {
 		entry = (uint32_t)thread_exits;
 		stack = (uint32_t)(thread_stack + THREAD_STACK_WORDS);
 	}
 	enter("thread", SYS_thread, entry, stack, random32());
-	if (!is_error(cur.result) && (fatal_entry || fatal_stack))
+	if (!is_error(cur.result) && fatal)
 		wild_fatal++;
 }
 
