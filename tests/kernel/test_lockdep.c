@@ -124,18 +124,22 @@ KTEST(lockdep_reports_lock_held_across_sleep)
 	KT_EXPECT(!spin_is_locked(&outer_lock));
 }
 
-/* Held past the limit (interrupts on, no sleep): reported once. */
+/* Held past the limit (interrupts on, no sleep): reported once.  The
+ * inner pair with interrupts off, as in lockdep_reports_out_of_order:
+ * a tick while inner_lock is held takes the run queue's lock on top. */
 KTEST(lockdep_reports_lock_held_too_long)
 {
-	unsigned long start;
+	unsigned long start, flags;
 
 	lockdep_watch_start();
 	spin_lock(&outer_lock);
 	start = timer_ticks();
 	while (timer_ticks() - start <= LOCKDEP_HELD_LIMIT + 1)
 		cpu_relax();
+	flags = raw_local_irq_save();
 	spin_lock(&inner_lock);			/* the debugger looks here */
 	spin_unlock(&inner_lock);
+	raw_local_irq_restore(flags);
 	spin_unlock(&outer_lock);
 	lockdep_watch_stop();
 	KT_EXPECT_EQ(lockdep_watch_new(LOCKDEP_HELD_TOO_LONG), 1);
