@@ -267,6 +267,14 @@ static void wake_up_locked(void *channel)
  * and then runqueue_lock to wake it, so the caller is either still
  * checking or asleep already - no wake-up is lost.  The caller's lock is
  * taken again before this returns.
+ *
+ * A task asked to die does not sleep at all: it returns at once, and its
+ * caller, which loops until what it waits for comes, must end the loop
+ * on kill_requested (a pipe's reader and writer do).  Looked at here,
+ * under runqueue_lock, because kill sets the mark before it takes this
+ * lock to wake the task (sched_wake_task): a kill either comes before
+ * this look and is seen, or finds the task asleep and wakes it.  A look
+ * under the caller's own lock would leave a gap between it and the sleep.
  */
 void sched_sleep_on_lock(void *channel, spinlock_t *lock)
 {
@@ -275,10 +283,12 @@ void sched_sleep_on_lock(void *channel, spinlock_t *lock)
 	spin_lock_irqsave_call(&runqueue_lock, &flags);
 	if (lock)
 		spin_unlock(lock);
-	current->wait_channel = channel;
-	current->state = TASK_SLEEPING;
-	switch_locked();
-	current->wait_channel = NULL;
+	if (!current->kill_requested) {
+		current->wait_channel = channel;
+		current->state = TASK_SLEEPING;
+		switch_locked();
+		current->wait_channel = NULL;
+	}
 	spin_unlock_irqrestore_call(&runqueue_lock, flags);
 	if (lock)
 		spin_lock(lock);
