@@ -116,9 +116,14 @@ struct task *task_create_kernel(const char *name, void (*fn)(void));	/* or panic
  * (-EAGAIN: no task slot; -ENOMEM: no stack) if it cannot be made. */
 struct task *task_try_create_kernel(const char *name, void (*fn)(void), int *err);
 int task_spawn(const char *program, const char *arg);	/* pid or -errno */
-/* A thread of the current user task: same address space, starting at
- * entry with stack pointer esp.  Its pid, or -EAGAIN. */
-int task_create_thread(u32 entry, u32 esp);
+/* A user task made but not started, so that a layer above this one can
+ * give it what it holds there first (syscall.c): a child running
+ * program, or a thread of the current task (same address space,
+ * starting at entry with stack pointer esp).  The task, or NULL and
+ * *err.  task_start puts it on the run queue: its pid. */
+struct task *task_make_spawn(const char *program, const char *arg, int *err);
+struct task *task_make_thread(u32 entry, u32 esp, int *err);
+int task_start(struct task *t);
 /* kernel/mm.c: a new address space (users 1) or NULL if none is free;
  * one user more; one user fewer, the last freeing it. */
 struct mm *mm_alloc(void);
@@ -133,6 +138,7 @@ int task_wait(int pid, int *status);	/* pid collected, or -ECHILD */
 /* The same, the child collected only if deliver(arg, its status) gives 0
  * (else deliver's error, and the child stays for the next wait). */
 int task_wait_deliver(int pid, int (*deliver)(void *arg, int status), void *arg);
+/* The end of the current task; a user task ends through exit.c. */
 void task_exit(int status) __noreturn;
 void task_reap_orphans(void);
 int task_reap(int *status);		/* an ended child's pid, 0, or -ECHILD */

@@ -9,6 +9,7 @@
  */
 #include <kernel.h>
 #include <cmdline.h>
+#include <exit.h>
 #include <page_alloc.h>
 #include <string.h>
 #include <arch_door.h>
@@ -109,12 +110,14 @@ static long sys_spawn(u32 name_ptr, u32 arg_ptr)
 {
 	char name[TASK_NAME_LEN], arg[sizeof(current->arg)] = "";
 	int err = strncpy_from_user(name, name_ptr, sizeof(name));
+	struct task *t;
 
 	if (err < 0)
 		return err;
 	if (arg_ptr && (err = strncpy_from_user(arg, arg_ptr, sizeof(arg))) < 0)
 		return err;
-	return task_spawn(name, arg);
+	t = task_make_spawn(name, arg, &err);
+	return t ? task_start(t) : err;
 }
 
 /* A status pointer that is bad from the start fails at once, before
@@ -230,6 +233,7 @@ static long sys_brk(u32 end)
 static long sys_thread(u32 entry, u32 stack, u32 arg)
 {
 	u32 frame[2] = { 0, arg };	/* the return address, then arg */
+	struct task *t;
 	int err;
 
 	if (entry < USER_BASE || entry >= USER_END)
@@ -238,7 +242,8 @@ static long sys_thread(u32 entry, u32 stack, u32 arg)
 		return -EINVAL;
 	if ((err = copy_to_user(stack - sizeof(frame), frame, sizeof(frame))))
 		return err;
-	return task_create_thread(entry, stack - sizeof(frame));
+	t = task_make_thread(entry, stack - sizeof(frame), &err);
+	return t ? task_start(t) : err;
 }
 
 static long sys_getarg(u32 buf, u32 size)
@@ -329,7 +334,7 @@ long do_syscall(struct pt_regs *regs, u32 nr, u32 a, u32 b, u32 c)
 	if (nr >= NR_SYSCALLS)
 		return -ENOSYS;
 	switch (nr) {
-	case SYS_exit:		task_exit((int)a);
+	case SYS_exit:		exit_current((int)a);
 	case SYS_write:		return sys_write(a, b);
 	case SYS_getpid:	return current->pid;
 	case SYS_yield:		sched_yield(); return 0;

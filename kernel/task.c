@@ -9,7 +9,7 @@
  * status with task_wait().  A task whose parent is gone is collected by
  * the idle task.
  *
- * Threads (task_create_thread, the thread system call) share their
+ * Threads (task_make_thread, the thread system call) share their
  * creator's address space, a struct mm counted by its users.  Each thread
  * is a task of its own: it ends on its own (exit, a fault, kill), is a
  * child of the task that made it and is collected by wait() like any
@@ -20,6 +20,13 @@
  * because it needs no "thread group" and a killed thread then cannot
  * take its siblings' work with it; a program that wants all of them
  * gone waits for them (user/tlbshoot.c does).
+ *
+ * What a user task holds above this file is given and let go by the
+ * layers above it, which call down here and are never called back: a
+ * system call makes the task, not started (task_make_spawn,
+ * task_make_thread), gives it what it needs and then starts it
+ * (task_start, syscall.c); a user task ends through exit.c, by the exit
+ * system call or a kill, which lets go of it before task_exit.
  *
  * task_lock (rank LOCK_RANK_TASKS) guards the table's slots (claiming and
  * freeing one), the pids, the parent links, the exit statuses and the
@@ -227,47 +234,68 @@ struct task *task_create_kernel(const char *name, void (*fn)(void))
 	return t;
 }
 
-/* A new task running program with argument arg, child of the current
- * task: its pid, or -ENOENT, -ENOMEM, -EAGAIN. */
-int task_spawn(const char *program, const char *arg)
+/* A made task put on the run queue: its pid.  Whatever a layer above
+ * this file gives the task is in place before it can run. */
+int task_start(struct task *t)
 {
-	struct program prog;
-	struct task *t;
-	int err;
-
-	if (!program_find(program, &prog))
-		return -ENOENT;
-	t = task_alloc(program, &err);
-	if (!t)
-		return err;
-	t->user = true;
-	t->parent = current;
-	err = exec_load(t, &prog, arg);
-	if (err) {
-		t->pgd = kernel_page_dir;
-		task_free(t);
-		return err;
-	}
 	sched_start_task(t);
 	return t->pid;
 }
 
+/* A new task running program with argument arg, child of the current
+ * task, made but not started (task_start): it, or NULL and *err (-ENOENT,
+ * -ENOMEM, -EAGAIN). */
+struct task *task_make_spawn(const char *program, const char *arg, int *err)
+{
+	struct program prog;
+	struct task *t;
+
+	if (!program_find(program, &prog)) {
+		*err = -ENOENT;
+		return NULL;
+	}
+	t = task_alloc(program, err);
+	if (!t)
+		return NULL;
+	t->user = true;
+	t->parent = current;
+	*err = exec_load(t, &prog, arg);
+	if (*err) {
+		t->pgd = kernel_page_dir;
+		task_free(t);
+		return NULL;
+	}
+	return t;
+}
+
+/* The kernel's spawn, made and started at once: its pid, or -ENOENT,
+ * -ENOMEM, -EAGAIN. */
+int task_spawn(const char *program, const char *arg)
+{
+	int err;
+	struct task *t = task_make_spawn(program, arg, &err);
+
+	return t ? task_start(t) : err;
+}
+
 /*
- * A thread of the current task: the same address space (one user more),
- * started at entry with stack pointer esp in ring 3, its registers,
- * TLS and LDT its own and empty.  Its pid, or -EAGAIN/-ENOMEM.  The
- * caller has checked entry and esp (sys_thread).
+ * A thread of the current task, made but not started (task_start): the
+ * same address space (one user more), started at entry with stack
+ * pointer esp in ring 3, its registers, TLS and LDT its own and empty.
+ * It, or NULL and *err (-EINVAL for a kernel thread, -EAGAIN, -ENOMEM).
+ * The caller has checked entry and esp (sys_thread).
  */
-int task_create_thread(u32 entry, u32 esp)
+struct task *task_make_thread(u32 entry, u32 esp, int *err)
 {
 	struct task *me = current, *t;
-	int err;
 
-	if (!me->mm)
-		return -EINVAL;
-	t = task_alloc(me->name, &err);
+	if (!me->mm) {
+		*err = -EINVAL;
+		return NULL;
+	}
+	t = task_alloc(me->name, err);
 	if (!t)
-		return err;
+		return NULL;
 	mm_get(me->mm);
 	t->user = true;
 	t->parent = me;
@@ -277,8 +305,7 @@ int task_create_thread(u32 entry, u32 esp)
 	t->io_allowed = me->io_allowed;
 	strlcpy(t->arg, me->arg, sizeof(t->arg));
 	arch_task_setup_user(t, entry, esp);
-	sched_start_task(t);
-	return t->pid;
+	return t;
 }
 
 /*
@@ -367,21 +394,6 @@ void task_exit(int status)
 	orphan_children(t);
 	t->exit_status = status;
 	sched_exit(t->parent, &task_lock);
-}
-
-/* The line is formatted whole, then printed by one printk: each printk
- * is one piece on every console, but pieces printed apart let another
- * CPU's line in between ("task 42 (x) killed: task 43 (x) killed: ..."). */
-void kill_current(int status, const char *fmt, ...)
-{
-	char why[256];	/* the longest reason (traps.c) is under 240 */
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, sizeof(why), fmt, ap);
-	va_end(ap);
-	printk("task %d (%s) killed: %s\n", current->pid, current->name, why);
-	task_exit(status);
 }
 
 /* A zombie child of the current task, matching pid (-1: any); task_lock
