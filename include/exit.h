@@ -1,7 +1,7 @@
 /*
- * exit.h - the end of a user task (kernel/exit.c): what it holds above
- * the task table let go, then the task ended.  The system call exit
- * comes here; a kill comes through kill_current (arch_door.h).
+ * exit.h - the end of a user task (kernel/exit.c): its descriptors
+ * closed, then the task ended.  The system call exit comes here; a kill
+ * comes through kill_current (arch_door.h).
  */
 #ifndef PV386_EXIT_H
 #define PV386_EXIT_H

@@ -42,6 +42,14 @@ enum lock_rank {
 	 * (pages) after the run queue says it is off it; an exit wakes the
 	 * parent (run queue).  Taken with interrupts off. */
 	LOCK_RANK_TASKS = 30,
+	/* A pipe's buffer, its counts of bytes read and written, its ends
+	 * and its sleepers (kernel/pipe.c, one lock each).  Held, with
+	 * interrupts on, across the copy to or from user memory, whose page
+	 * fault may map a page (the address space's table lock, the page
+	 * allocator's); so it ranks below the interrupts' locks.  A reader
+	 * or writer sleeps on it, handing it to the run queue's, and wakes
+	 * the other side inside it. */
+	LOCK_RANK_PIPE = 32,
 	/* An address space's heap changes (struct mm, one lock each): held,
 	 * with interrupts on, across the TLB shootdown below and the page
 	 * allocator's lock. */

@@ -5,16 +5,18 @@
  * directory and a heap; kernel threads have none and use the kernel's
  * page directory) and the CPU state it owns (struct thread_struct).
  * Tasks that share one address space are the threads of one program
- * (sys_thread); each has its own stack, registers and pid.  User tasks run a program loaded from an ELF image
- * (kernel/exec.c) and enter the kernel through interrupts, exceptions
- * and system calls; kernel threads (the idle task, the boot thread) never
- * leave ring 0.  kernel/task.c creates and ends tasks, kernel/sched.c
- * decides which one runs.
+ * (sys_thread); each has its own stack, registers, pid and descriptor
+ * table (a copy of its creator's: kernel/fd.c).  User tasks run a
+ * program loaded from an ELF image (kernel/exec.c) and enter the kernel
+ * through interrupts, exceptions and system calls; kernel threads (the
+ * idle task, the boot thread) never leave ring 0.  kernel/task.c
+ * creates and ends tasks, kernel/sched.c decides which one runs.
  */
 #ifndef PV386_TASK_H
 #define PV386_TASK_H
 
 #include <kernel.h>
+#include <fd.h>
 #include <spinlock.h>
 #include <arch_door.h>
 #include <asm/cpumask.h>
@@ -98,6 +100,8 @@ struct task {
 					   page (user_fault.c): uaccess.c
 					   answers -ENOMEM, not -EFAULT */
 	void (*thread_fn)(void);	/* a kernel thread's work */
+	struct fd fds[NR_FDS];	/* its descriptors (fd.c): its own table,
+				   read and changed by this task alone */
 };
 
 /* The task table's lock (task.c) and the run queue's (sched.c): named
@@ -115,10 +119,12 @@ struct task *task_create_kernel(const char *name, void (*fn)(void));	/* or panic
 /* The same for a thread the kernel can do without: NULL and *err
  * (-EAGAIN: no task slot; -ENOMEM: no stack) if it cannot be made. */
 struct task *task_try_create_kernel(const char *name, void (*fn)(void), int *err);
-int task_spawn(const char *program, const char *arg);	/* pid or -errno */
-/* A user task made but not started, so that a layer above this one can
- * give it what it holds there first (syscall.c): a child running
- * program, or a thread of the current task (same address space,
+/* A program's task started with no descriptors (the kernel's threads
+ * have none): its pid or -errno. */
+int task_spawn(const char *program, const char *arg);
+/* A user task made but not started, so that the layer above can give it
+ * a copy of the current task's descriptors first (syscall.c): a child
+ * running program, or a thread of the current task (same address space,
  * starting at entry with stack pointer esp).  The task, or NULL and
  * *err.  task_start puts it on the run queue: its pid. */
 struct task *task_make_spawn(const char *program, const char *arg, int *err);
@@ -138,7 +144,8 @@ int task_wait(int pid, int *status);	/* pid collected, or -ECHILD */
 /* The same, the child collected only if deliver(arg, its status) gives 0
  * (else deliver's error, and the child stays for the next wait). */
 int task_wait_deliver(int pid, int (*deliver)(void *arg, int status), void *arg);
-/* The end of the current task; a user task ends through exit.c. */
+/* The end of the current task, its descriptors closed already (a user
+ * task ends through exit.c). */
 void task_exit(int status) __noreturn;
 void task_reap_orphans(void);
 int task_reap(int *status);		/* an ended child's pid, 0, or -ECHILD */

@@ -1,5 +1,8 @@
 /*
- * syscall.c - what each system call does (numbers in uapi/syscalls.h).
+ * syscall.c - what each system call does (numbers in uapi/syscalls.h);
+ * those on descriptors are kernel/fd.c's.  spawn and thread hand the
+ * caller's descriptors on and exit closes them (exit.c): descriptors sit
+ * above the task table, so this layer, above both, does it (fd.c).
  *
  * Every pointer a program passes is checked and every access to it goes
  * through asm/uaccess.h: a pointer into the kernel or to unmapped memory
@@ -10,6 +13,7 @@
 #include <kernel.h>
 #include <cmdline.h>
 #include <exit.h>
+#include <fd.h>
 #include <page_alloc.h>
 #include <string.h>
 #include <arch_door.h>
@@ -106,6 +110,15 @@ static long sys_write(u32 buf, u32 len)
 	return done || !len ? (long)done : err;
 }
 
+/* A task made for spawn or thread gets a copy of the caller's
+ * descriptors, then starts: its pid.  Here, above the task table,
+ * because descriptors are above it (fd.c says why). */
+static long start_with_descriptors(struct task *t)
+{
+	fd_inherit(t);
+	return task_start(t);
+}
+
 static long sys_spawn(u32 name_ptr, u32 arg_ptr)
 {
 	char name[TASK_NAME_LEN], arg[sizeof(current->arg)] = "";
@@ -117,7 +130,7 @@ static long sys_spawn(u32 name_ptr, u32 arg_ptr)
 	if (arg_ptr && (err = strncpy_from_user(arg, arg_ptr, sizeof(arg))) < 0)
 		return err;
 	t = task_make_spawn(name, arg, &err);
-	return t ? task_start(t) : err;
+	return t ? start_with_descriptors(t) : err;
 }
 
 /* A status pointer that is bad from the start fails at once, before
@@ -243,7 +256,7 @@ static long sys_thread(u32 entry, u32 stack, u32 arg)
 	if ((err = copy_to_user(stack - sizeof(frame), frame, sizeof(frame))))
 		return err;
 	t = task_make_thread(entry, stack - sizeof(frame), &err);
-	return t ? task_start(t) : err;
+	return t ? start_with_descriptors(t) : err;
 }
 
 static long sys_getarg(u32 buf, u32 size)
@@ -354,6 +367,10 @@ long do_syscall(struct pt_regs *regs, u32 nr, u32 a, u32 b, u32 c)
 	case SYS_hostcounts:	return sys_hostcounts(a);
 	case SYS_thread:	return sys_thread(a, b, c);
 	case SYS_counts:	return sys_counts(a, b, c);
+	case SYS_pipe:		return sys_pipe(a);
+	case SYS_read:		return sys_read((int)a, b, c);
+	case SYS_fdwrite:	return sys_fdwrite((int)a, b, c);
+	case SYS_close:		return sys_close((int)a);
 	}
 	return -ENOSYS;
 }

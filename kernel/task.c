@@ -26,7 +26,14 @@
  * system call makes the task, not started (task_make_spawn,
  * task_make_thread), gives it what it needs and then starts it
  * (task_start, syscall.c); a user task ends through exit.c, by the exit
- * system call or a kill, which lets go of it before task_exit.
+ * system call or a kill, which lets go of it before task_exit.  Its
+ * descriptors are such (kernel/fd.c): they live in its struct task, but
+ * their pipes sleep and wake through the scheduler, so were this file to
+ * copy or close them, task, descriptors, pipes and scheduler would call
+ * each other in a loop.  syscall.c copies the creator's table into the
+ * made task, exit.c closes the table, and task_exit only checks that
+ * none is left open.  The kernel's own threads hold no descriptors, so
+ * task_spawn, the kernel's way to start a program, starts it with none.
  *
  * task_lock (rank LOCK_RANK_TASKS) guards the table's slots (claiming and
  * freeing one), the pids, the parent links, the exit statuses and the
@@ -41,6 +48,7 @@
  */
 #include <kernel.h>
 #include <exec.h>
+#include <fd.h>
 #include <lockdep.h>
 #include <page_alloc.h>
 #include <spinlock.h>
@@ -235,7 +243,8 @@ struct task *task_create_kernel(const char *name, void (*fn)(void))
 }
 
 /* A made task put on the run queue: its pid.  Whatever a layer above
- * this file gives the task is in place before it can run. */
+ * this file gives the task (its descriptors: syscall.c) is in place
+ * before it can run. */
 int task_start(struct task *t)
 {
 	sched_start_task(t);
@@ -244,7 +253,7 @@ int task_start(struct task *t)
 
 /* A new task running program with argument arg, child of the current
  * task, made but not started (task_start): it, or NULL and *err (-ENOENT,
- * -ENOMEM, -EAGAIN). */
+ * -ENOMEM, -EAGAIN).  Its descriptor table is empty. */
 struct task *task_make_spawn(const char *program, const char *arg, int *err)
 {
 	struct program prog;
@@ -268,8 +277,8 @@ struct task *task_make_spawn(const char *program, const char *arg, int *err)
 	return t;
 }
 
-/* The kernel's spawn, made and started at once: its pid, or -ENOENT,
- * -ENOMEM, -EAGAIN. */
+/* The kernel's spawn: its threads hold no descriptors, so the child
+ * starts with none.  Its pid, or -ENOENT, -ENOMEM, -EAGAIN. */
 int task_spawn(const char *program, const char *arg)
 {
 	int err;
@@ -281,9 +290,10 @@ int task_spawn(const char *program, const char *arg)
 /*
  * A thread of the current task, made but not started (task_start): the
  * same address space (one user more), started at entry with stack
- * pointer esp in ring 3, its registers, TLS and LDT its own and empty.
- * It, or NULL and *err (-EINVAL for a kernel thread, -EAGAIN, -ENOMEM).
- * The caller has checked entry and esp (sys_thread).
+ * pointer esp in ring 3, its registers, TLS and LDT its own and empty,
+ * its descriptor table empty.  It, or NULL and *err (-EINVAL for a
+ * kernel thread, -EAGAIN, -ENOMEM).  The caller has checked entry and
+ * esp (sys_thread).
  */
 struct task *task_make_thread(u32 entry, u32 esp, int *err)
 {
@@ -379,15 +389,23 @@ static void orphan_children(struct task *parent)
 			t->parent = NULL;
 }
 
-/* The end of the current task: a zombie under task_lock, which
- * sched_exit releases once it holds the run queue (see there). */
+/*
+ * The end of the current task: a zombie under task_lock, which
+ * sched_exit releases once it holds the run queue (see there).  Its
+ * descriptors are closed already, by the layer above that ended it
+ * (exit.c); one still open here would hold its pipe for ever, its other
+ * end never seeing end of file, so it stops the kernel instead.
+ */
 void task_exit(int status)
 {
 	struct task *t = current;
+	unsigned int open = fd_open_count(t->fds);
 	unsigned long flags;
 
 	if (t->pid <= 1)
 		panic("task %d (%s) may not exit", t->pid, t->name);
+	if (open)
+		panic("task %d (%s) ends with %u descriptors open", t->pid, t->name, open);
 	lockdep_task_exit();	/* before task_lock: what it holds stays held */
 	task_release(t);
 	spin_lock_irqsave_call(&task_lock, &flags);

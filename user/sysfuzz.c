@@ -44,6 +44,17 @@
  * once every child is collected, a program spawned and waited for, its
  * status on the stack.  These calls are not counted in the summary.
  *
+ * Pipes are modelled as well: which descriptors name which pipe's ends,
+ * the bytes inside each (and, where it holds the read end, what they
+ * are: a read must give back the bytes written, in order), and which
+ * ends another task may hold: a child or counted thread holds every end
+ * it started with until it is collected, a wild thread to the end.  It
+ * never makes a call that would wait: a read of an empty pipe whose
+ * write end some task may hold is made of 0 bytes, a write is cut to
+ * the room there is.  At the end, every child collected, each pipe's
+ * write ends are closed and its read end must give what it holds, then
+ * end of file (calls not counted either).
+ *
  * Argument, comma-separated words:
  *   seed=S      the generator's seed (default 1), decimal or 0x-hex
  *   calls=N     how many calls (default 1000)
@@ -113,6 +124,25 @@ struct segment {
 };
 static struct segment tls[TLS_SLOTS], ldt[LDT_SLOTS];
 
+/*
+ * A pipe this program holds an end of, as the kernel must see it: its
+ * ends in our table, the bytes inside (and, for one whose read end we
+ * hold, what they are, from data[head] on, a ring), and whether a wild
+ * thread may hold an end too.  A spawned child or a counted thread holds
+ * every end we held when it started, until it is collected
+ * (child_ends).  Slots by pipe: at most NR_FDS pipes have an end here.
+ */
+struct pipe_model {
+	int used;
+	int read_fd, write_fd;		/* -1: closed here */
+	uint32_t held, head;
+	int wild_reader, wild_writer;
+	char data[PIPE_BUF];
+};
+static struct pipe_model pipes[NR_FDS];
+static int fd_pipe[NR_FDS];		/* the pipe a descriptor names, or -1 */
+static uint32_t child_ends[MAX_CHILDREN][2];	/* bit i: pipe i's read, write end */
+
 static unsigned long iteration, int80_calls, sysenter_calls, mismatches;
 
 /* The call being checked, for the mismatch line. */
@@ -179,6 +209,7 @@ static int known_errno(long r)
 	switch (-r) {
 	case EPERM: case ENOENT: case ESRCH: case EINTR: case EAGAIN: case ENOMEM:
 	case EFAULT: case EBUSY: case EINVAL: case ENOSYS: case ECHILD: case ENODEV:
+	case EBADF: case ENFILE: case EMFILE: case EPIPE:
 		return 1;
 	}
 	return 0;
@@ -495,9 +526,31 @@ static int child_index(long pid)
 	return -1;
 }
 
+/* The ends a new child starts with: ours, all of them. */
+static void note_child_ends(int i)
+{
+	int p;
+
+	child_ends[i][0] = child_ends[i][1] = 0;
+	for (p = 0; p < NR_FDS; p++) {
+		if (pipes[p].used && pipes[p].read_fd >= 0)
+			child_ends[i][0] |= 1u << p;
+		if (pipes[p].used && pipes[p].write_fd >= 0)
+			child_ends[i][1] |= 1u << p;
+	}
+}
+
+static void add_child(int pid)
+{
+	children[nr_children] = pid;
+	note_child_ends(nr_children++);
+}
+
 static void forget_child(int i)
 {
 	children[i] = children[--nr_children];
+	child_ends[i][0] = child_ends[nr_children][0];
+	child_ends[i][1] = child_ends[nr_children][1];
 }
 
 /*
@@ -513,7 +566,7 @@ static void follow_unexpected_child(void)
 {
 	if (!is_error(cur.result) && cur.result > my_pid && child_index(cur.result) < 0 &&
 	    nr_children < MAX_CHILDREN)
-		children[nr_children++] = cur.result;
+		add_child(cur.result);
 }
 
 static void follow_unexpected_collect(void)
@@ -542,7 +595,7 @@ static int check_new_child(int err)
 		report("expected a new pid");
 		return 0;
 	}
-	children[nr_children++] = cur.result;
+	add_child(cur.result);
 	return cur.result;
 }
 
@@ -1127,6 +1180,18 @@ static uint32_t pick_wild_stack(void)
 	return p;
 }
 
+/* A wild thread started with a copy of our descriptors: it may hold
+ * each end until the end of the run, for all the model knows. */
+static void wild_thread_holds_our_ends(void)
+{
+	int p;
+
+	for (p = 0; p < NR_FDS; p++) {
+		pipes[p].wild_reader |= pipes[p].used && pipes[p].read_fd >= 0;
+		pipes[p].wild_writer |= pipes[p].used && pipes[p].write_fd >= 0;
+	}
+}
+
 /* Any number of threads alive: the kernel must keep each, and the
  * space they share, whole until the last one goes.  Past the budget of
  * fatal ones, only threads that end by themselves on their own stack. */
@@ -1143,6 +1208,8 @@ static void fuzz_wild_thread(void)
 	enter("thread", SYS_thread, entry, stack, random32());
 	if (!is_error(cur.result) && fatal)
 		wild_fatal++;
+	if (!is_error(cur.result))
+		wild_thread_holds_our_ends();
 }
 
 /* A wait for any pid: a wild thread, a spawned child, -1, nonsense. */
@@ -1154,6 +1221,260 @@ static void fuzz_wild_wait(void)
 	enter("wait", SYS_wait, below(2) ? (uint32_t)-1 : pick_pid(), status, pick_plain());
 	if (!is_error(cur.result) && (i = child_index(cur.result)) >= 0)
 		forget_child(i);
+}
+
+/* ---- pipes and descriptors: pipe, read, fdwrite, close ---- */
+
+#define PIECE	128u	/* read and fdwrite move buf in pieces (kernel/pipe.c) */
+
+/* Whether a task other than this one may hold pipe p's read end (0) or
+ * write end (1): a child not yet collected that started while we held
+ * it, or a wild thread. */
+static int others_hold(int p, int write)
+{
+	int i;
+
+	if (write ? pipes[p].wild_writer : pipes[p].wild_reader)
+		return 1;
+	for (i = 0; i < nr_children; i++)
+		if (child_ends[i][write] & 1u << p)
+			return 1;
+	return 0;
+}
+
+/* The pipe fd names here if it is open on that end (write: its write
+ * end); else -1. */
+static int pipe_of(uint32_t fd, int write)
+{
+	int p = fd < NR_FDS ? fd_pipe[fd] : -1;
+
+	if (p < 0 || (uint32_t)(write ? pipes[p].write_fd : pipes[p].read_fd) != fd)
+		return -1;
+	return p;
+}
+
+/* The lowest free descriptor from `from` on, or -1. */
+static int free_fd(int from)
+{
+	int fd;
+
+	for (fd = from; fd < NR_FDS; fd++)
+		if (fd_pipe[fd] < 0)
+			return fd;
+	return -1;
+}
+
+/* The kernel's answer for n bytes moved at a place where the first
+ * `ok` bytes can be: n, or its whole pieces before the one that faults
+ * (-EFAULT if none). */
+static long pieces(uint32_t ok, uint32_t n)
+{
+	if (ok >= n)
+		return n;
+	return ok >= PIECE ? (long)(ok / PIECE * PIECE) : -EFAULT;
+}
+
+/* How many bytes from p on the kernel can write, at most n: the heap's,
+ * for a place write_outcome does not call AVOID. */
+static uint32_t writable(uint32_t p, uint32_t n)
+{
+	if (p < heap_start || p >= heap_end)
+		return 0;
+	return n < heap_end - p ? n : heap_end - p;
+}
+
+/* A buffer for read or fdwrite: half the time a plain one in the heap,
+ * so that bytes flow, else one from the pools. */
+static void pick_io(uint32_t *buf, uint32_t *len)
+{
+	if (below(2)) {
+		*len = below(4) ? below(300) : below(PIPE_BUF + 1);
+		*buf = scratch_pointer(*len);
+	} else {
+		*buf = pick_pointer(64);
+		*len = pick_length(*buf);
+	}
+}
+
+/* A descriptor: mostly one of ours of the end wanted, else any slot
+ * (free, closed, the other end), the edges, anything. */
+static uint32_t pick_fd(int write)
+{
+	static const uint32_t bad[] = { -1, NR_FDS, NR_FDS + 1, 0x7fffffff, 0x80000000 };
+	uint32_t mine[NR_FDS], fd;
+	int n = 0;
+
+	for (fd = 0; fd < NR_FDS; fd++)
+		if (pipe_of(fd, write) >= 0)
+			mine[n++] = fd;
+	switch (below(8)) {
+	case 0: return PICK(bad);
+	case 1: return random32();
+	case 2: case 3: return below(NR_FDS);
+	default: return n ? mine[below(n)] : below(NR_FDS);
+	}
+}
+
+static void open_in_model(int read_fd, int write_fd)
+{
+	int p;
+
+	for (p = 0; pipes[p].used; p++)
+		;
+	memset(&pipes[p], 0, sizeof(pipes[p]) - sizeof(pipes[p].data));
+	pipes[p].used = 1;
+	pipes[p].read_fd = read_fd;
+	pipes[p].write_fd = write_fd;
+	fd_pipe[read_fd] = fd_pipe[write_fd] = p;
+}
+
+/* fd closed here; the pipe leaves the model with our last end (no one
+ * else's holding of it matters to us then). */
+static void close_in_model(uint32_t fd)
+{
+	int p = fd_pipe[fd], i;
+
+	if (pipes[p].read_fd == (int)fd)
+		pipes[p].read_fd = -1;
+	else
+		pipes[p].write_fd = -1;
+	fd_pipe[fd] = -1;
+	if (pipes[p].read_fd >= 0 || pipes[p].write_fd >= 0)
+		return;
+	pipes[p].used = 0;
+	for (i = 0; i < nr_children; i++)
+		child_ends[i][0] &= ~(1u << p), child_ends[i][1] &= ~(1u << p);
+}
+
+/* n bytes written from src: kept, if we hold the read end to check
+ * them (not under `wild`, whose threads may write the heap meanwhile). */
+static void bytes_in(int p, const char *src, uint32_t n)
+{
+	struct pipe_model *m = &pipes[p];
+	uint32_t i;
+
+	for (i = 0; i < n && m->read_fd >= 0 && !wild; i++)
+		m->data[(m->head + m->held + i) % PIPE_BUF] = src[i];
+	m->held += n;
+}
+
+/* n bytes read to dst: they must be the ones written, in order. */
+static void bytes_out(int p, const char *dst, uint32_t n)
+{
+	struct pipe_model *m = &pipes[p];
+	uint32_t i;
+
+	for (i = 0; i < n && !wild; i++)
+		if (dst[i] != m->data[(m->head + i) % PIPE_BUF]) {
+			report("byte %u read is not the one written", (unsigned int)i);
+			break;
+		}
+	m->head = (m->head + n) % PIPE_BUF;
+	m->held -= n;
+}
+
+/* A pipe in the two lowest free slots, their numbers written at p:
+ * -EFAULT before anything for a range outside user space, -EMFILE with
+ * fewer than two free, -EFAULT (nothing kept) where p cannot take them.
+ * Only `wild` threads can hold enough pipes to leave none (-ENFILE). */
+static void fuzz_pipe(void)
+{
+	uint32_t p = out_pointer(8);
+	int lo = free_fd(0), hi = lo < 0 ? -1 : free_fd(lo + 1);
+	const volatile int *fds = (const volatile int *)p;
+
+	enter("pipe", SYS_pipe, p, pick_plain(), pick_plain());
+	if (!user_range_ok(p, 8))
+		expect(-EFAULT);
+	else if (hi < 0)
+		expect(-EMFILE);
+	else if (cur.result == -ENOMEM || (wild && cur.result == -ENFILE))
+		return;		/* the machine is full: a right answer */
+	else
+		expect(write_outcome(p, 8) == FAULT ? -EFAULT : 0);
+	if (cur.result || hi < 0)
+		return;
+	if (fds[0] != lo || fds[1] != hi)
+		report("descriptors %d %d, expected %d %d", fds[0], fds[1], lo, hi);
+	open_in_model(lo, hi);
+}
+
+static void fuzz_close(void)
+{
+	uint32_t fd = pick_fd(below(2));
+	int open = fd < NR_FDS && fd_pipe[fd] >= 0;
+
+	enter("close", SYS_close, fd, pick_plain(), pick_plain());
+	expect(open ? 0 : -EBADF);
+	if (open && !cur.result)
+		close_in_model(fd);
+}
+
+/*
+ * What the pipe holds, up to len; end of file (0) when it is empty and
+ * no task holds its write end.  A read that would wait - empty, a write
+ * end open here (for ever) or perhaps in a child - is made of 0 bytes.
+ */
+static void fuzz_read(void)
+{
+	uint32_t fd = pick_fd(0), buf, len, n;
+	int p = pipe_of(fd, 0);
+	struct pipe_model *m = p >= 0 ? &pipes[p] : 0;
+
+	pick_io(&buf, &len);
+	if (m && !m->held && (m->write_fd >= 0 || others_hold(p, 1)))
+		len = 0;
+	n = m && len < m->held ? len : m ? m->held : 0;
+	if (n && user_range_ok(buf, len) && write_outcome(buf, n) == AVOID)
+		buf = scratch_pointer(n);
+	enter("read", SYS_read, fd, buf, len);
+	if (!m)
+		expect(-EBADF);
+	else if (!user_range_ok(buf, len))
+		expect(-EFAULT);
+	else
+		expect(n ? pieces(writable(buf, n), n) : 0);
+	if (m && cur.result > 0 && (uint32_t)cur.result <= m->held)
+		bytes_out(p, (const char *)buf, cur.result);
+}
+
+/*
+ * The bytes written: -EPIPE when no task holds the read end, else all
+ * of them, or the whole pieces that could be read.  A write that would
+ * wait for room is cut to the room there is.  With our read end closed
+ * and a child perhaps holding its own, -EPIPE is right too (it may have
+ * ended).  Our image and stack are never written out (as write's).
+ */
+static void fuzz_fdwrite(void)
+{
+	uint32_t fd = pick_fd(1), buf, len;
+	int p = pipe_of(fd, 1), readers = 0, ok;
+	struct pipe_model *m = p >= 0 ? &pipes[p] : 0;
+
+	pick_io(&buf, &len);
+	if (!below(8))
+		pick_range_past_the_top(&buf, &len);
+	if (m) {
+		readers = m->read_fd >= 0 || others_hold(p, 0);
+		if (readers && user_range_ok(buf, len) && len > PIPE_BUF - m->held)
+			len = PIPE_BUF - m->held;
+	}
+	if (user_range_ok(buf, len) && readable(buf, len) < 0)
+		buf = heap_end - (len < heap_end - heap_start ? len : heap_end - heap_start);
+	ok = user_range_ok(buf, len) ? readable(buf, len) : 0;
+	enter("fdwrite", SYS_fdwrite, fd, buf, len);
+	if (!m)
+		expect(-EBADF);
+	else if (!user_range_ok(buf, len))
+		expect(-EFAULT);
+	else if (!len)
+		expect(0);
+	else if (!readers)
+		expect(-EPIPE);
+	else if (!(m->read_fd < 0 && cur.result == -EPIPE))
+		expect(pieces(ok < 0 ? 0 : ok, len));
+	if (m && cur.result > 0 && (uint32_t)cur.result <= PIPE_BUF - m->held)
+		bytes_in(p, (const char *)buf, cur.result);
 }
 
 /* ---- numbers outside the table ---- */
@@ -1198,19 +1519,19 @@ static unsigned long own_checks;	/* calls made by the checks: not counted */
 
 /* One call of a check, by each way in in turn, outside the count of
  * calls. */
-static long own_call(const char *name, uint32_t nr, uint32_t a, uint32_t b)
+static long own_call(const char *name, uint32_t nr, uint32_t a, uint32_t b, uint32_t c)
 {
 	cur.name = name;
-	cur.nr = nr, cur.a = a, cur.b = b, cur.c = 0;
+	cur.nr = nr, cur.a = a, cur.b = b, cur.c = c;
 	cur.by_sysenter = have_sysenter() && (own_checks++ & 1);
-	cur.result = cur.by_sysenter ? syscall_sysenter(nr, a, b, 0) : syscall_int80(nr, a, b, 0);
+	cur.result = cur.by_sysenter ? syscall_sysenter(nr, a, b, c) : syscall_int80(nr, a, b, c);
 	return cur.result;
 }
 
 /* A mismatch line like any, naming what was checked. */
 static void check_call(const char *name, uint32_t nr, uint32_t a, uint32_t b, long want)
 {
-	if (own_call(name, nr, a, b) != want)
+	if (own_call(name, nr, a, b, 0) != want)
 		report("expected %d: the kernel cannot reach this program's own %s",
 		       (int)want, name);
 }
@@ -1268,6 +1589,36 @@ static void check_spawn_and_wait(void)
 		wait(pid, 0);
 }
 
+/* At the end, every other task collected: each pipe's write ends closed
+ * here, its read end must give the bytes written, in order, then end of
+ * file; then closed too.  Calls not counted, as the memory checks'. */
+static void check_pipes_at_the_end(void)
+{
+	static char drained[PIPE_BUF + 1];
+	int p, fd;
+
+	for (fd = 0; fd < NR_FDS; fd++)
+		if (fd_pipe[fd] >= 0 && pipes[fd_pipe[fd]].write_fd == fd) {
+			if (own_call("close (the end)", SYS_close, fd, 0, 0))
+				report("expected 0 closing a write end at the end");
+			close_in_model(fd);
+		}
+	for (p = 0; p < NR_FDS; p++) {
+		if (!pipes[p].used)
+			continue;
+		fd = pipes[p].read_fd;
+		if (own_call("read (the end)", SYS_read, fd, (uint32_t)drained,
+			     sizeof(drained)) != (long)pipes[p].held)
+			report("expected the %u bytes left", (unsigned int)pipes[p].held);
+		else
+			bytes_out(p, drained, cur.result);
+		if (own_call("read (end of file)", SYS_read, fd, (uint32_t)drained, 1) != 0)
+			report("expected end of file");
+		own_call("close (the end)", SYS_close, fd, 0, 0);
+		close_in_model(fd);
+	}
+}
+
 /* Every call but exit (which would end the run). */
 static void (*const fuzzers[NR_SYSCALLS])(void) = {
 	[SYS_write] = fuzz_write,	[SYS_getpid] = fuzz_getpid,
@@ -1280,6 +1631,8 @@ static void (*const fuzzers[NR_SYSCALLS])(void) = {
 	[SYS_nop] = fuzz_nop,		[SYS_cpuinfo] = fuzz_cpuinfo,
 	[SYS_hostcounts] = fuzz_hostcounts,	[SYS_thread] = fuzz_thread,
 	[SYS_counts] = fuzz_counts,
+	[SYS_pipe] = fuzz_pipe,		[SYS_read] = fuzz_read,
+	[SYS_fdwrite] = fuzz_fdwrite,	[SYS_close] = fuzz_close,
 };
 
 /* A heap grown past HEAP_KEEP goes back to its first size, so the pages
@@ -1360,7 +1713,7 @@ static void reap_wild_children(void)
 	int i;
 
 	while ((pid = own_call("stack (wait for any child)", SYS_wait, -1,
-			       (uint32_t)&status)) > 0) {
+			       (uint32_t)&status, 0)) > 0) {
 		i = child_index(pid);
 		if (i >= 0 && status != 0)
 			report("a spawned child's status %d", status);
@@ -1391,8 +1744,10 @@ static void learn_the_machine(void)
 {
 	uint32_t info[2] = { 0, 0 }, up[4];
 	uint64_t count;
-	int i;
+	int i, fd;
 
+	for (fd = 0; fd < NR_FDS; fd++)
+		fd_pipe[fd] = -1;
 	getarg(my_arg, sizeof(my_arg));
 	arg_len = strlen(my_arg);
 	my_pid = getpid();
@@ -1462,6 +1817,7 @@ int main(void)
 			reap_wild_children();
 		else
 			reap_children();
+		check_pipes_at_the_end();
 		check_spawn_and_wait();
 		printf("sysfuzz: seed %u, ", (unsigned int)seed);
 	}

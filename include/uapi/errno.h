@@ -11,6 +11,7 @@
 #define ENOENT	2	/* no such program */
 #define ESRCH	3	/* no such task */
 #define EINTR	4	/* interrupted: the caller was killed */
+#define EBADF	9	/* no such descriptor, or not open that way */
 #define EAGAIN	11	/* no task slot free: try later */
 #define ENOMEM	12	/* out of memory */
 #define EFAULT	14	/* a bad address */
@@ -19,6 +20,9 @@
 #define ENOSYS	38	/* no such system call */
 #define ECHILD	10	/* no child to wait for */
 #define ENODEV	19	/* the CPU lacks it */
+#define ENFILE	23	/* every pipe the system allows is open */
+#define EMFILE	24	/* the caller's descriptor table is full */
+#define EPIPE	32	/* a write to a pipe nobody can read */
 #define ETIMEDOUT	110	/* a device never answered */
 
 #endif

@@ -11,6 +11,22 @@
  *               return address and puts its stack pointer in EBP; the
  *               kernel leaves with sysexit (irq_enable_sysexit).
  * A result from -4095 to -1 is minus an error number (uapi/errno.h).
+ *
+ * Descriptors: a task has NR_FDS of them, small numbers naming the ends
+ * of pipes it holds (kernel/fd.c, kernel/pipe.c).  A task spawned or
+ * started as a thread gets a copy of its creator's table, every end in
+ * it one more holder, as fork and exec would leave it: a parent hands a
+ * child a pipe by creating it before the spawn (and passing its numbers
+ * in the argument string), then each closes the ends it does not use.
+ * A pipe reads end of file once every write end is closed, and refuses
+ * a write once every read end is.  Every descriptor is closed when its
+ * task ends.  The descriptor's write is SYS_fdwrite, a call of its own:
+ * SYS_write keeps its ABI (buf, len: the console), which every program
+ * uses, rather than taking a descriptor that would make its console a
+ * special number.  read and fdwrite move bytes in pieces of 128 bytes of
+ * buf, as write does: a piece that faults ends the call, which returns
+ * the bytes moved before it (-EFAULT if none).  A caller killed while it
+ * waits returns -EINTR (or the bytes moved) and ends.
  */
 #ifndef PV386_UAPI_SYSCALLS_H
 #define PV386_UAPI_SYSCALLS_H
@@ -54,11 +70,29 @@
 				   backend, the padding instructions the patched
 				   native sites would have run.  -ENODEV where
 				   it is not counted, -EINVAL: no such which */
-#define NR_SYSCALLS	20
+#define SYS_pipe	20	/* (int fds[2]): a new pipe, fds[0] its read end
+				   and fds[1] its write end, the two lowest free
+				   descriptors; 0, or -EMFILE (fewer than two
+				   free), -ENFILE (every pipe allowed is open),
+				   -ENOMEM */
+#define SYS_read	21	/* (fd, buf, len): from a read end, what the pipe
+				   holds up to len, after waiting while it is
+				   empty and a write end is open; 0 when empty
+				   with none (end of file); -EBADF */
+#define SYS_fdwrite	22	/* (fd, buf, len): to a write end, waiting while
+				   the pipe is full; up to PIPE_BUF bytes go in
+				   whole; -EPIPE when no read end is open
+				   (before any byte); -EBADF */
+#define SYS_close	23	/* (fd): 0, or -EBADF if it is not open */
+#define NR_SYSCALLS	24
 
 /* SYS_counts' which. */
 #define COUNTS_HOST	0
 #define COUNTS_PADDING	1
+
+#define NR_FDS		16	/* descriptors a task may have open */
+#define PIPE_BUF	4096	/* a pipe's capacity: a write up to this is
+				   never interleaved with another */
 
 /* The longest sleep: wake-up times are compared with the tick counter
  * as a signed difference, which orders two times only when they are

@@ -1,9 +1,9 @@
 /*
  * test_sysfuzz.c - random system calls (user/sysfuzz.c) leave the
  * kernel as it was: every result right (sysfuzz exits with its count of
- * mismatches), no trap of the kernel's own, every page and task slot
- * given back, and a fresh program still runs.  And each number outside
- * the table gives -ENOSYS, by int $0x80 and by sysenter.
+ * mismatches), no trap of the kernel's own, every page, task slot and
+ * pipe given back, and a fresh program still runs.  And each number
+ * outside the table gives -ENOSYS, by int $0x80 and by sysenter.
  *
  * The run is short by default, for every configuration of the suite;
  * the boot option sysfuzz= gives sysfuzz another argument, for a longer
@@ -16,6 +16,7 @@
 #include <ktest.h>
 #include <cmdline.h>
 #include <page_alloc.h>
+#include <pipe.h>
 #include <string.h>
 #include <task.h>
 #include "console_capture.h"
@@ -88,7 +89,7 @@ KTEST(sysfuzz_unknown_numbers_give_enosys)
 KTEST(sysfuzz_random_calls_leave_nothing_behind)
 {
 	unsigned long pages = free_pages_settled();
-	unsigned int slots = task_slots_free();
+	unsigned int slots = task_slots_free(), pipes = pipes_open();
 	int status;
 
 	printk("test_sysfuzz: running sysfuzz %s\n", fuzz_arg);
@@ -99,5 +100,6 @@ KTEST(sysfuzz_random_calls_leave_nothing_behind)
 	check_console(kt_ctx);
 	KT_EXPECT_EQ(free_pages_settled(), pages);
 	KT_EXPECT_EQ(task_slots_free(), slots);
+	KT_EXPECT_EQ(pipes_open(), pipes);
 	KT_EXPECT_EQ(run_program("hello", ""), 0);
 }

@@ -42,6 +42,13 @@ void *sbrk(long increment);		/* (void *)-1 when refused */
  * (grows down from) stack_top, then exit(0).  Its pid (wait() collects
  * it), or a negative error. */
 int thread_create(void (*fn)(void *), void *arg, void *stack_top);
+/* Pipes and descriptors (uapi/syscalls.h): fds[0] reads what fds[1]
+ * writes.  read and fdwrite return the bytes moved or a negative error;
+ * a child spawned after pipe() holds the same descriptors. */
+int pipe(int fds[2]);
+long read(int fd, void *buf, size_t len);
+long fdwrite(int fd, const void *buf, size_t len);
+int close(int fd);
 int watch(void *addr, int len);
 int getarg(char *buf, size_t size);
 int uptime(uint32_t out[4]);

@@ -43,6 +43,19 @@ long machine_counts(uint32_t *out, unsigned long n, int which)
 	return syscall3(SYS_counts, (long)out, n, which);
 }
 
+int pipe(int fds[2])			{ return syscall3(SYS_pipe, (long)fds, 0, 0); }
+int close(int fd)			{ return syscall3(SYS_close, fd, 0, 0); }
+
+long read(int fd, void *buf, size_t len)
+{
+	return syscall3(SYS_read, fd, (long)buf, len);
+}
+
+long fdwrite(int fd, const void *buf, size_t len)
+{
+	return syscall3(SYS_fdwrite, fd, (long)buf, len);
+}
+
 uint32_t cpu_features(void)
 {
 	uint32_t info[2] = { 0, 0 };
