@@ -135,6 +135,28 @@ static void bad_out_array(long nr, const char *name, long good_result, long b, l
 	}
 }
 
+/* read and fdwrite on a pipe: a bad buffer moves no byte (the one
+ * inside is still there for a good read). */
+static void bad_pipe_buffers(void)
+{
+	long bad[] = { KERNEL_DATA, 0, UNMAPPED, USER_END - 2 };
+	int fds[2];
+	unsigned int i;
+	char c = 0;
+
+	expect("pipe", pipe(fds), 0);
+	expect("fdwrite", fdwrite(fds[1], "p", 1), 1);
+	for (i = 0; i < 4; i++) {
+		expect("read(bad buffer)", sys(SYS_read, fds[0], bad[i], 4), -EFAULT);
+		expect("fdwrite(bad buffer)", sys(SYS_fdwrite, fds[1], bad[i], 4), -EFAULT);
+	}
+	expect("read(read-only)", sys(SYS_read, fds[0], (long)text_string, 1), -EFAULT);
+	expect("read after the bad ones", read(fds[0], &c, 1), 1);
+	expect("the byte", c, 'p');
+	close(fds[0]);
+	close(fds[1]);
+}
+
 /* Values that are not pointers but must stay inside user space. */
 static void bad_segments_and_watch(void)
 {
@@ -199,6 +221,8 @@ int main(void)
 	bad_out_array(SYS_counts, "counts padding", machine_counts(counts, 0, COUNTS_PADDING) ==
 		      -ENODEV ? -ENODEV : 0, 1, COUNTS_PADDING, 4);
 	expect("counts(no such which)", machine_counts(counts, 2, COUNTS_PADDING + 1), -EINVAL);
+	bad_out_array(SYS_pipe, "pipe", 0, 0, 0, 8);
+	bad_pipe_buffers();
 	bad_segments_and_watch();
 	printf("badptr: %d mismatches\n", mismatches);
 	return mismatches;
