@@ -237,12 +237,13 @@ static const struct op_bench op_benches[] = {
  * timed by user programs, user/bench_*.c, which print their own
  * "bench: path" lines.  They run one at a time while this thread waits,
  * so nothing else is runnable and, with the timer masked, every switch
- * is one a program asked for (no preemption, no sleeping: there is no
- * tick to wake anyone).  A program that fails makes the whole run fail:
+ * is one a program asked for (no preemption, a sleep ended only by
+ * the other task).  A program that fails makes the whole run fail:
  * make bench must not tabulate a missing figure as a result.
  */
 static const char *const path_programs[] = {
 	"bench_syscall", "bench_switch", "bench_fault", "bench_mix", "bench_spawn",
+	"bench_pipe",
 };
 
 /*
