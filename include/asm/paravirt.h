@@ -180,18 +180,25 @@ unsigned int paravirt_first_empty_op(const struct paravirt_ops *ops);
  * ready to be copied into paravirt_ops, or returns NULL if the backend
  * cannot run here; it runs before the console exists (from the pv= boot
  * option's choice, before the patcher), so it must not print: it leaves
- * its reason in *why, which paravirt_backend_report() prints.
+ * its reason in *why, which paravirt_backend_report() prints.  A backend
+ * whose boot options change what prepare() builds says so in report(),
+ * which paravirt_backend_report() calls for the backend booted on
+ * (paravirt_backend_reporting(); NULL: nothing to say).
  */
 struct paravirt_backend {
 	const char *name;		/* as pv= and `pv use` name it */
 	const char *about;		/* one line for `pv` and help */
 	const struct paravirt_ops *(*prepare)(const char **why);
+	void (*report)(void);		/* or NULL */
 };
 
 #define paravirt_backend(bname, prepare_fn, about_text)			\
+	paravirt_backend_reporting(bname, prepare_fn, about_text, NULL)
+
+#define paravirt_backend_reporting(bname, prepare_fn, about_text, report_fn) \
 	static const struct paravirt_backend __pv_backend_##prepare_fn	\
 	__section(".pv_backends") __used __attribute__((aligned(4))) =	\
-	{ bname, about_text, prepare_fn }
+	{ bname, about_text, prepare_fn, report_fn }
 
 extern const struct paravirt_backend __start_pv_backends[], __stop_pv_backends[];
 /* backends.c */

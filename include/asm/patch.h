@@ -181,13 +181,18 @@ struct paravirt_inline {
 	const void *fn;
 	const u8 *start, *end;
 	u8 writes;
+	const bool *off;	/* NULL, or true when a boot option withdrew it */
 };
 
-#define paravirt_inline(fn, tpl, writes)					\
+#define paravirt_inline(fn, tpl, writes) paravirt_inline_unless(fn, tpl, writes, NULL)
+
+/* The same, but withdrawn when *off is true by the time the patcher runs
+ * (an early boot option's flag): fn's sites are then direct calls. */
+#define paravirt_inline_unless(fn, tpl, writes, off)				\
 	extern const u8 tpl[], tpl##_end[];					\
 	static const struct paravirt_inline __pv_inline_##fn			\
 	__section(".pv_inlines") __used __attribute__((aligned(4))) =		\
-	{ fn, tpl, tpl##_end, writes }
+	{ fn, tpl, tpl##_end, writes, off }
 
 extern const struct paravirt_inline __start_pv_inlines[], __stop_pv_inlines[];
 

@@ -112,7 +112,7 @@ struct switcher_state {
 #define SWITCHER_STATE	((struct switcher_state *)SWITCHER_STATE_PAGE)
 
 extern const char __switcher_start[], __switcher_end[];
-extern const char switch_to_guest[], switcher_stubs[];
+extern const char switch_to_guest[], switcher_stubs[], switcher_hypercall_to_host[];
 
 /* Where a Switcher label runs: its offset in the code pages. */
 #define SWITCHER_VA(label)	(SWITCHER_ADDR + (u32)((label) - __switcher_start))

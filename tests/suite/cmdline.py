@@ -11,6 +11,11 @@
                    would have it lazy (the last fpu= counts), and the FPU
                    tests hold; a bad value is reported and leaves the
                    backend's choice.
+  cmdline-cures-off-y  The options that turn a guest's cures off for make
+                   bench, all at once: the host's nofastswitch, the
+                   guest's nolazycpu, noinlineflags and fpu=lazy (in
+                   guest=, '+' for a space); each is said to be in force,
+                   and the guest's tests of tasks' own state pass.
   vm86-iret-*      Under QEMU, whose TCG lets an iret from ring 3 enter
                    virtual-8086 mode, the task that does it is killed
                    alone (Bochs refuses the iret with #GP: its ktest rows
@@ -20,7 +25,8 @@ Each row boots the ELF in QEMU with its options and a test= filter, and
 judges the in-kernel run as ktest.py does, plus the lines it must print.
 """
 
-from .builds import BUILDS
+from .builds import BUILDS, Y
+from .guest import guest_matrix
 from .harness import Test
 from .ktest import qemu_ktest
 
@@ -157,5 +163,22 @@ def option_test(check):
                 {"append": check["append"], "expect": check["expect"]})
 
 
+# The cures' options (docs/guest.md, "What it costs"): a host and its
+# guest, each with its own, and the line each prints when in force.
+CURES_OFF_GUEST = "test=per_task+nolazycpu+noinlineflags+fpu=lazy"
+CURES_OFF_EXPECT = [
+    "paravirt: guest without its lazy CPU mode (nolazycpu): "
+    "each op of a context switch calls the host$",
+    "paravirt: guest flag ops called, not inline (noinlineflags)$",
+    "fpu: present, switched lazily with fxsave/fxrstor (fpu=lazy)$",
+    "ktest: PASS user_tls_is_per_task", "ktest: PASS user_fpu_state_is_per_task",
+]
+CURES_OFF_HOST_EXPECT = ["host: the Switcher's fast context switch is off (nofastswitch): "
+                         "every context_switch hypercall exits to the host$"]
+
+
 def tests():
-    return [option_test(check) for check in CMDLINE_CHECKS]
+    return [option_test(check) for check in CMDLINE_CHECKS] + [
+        Test("cmdline-cures-off-y", guest_matrix, (Y, "qemu32"),
+             {"guest": CURES_OFF_GUEST, "expect": CURES_OFF_EXPECT,
+              "host_options": "nofastswitch", "host_expect": CURES_OFF_HOST_EXPECT})]

@@ -16,6 +16,14 @@
   guest-fpu-lazy-y  guest=test+fpu=lazy: the guest's suite with its FPU
                    switched lazily against its backend's choice (the
                    set_ts and #NM round trips through the host).
+  guest-nolazycpu-y, guest-noinlineflags-y, guest-nofastswitch-y  The
+                   guest's suite with one more of its cures off (make
+                   bench measures each so: docs/guest.md, "What it
+                   costs"): no lazy CPU mode (each op of a context switch
+                   calls the host), the flag ops called rather than
+                   inline, and - the host's option - no fast context
+                   switch in the Switcher.  Each says it is off, and the
+                   tests of what it changes pass with the rest.
   guest-hostile-y  One host starts, one after the other from its shell, a
                    guest for each way tests/kernel/test_hostile_guest.c
                    tries to escape (raw privileged instructions, ring-0
@@ -319,20 +327,47 @@ GUEST_MATRIX = [
 
 GUEST_ISO = f"{Y.dir}/pv386-guest-test.iso"    # boot/grub.cfg's guest entry
 
+# The guest's cures that a boot option turns off (docs/guest.md, "What it
+# costs"; fpu=lazy is guest-fpu-lazy-y's): the row's name, and
+# guest_matrix's arguments - the option, the line that says it is
+# off, and the tests of what it changes, which must pass with the rest.
+SWITCH_TESTS = ["ktest: PASS user_tls_is_per_task", "ktest: PASS user_fpu_state_is_per_task",
+                "ktest: PASS user_watchpoints_are_per_task"]
+CURES_OFF = [
+    ("guest-nolazycpu-y",
+     {"guest": "test+nolazycpu",
+      "expect": ["paravirt: guest without its lazy CPU mode (nolazycpu): "
+                 "each op of a context switch calls the host$", *SWITCH_TESTS]}),
+    ("guest-noinlineflags-y",
+     {"guest": "test+noinlineflags",
+      "expect": ["paravirt: guest flag ops called, not inline (noinlineflags)$",
+                 "ktest: PASS save_fl_reads_known_flags",
+                 "ktest: PASS save_fl_irq_disable_returns_old_flags",
+                 "ktest: PASS restore_fl_restores_both_states",
+                 "ktest: PASS irq_restore_takes_pending_timer"]}),
+    ("guest-nofastswitch-y",
+     {"host_options": "nofastswitch", "expect": SWITCH_TESTS,
+      "host_expect": ["host: the Switcher's fast context switch is off (nofastswitch): "
+                      "every context_switch hypercall exits to the host$"]}),
+]
 
-def guest_matrix(log, host, cpu, extra=(), guest="test", expect=()):
+
+def guest_matrix(log, host, cpu, extra=(), guest="test", expect=(), host_options="",
+                 host_expect=()):
     """The guest's suite under one more host, to QEMU's exit (extra: more
     QEMU options, such as -smp; guest: the guest's command line, '+' for
-    a space; expect: lines the guest must print)."""
+    a space; expect: lines the guest must print; host_options and
+    host_expect: the host's own options, and lines it must print)."""
     need_tool(QEMU, "qemu")
     need_file(host.elf, host.make("all"))
     need_file(Y.elf, Y.make("all"))
     fresh_log(log)
+    append = f"guest={guest} guestexit {host_options}".strip()
     cmd = qemu_command(log, cpu, ["-kernel", host.elf, "-initrd", Y.elf,
-                                  "-append", f"guest={guest} guestexit", *extra])
+                                  "-append", append, *extra])
     outcome = run_emulator(cmd, GUEST_TIMEOUT)
     judge_guest_run(log, outcome, outcome.status != QEMU_PASS and
-                    f"QEMU status {outcome.status}, not a pass", expect)
+                    f"QEMU status {outcome.status}, not a pass", expect, host_expect)
 
 
 def guest_bochs(log, cpu):
@@ -342,15 +377,19 @@ def guest_bochs(log, cpu):
     judge_guest_run(log, outcome, problem)
 
 
-def judge_guest_run(log, outcome, emulator_problem, expect=()):
+def judge_guest_run(log, outcome, emulator_problem, expect=(), host_expect=()):
     """The guest's suite passed, printing a line starting with each of
-    expect, the host did not panic, and the emulator ended as it should
-    (emulator_problem: why not, or None)."""
+    expect, the host did not panic and printed each of host_expect, and
+    the emulator ended as it should (emulator_problem: why not, or
+    None)."""
     lines = read_serial(log)
     guest = [line[len(GUEST_PREFIX):] for line in lines if line.startswith(GUEST_PREFIX)]
+    host = [line for line in lines if not line.startswith(GUEST_PREFIX)]
     problem = ktest_problem(guest) or no_line_starting(guest, expect)
     if problem:
         problem = f"guest: {problem}"
+    elif no_line_starting(host, host_expect):
+        problem = f"host: {no_line_starting(host, host_expect)}"
     elif panic_line(lines):
         problem = f"host: {panic_line(lines)}"
     elif emulator_problem:
@@ -599,6 +638,8 @@ def tests():
                               "ktest: PASS user_fpu_state_is_per_task",
                               "ktest: PASS fpu_switching_is_the_backends_unless_fpu_says",
                               "ktest: PASS fpu_switching_kept_across_a_live_switch"]}),
+             # Each cure off in turn (CURES_OFF), as make bench measures it.
+             *[Test(name, guest_matrix, (Y, "qemu32"), args) for name, args in CURES_OFF],
              Test("guest-hostile-y", hostile_guests, (Y,))] +
             [Test(name, guest_matrix, (host, cpu)) for name, host, cpu in GUEST_MATRIX] +
             [Test("guest-bochs-y-pentium", guest_bochs, ("pentium",)),

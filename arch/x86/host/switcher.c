@@ -9,6 +9,7 @@
  * host's tables and in the guest's.
  */
 #include <kernel.h>
+#include <cmdline.h>
 #include <string.h>
 #include <asm/apic.h>
 #include <asm/cpu.h>
@@ -96,6 +97,18 @@ static void setup_switcher_segments(struct switcher_state *s)
 	s->host_ss = __KERNEL_DS;
 }
 
+/*
+ * nofastswitch: the Switcher's fast context switch (world_switch.S's
+ * hypercall_entry) off, so that make bench can measure what it saves:
+ * the hypercall's gate leads to the host as every other does.  Chosen
+ * at each guest's start, when the gates are made; no call tests it.
+ */
+static bool no_fast_switch;
+
+static int set_nofastswitch(const char *v) { (void)v; no_fast_switch = true; return 0; }
+boot_option("nofastswitch", set_nofastswitch,
+	    "a host: every context-switch hypercall of a guest exits to the host");
+
 /* Every vector leads back to the host; the hypercall's gate admits the
  * guest kernel (ring 1), int3's and into's its programs too. */
 static void setup_switcher_gates(struct switcher_state *s)
@@ -104,11 +117,16 @@ static void setup_switcher_gates(struct switcher_state *s)
 
 	for (v = 0; v < 256; v++) {
 		unsigned int dpl = v == HYPERCALL_VECTOR ? 1 : v == 3 || v == 4 ? 3 : 0;
+		u32 stub = SWITCHER_VA(switcher_stubs) + v * SWITCHER_STUB_SIZE;
 
-		s->guest_idt_table[v] =
-			pack_gate(SWITCHER_VA(switcher_stubs) + v * SWITCHER_STUB_SIZE,
-				  __SWITCHER_CS, DESC_PRESENT | DESC_DPL(dpl) | DESC_INTR_GATE);
+		if (v == HYPERCALL_VECTOR && no_fast_switch)
+			stub = SWITCHER_VA(switcher_hypercall_to_host);
+		s->guest_idt_table[v] = pack_gate(stub, __SWITCHER_CS,
+						  DESC_PRESENT | DESC_DPL(dpl) | DESC_INTR_GATE);
 	}
+	if (no_fast_switch)
+		printk("host: the Switcher's fast context switch is off (nofastswitch): "
+		       "every context_switch hypercall exits to the host\n");
 }
 
 /* world_switch.S moves a virtual-8086 frame's four segments in one copy. */

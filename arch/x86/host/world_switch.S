@@ -354,3 +354,13 @@ vector = 0
 	.endif
 vector = vector + 1
 	.endr
+
+/* The hypercall's gate instead of its stub above when the host booted
+ * with nofastswitch (switcher.c): straight to the host, as every other
+ * vector goes, without the fast path's tests. */
+	.balign SWITCHER_STUB_SIZE
+	.globl switcher_hypercall_to_host
+switcher_hypercall_to_host:
+	pushl $0
+	pushl $HYPERCALL_VECTOR
+	jmp trap_to_host

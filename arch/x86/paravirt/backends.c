@@ -108,8 +108,12 @@ void paravirt_choose_backend(void)
 
 void paravirt_backend_report(void)
 {
+	const struct paravirt_backend *b = paravirt_find_backend(paravirt_ops.name);
+
 	if (wanted[0] && strcmp(wanted, paravirt_ops.name))
 		printk("paravirt: backend %s refused (%s): staying %s\n", wanted,
 		       refusal ? refusal : "it cannot run here", paravirt_ops.name);
 	printk("paravirt: backend %s, %u ops\n", paravirt_ops.name, PARAVIRT_NR_OPS);
+	if (b && b->report)
+		b->report();
 }

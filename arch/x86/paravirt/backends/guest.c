@@ -22,6 +22,7 @@
  *     functions execute such instructions (tools/audit-privileged).
  */
 #include <kernel.h>
+#include <cmdline.h>
 #include <string.h>
 #include <asm/hypercall.h>
 #include <asm/paravirt.h>
@@ -49,6 +50,26 @@ static unsigned long cr0 = X86_CR0_PE | X86_CR0_ET | X86_CR0_PG;
 static unsigned long cr3, cr4;
 static struct desc_ptr gdtr, idtr;
 static unsigned long debugreg[8];
+
+/*
+ * Two of the cures that bring a guest near native speed (docs/guest.md,
+ * "What it costs"), each of which a boot option turns off, so that make
+ * bench can measure what it saves.  Both are read only where the table
+ * is made and its sites patched, never by an op: by guest_prepare, and
+ * by the patcher through paravirt_inline_unless.
+ *   nolazycpu      no lazy CPU mode: each op of a context switch calls
+ *                  the host itself, as before the mode (guest_prepare);
+ *   noinlineflags  the three flag ops' sites are direct calls to the
+ *                  functions below, not their templates inline.
+ */
+static bool no_lazy_cpu, no_inline_flags;
+
+static int set_nolazycpu(const char *v)     { (void)v; no_lazy_cpu = true; return 0; }
+static int set_noinlineflags(const char *v) { (void)v; no_inline_flags = true; return 0; }
+early_boot_option("nolazycpu", set_nolazycpu,
+		  "a guest: every op of a context switch calls its host (no lazy CPU mode)");
+early_boot_option("noinlineflags", set_noinlineflags,
+		  "a guest: save_fl, restore_fl, save_fl_irq_disable called, not inline");
 
 /*
  * ---- the interrupt flag: a word in the shared flag page ----
@@ -85,7 +106,8 @@ paravirt_inline(guest_irq_enable, tpl_guest_irq_enable, 0);
  * The real flags for every bit but IF (cpu_detect toggles AC and ID,
  * tests read DF): pushf at ring 1 shows the real IF, always set.  The
  * three flag ops' sites hold templates of the same (guest_entry.S):
- * pushf and the shared word's byte, inline, as Xen's *_direct ops are.
+ * pushf and the shared word's byte, inline, as Xen's *_direct ops are
+ * (direct calls to these functions instead under noinlineflags).
  * Those store the flag unchanged too: a store of 0 over 0 then traps
  * for nothing while an interrupt waits (two exits), which is rare
  * beside the call each op would cost otherwise.
@@ -94,7 +116,7 @@ static unsigned long guest_save_fl(void)
 {
 	return (native_paravirt_ops.save_fl() & ~X86_EFLAGS_IF) | guest_shared.irq_enabled;
 }
-paravirt_inline(guest_save_fl, tpl_guest_save_fl, CLBR_EAX);
+paravirt_inline_unless(guest_save_fl, tpl_guest_save_fl, CLBR_EAX, &no_inline_flags);
 
 /* popf at ring 1 leaves IF (and IOPL) alone, and does not fault. */
 static void guest_restore_fl(unsigned long flags)
@@ -102,7 +124,7 @@ static void guest_restore_fl(unsigned long flags)
 	native_paravirt_ops.restore_fl(flags);
 	set_irq_flag(flags);
 }
-paravirt_inline(guest_restore_fl, tpl_guest_restore_fl, 0);
+paravirt_inline_unless(guest_restore_fl, tpl_guest_restore_fl, 0, &no_inline_flags);
 
 static unsigned long guest_save_fl_irq_disable(void)
 {
@@ -111,7 +133,8 @@ static unsigned long guest_save_fl_irq_disable(void)
 	guest_irq_disable();
 	return flags;
 }
-paravirt_inline(guest_save_fl_irq_disable, tpl_guest_save_fl_irq_disable, CLBR_EAX);
+paravirt_inline_unless(guest_save_fl_irq_disable, tpl_guest_save_fl_irq_disable, CLBR_EAX,
+		       &no_inline_flags);
 
 /* Interrupts on and asleep in one step: the host turns the flag on, so
  * no interrupt can come between the two and leave us asleep with work. */
@@ -656,11 +679,26 @@ static const struct paravirt_ops *guest_prepare(const char **why)
 	guest_ops.read_tsc = native_paravirt_ops.read_tsc;
 	guest_ops.sync_core = native_paravirt_ops.sync_core;
 	spin_choose_draw_ops(&guest_ops);
+	if (no_lazy_cpu) {	/* their sites become NOPs */
+		guest_ops.start_context_switch = paravirt_nop;
+		guest_ops.end_context_switch = paravirt_nop;
+	}
 	if (!shared_page_given) {
 		hypercall(HCALL_init, (u32)&guest_shared, 0, 0);
 		shared_page_given = true;
 	}
 	return &guest_ops;
 }
-paravirt_backend("guest", guest_prepare,
-		 "ring 1 under a pv386 host: shared-page IF, hypercalls (chosen by itself)");
+
+/* The cures turned off, in the boot log after the backend's line. */
+static void guest_report(void)
+{
+	if (no_lazy_cpu)
+		printk("paravirt: guest without its lazy CPU mode (nolazycpu): "
+		       "each op of a context switch calls the host\n");
+	if (no_inline_flags)
+		printk("paravirt: guest flag ops called, not inline (noinlineflags)\n");
+}
+paravirt_backend_reporting("guest", guest_prepare,
+			   "ring 1 under a pv386 host: shared-page IF, hypercalls (chosen by itself)",
+			   guest_report);

@@ -114,14 +114,15 @@ bool paravirt_site_fenced(const struct paravirt_patch_site *site)
 	       site->instr < (u32)__patch_text_end;
 }
 
-/* The template another backend gave fn (paravirt_inline()), or NULL. */
+/* The template another backend gave fn (paravirt_inline()), or NULL;
+ * NULL too if a boot option withdrew it (the guest's noinlineflags). */
 static const struct paravirt_inline *backend_inline(const void *fn)
 {
 	const struct paravirt_inline *in;
 
 	for (in = __start_pv_inlines; in < __stop_pv_inlines; in++)
 		if (in->fn == fn)
-			return in;
+			return in->off && *in->off ? NULL : in;
 	return NULL;
 }
 
