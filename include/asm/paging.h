@@ -56,7 +56,20 @@ struct trampoline_block;
 void paging_start_ap(const struct trampoline_block *b);
 void paging_set_user(u32 start, u32 end);
 bool kernel_text_contains(u32 addr);	/* mapped read-only */
-bool write_protect_holds(void);		/* a ring-0 write to it faults */
+
+/*
+ * Whether ring 0 obeys read-only pages here: CR0.WP set and a write
+ * seen to fault (paging_init's probe).  Not on a 386, nor where an
+ * emulator ignores the bit: there system calls check a user page in
+ * software before they write it, and no guest is hosted (its kernel,
+ * supervisor to the MMU, would write the Switcher's pages).
+ */
+extern bool write_protect_obeyed;
+static inline bool write_protect_holds(void)
+{
+	return write_protect_obeyed;
+}
+
 void kernel_text_poke(void *addr, const void *bytes, unsigned int len);
 /* Around many pokes, interrupts off: the text writable once for all. */
 void kernel_text_batch_begin(void);

@@ -25,6 +25,7 @@
 u32 kernel_page_dir[PT_ENTRIES] __attribute__((aligned(PAGE_SIZE)));
 static u32 mapped_bytes;
 static bool text_protected;
+bool write_protect_obeyed;	/* probed once by paging_init (asm/paging.h) */
 static bool text_batch;		/* between kernel_text_batch_begin() and _end() */
 /* The table of the KERNEL_MMIO_BASE directory entry: in the image, so it
  * needs no allocation and is never freed (asm/paging.h). */
@@ -188,6 +189,33 @@ kernel_text_batch_end(void)
 	sync_core();
 }
 
+/*
+ * Whether ring 0 really cannot write a read-only page: CR0.WP set, and
+ * obeyed.  A 386 has no WP; an emulator may keep the bit and ignore it
+ * (DOSBox 0.74 does).  Asked once, as paging comes on (traps are set up
+ * by then), for write_protect_holds().  The probe writes a byte of the
+ * read-only kernel text back as it is: a fault (taken by the exception
+ * table) proves it; a write that goes through changes nothing.
+ * Interrupts off: no live patch may have the text writable meanwhile.
+ */
+static bool probe_write_protect(void)
+{
+	volatile u8 *probe = (volatile u8 *)__kernel_ro_start;
+	unsigned long flags;
+	int faulted = 1;
+
+	if (!cpu_has_write_protect() || !text_protected)
+		return false;
+	flags = raw_local_irq_save();
+	asm volatile("1: movb %[v], (%[p])\n\t"
+		     "movl $0, %[f]\n"
+		     "2:\n\t"
+		     _ASM_EXTABLE(1b, 2b)
+		     : [f] "+r" (faulted) : [p] "r" (probe), [v] "q" (*probe) : "memory");
+	raw_local_irq_restore(flags);
+	return faulted;
+}
+
 void paging_init(void)
 {
 	unsigned long cr0;
@@ -203,9 +231,12 @@ void paging_init(void)
 		cr0 |= X86_CR0_WP;
 	write_cr0(cr0);
 	text_protected = true;
+	write_protect_obeyed = probe_write_protect();
 	printk("paging: on, %u MiB mapped 1:1, page 0 unmapped, kernel text "
 	       "%08x-%08x read-only%s\n", mapped_bytes >> 20, (u32)__kernel_ro_start,
-	       (u32)__kernel_ro_end, cpu_has_write_protect() ? "" :
+	       (u32)__kernel_ro_end, write_protect_obeyed ? "" :
+	       cpu_has_write_protect() ? " (CR0.WP set but ignored: ring 0 writes read-only "
+	       "pages; system calls check them in software)" :
 	       " (386: no CR0.WP, ring 0 ignores read-only pages)");
 }
 
@@ -228,30 +259,3 @@ void paging_start_ap(const struct trampoline_block *b)
 	write_cr0(b->cr0);
 }
 
-/*
- * Whether ring 0 really cannot write a read-only page: CR0.WP set, and
- * obeyed.  A 386 has no WP; an emulator may keep the bit and ignore it
- * (DOSBox 0.74 does).  A host needs it to keep its guest's kernel, which
- * the MMU counts as supervisor, off the Switcher's pages.  The probe
- * writes a byte of the read-only kernel text back as it is: a fault
- * (taken by the exception table) proves it; a write that goes through
- * changes nothing.  Interrupts off: no live patch may have the text
- * writable meanwhile.
- */
-bool write_protect_holds(void)
-{
-	volatile u8 *probe = (volatile u8 *)__kernel_ro_start;
-	unsigned long flags;
-	int faulted = 1;
-
-	if (!cpu_has_write_protect() || !text_protected)
-		return false;
-	flags = raw_local_irq_save();
-	asm volatile("1: movb %[v], (%[p])\n\t"
-		     "movl $0, %[f]\n"
-		     "2:\n\t"
-		     _ASM_EXTABLE(1b, 2b)
-		     : [f] "+r" (faulted) : [p] "r" (probe), [v] "q" (*probe) : "memory");
-	raw_local_irq_restore(flags);
-	return faulted;
-}

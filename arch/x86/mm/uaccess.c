@@ -73,9 +73,10 @@ int copy_from_user(void *dst, u32 src, u32 len)
 }
 
 /*
- * A 386 has no CR0.WP: in ring 0 it writes read-only pages without a
- * fault, so a system call could write into a program's own code.  There
- * the kernel checks each page in software first.  A page not there yet
+ * A 386 has no CR0.WP, and an emulator may ignore it (DOSBox 0.74): in
+ * ring 0 the CPU then writes read-only pages without a fault, so a
+ * system call could write into a program's own code.  There the kernel
+ * checks each page in software first (write_protect_holds).  A page not there yet
  * is brought in by reading it (the fault handler maps heap and stack
  * pages writable) and checked again.
  */
@@ -102,7 +103,7 @@ int copy_to_user(u32 dst, const void *src, u32 len)
 
 	if (!user_range_ok(dst, len))
 		return -EFAULT;
-	if (!cpu_has_write_protect() && (err = user_pages_writable(dst, len)))
+	if (!write_protect_holds() && (err = user_pages_writable(dst, len)))
 		return err;
 	for (; len; len--, dst++)
 		if (put_user_u8(dst, *s++))
