@@ -83,7 +83,7 @@ static bool switcher_ready(struct shadow *sh, struct guest_memory *m)
 	struct switcher_state *s = switcher_setup();
 	unsigned int i;
 
-	if (!s || shadow_init(sh, m, SHADOW_IDENTITY))
+	if (!s || shadow_init(sh, m, NULL, SHADOW_IDENTITY))
 		return false;
 	for (i = 0; i < ARRAY_SIZE(segs); i++)
 		guest_check_gdt_entry(segs[i].index, flat_segment(segs[i].dpl, segs[i].type),
@@ -175,7 +175,7 @@ KTEST(shadow_never_maps_the_switchers_slot)
 
 	if (guest_memory_alloc(&m, GUESTMEM_MIN_MIB))
 		KT_SKIP("no room for guest memory");
-	if (shadow_init(&sh, &m, GUEST_PD)) {
+	if (shadow_init(&sh, &m, NULL, GUEST_PD)) {
 		guest_memory_free(&m);
 		KT_SKIP("no room for a shadow");
 	}
@@ -244,7 +244,7 @@ KTEST(guest_port_io_refuses_each_clause)
 	memset(&g, 0, sizeof(g));
 	if (guest_memory_alloc(&g.mem, GUESTMEM_MIN_MIB))
 		KT_SKIP("no room for guest memory");
-	if (shadow_init(&sh, &g.mem, GUEST_PD)) {
+	if (shadow_init(&sh, &g.mem, NULL, GUEST_PD)) {
 		guest_memory_free(&g.mem);
 		KT_SKIP("no room for a shadow");
 	}

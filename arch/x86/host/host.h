@@ -54,10 +54,63 @@ int guest_load_kernel(struct guest_memory *m, const void *image, u32 size, u32 *
 /* The Multiboot block for the guest at GUEST_BOOT_INFO: its RAM and cmdline. */
 int guest_write_boot_info(struct guest_memory *m, const char *cmdline);
 
+/* A frame for a shadow, zeroed and counted in m against its quota, or
+ * 0 (memory.c); and one given back. */
+u32 shadow_frame_alloc(struct guest_memory *m);
+void shadow_frame_free(struct guest_memory *m, u32 frame);
+
+/*
+ * The kernel half's shadow tables, shared among the kept shadows
+ * (shadow_share.c): one per guest page table below KERNEL_SPACE_END, by
+ * the table's gpa, the directory slot it is at and its directory
+ * entry's rights, linked into every kept shadow whose directory points
+ * there.  The shadow_cache owns them; their frames are counted in its
+ * guest's memory once, however many shadows link them, and go back when
+ * the last link goes (at the latest when the guest stops).
+ */
+#define SHARED_TABLES	32
+
+struct shared_table {
+	u32 *table;		/* the shadow table (a host frame); NULL: none */
+	u32 key;		/* the guest's table (gpa) | its entry's W and U */
+	u16 index;		/* the directory slot: the 4 MiB of va it maps */
+	u16 links;		/* kept shadows' directory entries that point at it */
+};
+
+struct shadow_shares {
+	struct guest_memory *mem;	/* where the frames are counted */
+	unsigned int used;		/* slots ever used: the rest never were */
+	struct shared_table table[SHARED_TABLES];
+};
+
+/* A shadow directory entry's own bit (one the CPU ignores): the table
+ * is a shared one, to unlink rather than free. */
+#define SHADOW_PDE_SHARED	0x200
+
+void shadow_shares_init(struct shadow_shares *s, struct guest_memory *m);
+/* 0 with *shadow_pde the directory entry that links guest_pde's table
+ * at index, shared (made if need be: one link more), or 0 there if it is
+ * not one to share (the shadow makes its own); -ENOMEM if a shared one
+ * got no frame. */
+int shared_table_link(struct shadow_shares *s, u32 guest_pde, unsigned int index,
+		      u32 *shadow_pde);
+void shared_table_unlink(struct shadow_shares *s, u32 shadow_pde);
+/* Whether the shared table shadow_pde links is the one of guest_pde at
+ * index (a guest that changed its entry without a word has another). */
+bool shared_table_matches(const struct shadow_shares *s, u32 shadow_pde, u32 guest_pde,
+			  unsigned int index);
+unsigned int shared_tables_held(const struct shadow_shares *s);	/* in use now */
+/* The shared table after `after` (NULL: the first), NULL after the last;
+ * and the directory entry that links st for a guest entry of its key
+ * (one link more), else 0. */
+struct shared_table *shared_table_next(struct shadow_shares *s, struct shared_table *after);
+u32 shared_table_link_if(struct shared_table *st, u32 guest_pde);
+
 /* Shadow page tables (arch/x86/host/page_tables.c). */
 struct shadow {
 	u32 *pgd;			/* what the CPU uses: the host's frames; NULL: none */
 	struct guest_memory *mem;	/* whose frames they are, counted there */
+	struct shadow_shares *shares;	/* its kernel half's tables; NULL: none shared */
 	u32 guest_cr3;			/* the guest's page directory (gpa) */
 	unsigned long fills;		/* entries filled on demand */
 	unsigned long last_used;	/* shadow_cache.c: which to rebuild */
@@ -76,9 +129,13 @@ enum shadow_result {
 #define SHADOW_IDENTITY		0xffffffffu
 
 /* 0, or -ENOMEM with nothing held (sh->pgd NULL); shadow_free frees
- * whatever a shadow holds, nothing for one that was never made. */
-int shadow_init(struct shadow *sh, struct guest_memory *m, u32 guest_cr3);
+ * whatever a shadow holds, nothing for one that was never made (and
+ * unlinks the shared tables it links).  shares may be NULL. */
+int shadow_init(struct shadow *sh, struct guest_memory *m, struct shadow_shares *shares,
+		u32 guest_cr3);
 void shadow_drop(struct shadow *sh);
+/* The shared tables its directory points at, linked (a new shadow). */
+void shadow_link_shared(struct shadow *sh);
 void shadow_free(struct shadow *sh);
 enum shadow_result shadow_fault(struct shadow *sh, u32 va, u32 *error_code);
 /* The guest's entry at gpa changed (for a page-table entry: the va it
@@ -115,6 +172,7 @@ struct shadow_cache {
 	struct shadow shadow[SHADOWS_KEPT];	/* pgd NULL: not made yet */
 	struct shadow *active;			/* what the CPU runs the guest on */
 	struct guest_memory *mem;
+	struct shadow_shares shares;		/* their kernel half's tables */
 	unsigned long uses;			/* a clock for last_used */
 	unsigned long built, reused;		/* by shadow_cache_switch() */
 	unsigned long followed;			/* switches the host learnt of after */

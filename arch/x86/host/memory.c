@@ -1,6 +1,7 @@
 /*
  * memory.c - a guest's physical memory: one contiguous run of host
- * frames, which the guest sees as RAM from address 0.
+ * frames, which the guest sees as RAM from address 0; and the frames its
+ * shadow page tables take from the host, counted against a quota.
  *
  * Contiguous, so that translating a guest-physical address is one
  * addition and one bounds check, the check every access the host makes
@@ -30,6 +31,37 @@
 static unsigned long shadow_quota(u32 size)
 {
 	return SHADOWS_KEPT * (2 + 2 * (size / PGDIR_SPAN) + SHADOW_SPARSE_TABLES);
+}
+
+/*
+ * Every frame a shadow holds comes from here and goes back here, counted
+ * in its guest's memory against the quota (shadow_quota() above): 0 when
+ * the quota is met or the host has none left.  Which of the two is noted
+ * here, at the refusal, for guest_stop_no_frame: the counts it would
+ * compare later may have moved (page_tables.c's shadow_init hands back
+ * the directory it got when the Switcher's table is refused).  A zeroed
+ * frame: nothing in it is present yet.  The shared tables' frames too
+ * (shadow_share.c).
+ */
+u32 shadow_frame_alloc(struct guest_memory *m)
+{
+	u32 frame;
+
+	m->quota_refused = m->shadow_frames >= m->shadow_quota;
+	if (m->quota_refused)
+		return 0;
+	frame = page_alloc();
+	if (!frame)
+		return 0;
+	if (++m->shadow_frames > m->shadow_peak)
+		m->shadow_peak = m->shadow_frames;
+	return frame;
+}
+
+void shadow_frame_free(struct guest_memory *m, u32 frame)
+{
+	page_free(frame);
+	m->shadow_frames--;
 }
 
 /*

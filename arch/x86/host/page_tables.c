@@ -5,17 +5,18 @@
  *
  * The guest writes its page tables with plain stores, in its own memory;
  * the CPU never walks them.  A shadow starts with nothing but the
- * Switcher mapped.  On each page fault the host walks the guest's tables
- * for the address: if they do not allow the access, the fault is the
- * guest's own; if they do, the host fills the shadow entry with the host
- * frame behind the guest frame, and the guest runs on.  Every frame is
- * translated by guest_memory_ptr(), so a shadow can only ever map the
- * guest's own memory.  The guest tells the host of every entry it
- * changes (the set_pte_at and set_pde ops), and the shadow forgets the
- * entry it made from the old one: so a shadow stays right across cr3
- * loads, and shadow_cache.c keeps a few.  Until the guest's first cr3
- * the shadow maps its memory 1:1 (SHADOW_IDENTITY): a guest starts with
- * paging on.
+ * Switcher mapped, and the kernel half's shared tables its directory
+ * points at (shadow_share.c).  On each page fault the host walks the
+ * guest's tables for the address: if they do not allow the access, the
+ * fault is the guest's own; if they do, the host fills the shadow entry
+ * with the host frame behind the guest frame, and the guest runs on.
+ * Every frame is translated by guest_memory_ptr(), so a shadow can only
+ * ever map the guest's own memory.  The guest tells the host of every
+ * entry it changes (the set_pte_at and set_pde ops), and the shadow
+ * forgets the entry it made from the old one: so a shadow stays right
+ * across cr3 loads, and shadow_cache.c keeps a few.  Until the guest's
+ * first cr3 the shadow maps its memory 1:1 (SHADOW_IDENTITY): a guest
+ * starts with paging on.
  *
  * The host also does what the CPU's walk would have done to the guest's
  * entries: a fill sets their accessed bits, and a write their dirty bit
@@ -50,53 +51,23 @@
 #define VM86_REACH_END	(0xffff * 16 + 0xffff + 1)
 
 /*
- * Every frame a shadow holds comes from here and goes back here, counted
- * in its guest's memory against the quota (asm/host.h): 0 when the
- * quota is met or the host has none left.  Which of the two is noted
- * here, at the refusal, for guest_stop_no_frame: the counts it would
- * compare later may have moved (shadow_init hands back the directory it
- * got when the Switcher's table is refused).  A zeroed frame: nothing
- * in it is present yet.
- */
-static u32 shadow_frame_alloc(struct shadow *sh)
-{
-	struct guest_memory *m = sh->mem;
-	u32 frame;
-
-	m->quota_refused = m->shadow_frames >= m->shadow_quota;
-	if (m->quota_refused)
-		return 0;
-	frame = page_alloc();
-	if (!frame)
-		return 0;
-	if (++m->shadow_frames > m->shadow_peak)
-		m->shadow_peak = m->shadow_frames;
-	return frame;
-}
-
-static void shadow_frame_free(struct shadow *sh, u32 frame)
-{
-	page_free(frame);
-	sh->mem->shadow_frames--;
-}
-
-/*
  * A shadow for the guest's page directory at guest-physical guest_cr3:
  * its directory and the Switcher's table in it, both or neither - on
  * -ENOMEM sh holds nothing (pgd NULL), so that whoever frees it on the
  * way out frees nothing twice.
  */
-int shadow_init(struct shadow *sh, struct guest_memory *m, u32 guest_cr3)
+int shadow_init(struct shadow *sh, struct guest_memory *m, struct shadow_shares *shares,
+		u32 guest_cr3)
 {
 	u32 pgd, switcher_table;
 
-	*sh = (struct shadow){ .mem = m, .guest_cr3 = guest_cr3 };
-	pgd = shadow_frame_alloc(sh);
+	*sh = (struct shadow){ .mem = m, .shares = shares, .guest_cr3 = guest_cr3 };
+	pgd = shadow_frame_alloc(m);
 	if (!pgd)
 		return -ENOMEM;
-	switcher_table = shadow_frame_alloc(sh);
+	switcher_table = shadow_frame_alloc(m);
 	if (!switcher_table) {
-		shadow_frame_free(sh, pgd);
+		shadow_frame_free(m, pgd);
 		return -ENOMEM;
 	}
 	sh->pgd = (u32 *)pgd;
@@ -104,16 +75,28 @@ int shadow_init(struct shadow *sh, struct guest_memory *m, u32 guest_cr3)
 	return 0;
 }
 
+/* The shadow's table at directory slot d goes: a shared one unlinked,
+ * its own freed. */
+static void drop_table(struct shadow *sh, unsigned int d)
+{
+	u32 pde = sh->pgd[d];
+
+	if (!(pde & PTE_PRESENT))
+		return;
+	sh->pgd[d] = 0;
+	if (pde & SHADOW_PDE_SHARED)
+		shared_table_unlink(sh->shares, pde);
+	else
+		shadow_frame_free(sh->mem, pde & PAGE_MASK);
+}
+
 /* Forget every mapping but the Switcher's: the guest's tables changed. */
 void shadow_drop(struct shadow *sh)
 {
 	unsigned int d;
 
-	for (d = 0; d < SWITCHER_PDE; d++) {
-		if (sh->pgd[d] & PTE_PRESENT)
-			shadow_frame_free(sh, sh->pgd[d] & PAGE_MASK);
-		sh->pgd[d] = 0;
-	}
+	for (d = 0; d < SWITCHER_PDE; d++)
+		drop_table(sh, d);
 }
 
 /* Every frame it holds back; a shadow never made holds none. */
@@ -122,9 +105,33 @@ void shadow_free(struct shadow *sh)
 	if (!sh->pgd)
 		return;
 	shadow_drop(sh);
-	shadow_frame_free(sh, sh->pgd[SWITCHER_PDE] & PAGE_MASK);
-	shadow_frame_free(sh, (u32)sh->pgd);
+	shadow_frame_free(sh->mem, sh->pgd[SWITCHER_PDE] & PAGE_MASK);
+	shadow_frame_free(sh->mem, (u32)sh->pgd);
 	sh->pgd = NULL;
+}
+
+/*
+ * A new shadow of sh->guest_cr3 links each shared table its directory
+ * points at (shadow_share.c), where the entry has its accessed bit (set
+ * by an earlier walk: a CPU would find nothing more to set in it).  Its
+ * kernel then runs without a fault; an entry without the bit links at
+ * its first fault, which sets it.
+ */
+void shadow_link_shared(struct shadow *sh)
+{
+	const u32 *dir = guest_memory_ptr(sh->mem, sh->guest_cr3, PAGE_SIZE);
+	struct shared_table *st = NULL;
+	u32 pde;
+
+	if (!sh->shares || !dir || sh->guest_cr3 % PAGE_SIZE)
+		return;
+	while ((st = shared_table_next(sh->shares, st))) {
+		if ((sh->pgd[st->index] & PTE_PRESENT) || !(dir[st->index] & PTE_ACCESSED))
+			continue;
+		pde = shared_table_link_if(st, dir[st->index]);
+		if (pde)
+			sh->pgd[st->index] = pde;
+	}
 }
 
 /* The guest's entry for va at one level, or NULL if its table is not in
@@ -154,20 +161,35 @@ static u32 shadow_rights(u32 va, u32 guest_rights)
 	return va < VM86_REACH_END ? rights & ~PTE_USER : rights;
 }
 
-/* The shadow's page table for va, made if need be; NULL if it gets no
- * frame. */
-static u32 *shadow_table(struct shadow *sh, u32 va)
+/*
+ * The shadow's page table for va, whose guest directory entry is
+ * guest_pde (0 before the guest's first cr3): the shared one of the
+ * kernel half's (shadow_share.c), else one of its own, made if need be;
+ * NULL if it gets no frame.  A shared table linked from another guest
+ * table than guest_pde's now (changed without a word) is unlinked
+ * first: a shared table only ever holds entries of the one it shadows.
+ */
+static u32 *shadow_table(struct shadow *sh, u32 va, u32 guest_pde)
 {
-	u32 *pde = &sh->pgd[PDE_INDEX(va)];
+	unsigned int d = PDE_INDEX(va);
+	u32 *pde = &sh->pgd[d], new_pde;
 
-	if (!(*pde & PTE_PRESENT)) {
-		u32 table = shadow_frame_alloc(sh);
+	if ((*pde & SHADOW_PDE_SHARED) &&
+	    !shared_table_matches(sh->shares, *pde, guest_pde, d))
+		drop_table(sh, d);
+	if (*pde & PTE_PRESENT)
+		return (u32 *)(*pde & PAGE_MASK);
+	if (shared_table_link(sh->shares, guest_pde, d, &new_pde))
+		return NULL;
+	if (!new_pde) {
+		u32 table = shadow_frame_alloc(sh->mem);
 
 		if (!table)
 			return NULL;
-		*pde = table | PTE_PRESENT | PTE_WRITE | PTE_USER;
+		new_pde = table | PTE_PRESENT | PTE_WRITE | PTE_USER;
 	}
-	return (u32 *)(*pde & PAGE_MASK);
+	*pde = new_pde;
+	return (u32 *)(new_pde & PAGE_MASK);
 }
 
 /* The guest's fault as its own tables would have raised it: "not
@@ -188,7 +210,7 @@ static enum shadow_result identity_fault(struct shadow *sh, u32 va, u32 *error_c
 
 	if (!frame || (*error_code & PF_USER))
 		return guest_fault(error_code, frame != NULL);
-	table = shadow_table(sh, va);
+	table = shadow_table(sh, va, 0);
 	if (!table)
 		return SHADOW_NO_MEMORY;
 	table[PTE_INDEX(va)] = (u32)frame | PTE_PRESENT | PTE_WRITE;
@@ -252,7 +274,7 @@ enum shadow_result shadow_fault(struct shadow *sh, u32 va, u32 *error_code)
 	frame = guest_memory_ptr(sh->mem, *pte & PAGE_MASK, PAGE_SIZE);
 	if (!frame)
 		return SHADOW_BAD_TABLE;
-	table = shadow_table(sh, va);
+	table = shadow_table(sh, va, *pde);
 	if (!table)
 		return SHADOW_NO_MEMORY;
 	table[PTE_INDEX(va)] = (u32)frame | PTE_PRESENT |
@@ -404,9 +426,7 @@ void shadow_forget_pde(struct shadow *sh, u32 pde_gpa)
 {
 	unsigned int d = pde_gpa % PAGE_SIZE / 4;
 
-	if ((pde_gpa & PAGE_MASK) != sh->guest_cr3 || d >= SWITCHER_PDE ||
-	    !(sh->pgd[d] & PTE_PRESENT))
+	if ((pde_gpa & PAGE_MASK) != sh->guest_cr3 || d >= SWITCHER_PDE)
 		return;
-	shadow_frame_free(sh, sh->pgd[d] & PAGE_MASK);
-	sh->pgd[d] = 0;
+	drop_table(sh, d);
 }

@@ -10,8 +10,10 @@
  * set_pte_at, set_pde and release_pgd ops tell it (asm/paging.h has the
  * rule; lguest's set_pte hypercall did the same).  A change reaches
  * every kept shadow: the kernel's half of a pv386 address space is the
- * same tables in all of them.  When all SHADOWS_KEPT are in use, the
- * one used longest ago is rebuilt for the new directory.
+ * same tables in all of them, so their shadow tables are the same too,
+ * shared (shadow_share.c, which the cache owns).  When all SHADOWS_KEPT
+ * are in use, the one used longest ago is rebuilt for the new directory,
+ * starting with the shared tables.
  */
 #include <kernel.h>
 #include "host.h"
@@ -26,7 +28,8 @@ int shadow_cache_init(struct shadow_cache *c, struct guest_memory *m)
 	int err;
 
 	*c = (struct shadow_cache){ .mem = m, .changes = 1 };
-	err = shadow_init(&c->shadow[0], m, SHADOW_IDENTITY);
+	shadow_shares_init(&c->shares, m);
+	err = shadow_init(&c->shadow[0], m, &c->shares, SHADOW_IDENTITY);
 	if (!err)
 		c->active = &c->shadow[0];
 	return err;
@@ -69,19 +72,21 @@ static struct shadow *shadow_to_rebuild(struct shadow_cache *c)
 	return oldest;
 }
 
-/* A shadow for guest_cr3, or NULL if a slot never made gets no frames
- * (it stays empty: shadow_init holds nothing on failure). */
+/* A shadow for guest_cr3, the kernel's tables linked in already, or
+ * NULL if a slot never made gets no frames (it stays empty: shadow_init
+ * holds nothing on failure). */
 static struct shadow *build_shadow(struct shadow_cache *c, u32 guest_cr3)
 {
 	struct shadow *sh = shadow_to_rebuild(c);
 
 	if (!sh->pgd) {
-		if (shadow_init(sh, c->mem, guest_cr3))
+		if (shadow_init(sh, c->mem, &c->shares, guest_cr3))
 			return NULL;
 	} else {
 		shadow_drop(sh);
 		sh->guest_cr3 = guest_cr3;
 	}
+	shadow_link_shared(sh);
 	c->built++;
 	c->changes++;
 	return sh;
@@ -123,6 +128,8 @@ struct shadow *shadow_cache_follow(struct shadow_cache *c, u32 pgd)
 	return NULL;
 }
 
+/* A shared table (shadow_share.c) hears of it through any shadow that
+ * links it: each directory that does points at its table. */
 void shadow_cache_pte_changed(struct shadow_cache *c, u32 pte_gpa, u32 va)
 {
 	struct shadow *sh;
