@@ -33,10 +33,14 @@
  * guest mapping one 4 MiB slot after another is stopped by name rather
  * than take the host's last frames.
  */
+#define SHADOW_SPARES	8	/* shadow frames kept zeroed for the next (memory.c) */
+
 struct guest_memory {
 	u32 base;		/* host-physical = host pointer (RAM is 1:1) */
 	u32 size;		/* bytes; guest-physical [0, size) */
-	unsigned long shadow_frames;	/* host frames its shadows hold now */
+	unsigned long shadow_frames;	/* host frames its shadows hold now, spares too */
+	u32 spare[SHADOW_SPARES];	/* shadow frames given back, zeroed */
+	unsigned int spares;
 	unsigned long shadow_quota;	/* the most they may hold */
 	unsigned long shadow_peak;	/* the most they have held */
 	bool quota_refused;		/* the last frame refused: by the quota, not the host */
@@ -55,9 +59,12 @@ int guest_load_kernel(struct guest_memory *m, const void *image, u32 size, u32 *
 int guest_write_boot_info(struct guest_memory *m, const char *cmdline);
 
 /* A frame for a shadow, zeroed and counted in m against its quota, or
- * 0 (memory.c); and one given back. */
+ * 0 (memory.c); one given back (kept as a spare if there is room), or
+ * straight to the host; the spares back to the host. */
 u32 shadow_frame_alloc(struct guest_memory *m);
 void shadow_frame_free(struct guest_memory *m, u32 frame);
+void shadow_frame_to_host(struct guest_memory *m, u32 frame);
+void shadow_spares_free(struct guest_memory *m);
 
 /*
  * The kernel half's shadow tables, shared among the kept shadows
@@ -111,6 +118,7 @@ struct shadow {
 	u32 *pgd;			/* what the CPU uses: the host's frames; NULL: none */
 	struct guest_memory *mem;	/* whose frames they are, counted there */
 	struct shadow_shares *shares;	/* its kernel half's tables; NULL: none shared */
+	u32 table_groups;		/* bit g: a table may be at slots 32g..32g+31 */
 	u32 guest_cr3;			/* the guest's page directory (gpa) */
 	unsigned long fills;		/* entries filled on demand */
 	unsigned long last_used;	/* shadow_cache.c: which to rebuild */
@@ -134,6 +142,8 @@ enum shadow_result {
 int shadow_init(struct shadow *sh, struct guest_memory *m, struct shadow_shares *shares,
 		u32 guest_cr3);
 void shadow_drop(struct shadow *sh);
+/* Directory slot d's entry made pde, a table (present). */
+void shadow_set_pde(struct shadow *sh, unsigned int d, u32 pde);
 /* The shared tables its directory points at, linked (a new shadow). */
 void shadow_link_shared(struct shadow *sh);
 void shadow_free(struct shadow *sh);

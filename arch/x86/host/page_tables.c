@@ -54,7 +54,9 @@
  * A shadow for the guest's page directory at guest-physical guest_cr3:
  * its directory and the Switcher's table in it, both or neither - on
  * -ENOMEM sh holds nothing (pgd NULL), so that whoever frees it on the
- * way out frees nothing twice.
+ * way out frees nothing twice.  A directory got before the refusal goes
+ * back to the host, not to the spares: the count is then what it was
+ * before the attempt.
  */
 int shadow_init(struct shadow *sh, struct guest_memory *m, struct shadow_shares *shares,
 		u32 guest_cr3)
@@ -67,7 +69,7 @@ int shadow_init(struct shadow *sh, struct guest_memory *m, struct shadow_shares 
 		return -ENOMEM;
 	switcher_table = shadow_frame_alloc(m);
 	if (!switcher_table) {
-		shadow_frame_free(m, pgd);
+		shadow_frame_to_host(m, pgd);
 		return -ENOMEM;
 	}
 	sh->pgd = (u32 *)pgd;
@@ -90,13 +92,32 @@ static void drop_table(struct shadow *sh, unsigned int d)
 		shadow_frame_free(sh->mem, pde & PAGE_MASK);
 }
 
-/* Forget every mapping but the Switcher's: the guest's tables changed. */
+/*
+ * Forget every mapping but the Switcher's: the guest's tables changed,
+ * or the shadow is rebuilt for another directory.  Only the groups of
+ * slots a table was put in are looked at: a pv386 address space uses
+ * three or four slots of the 1023, and a look at each was most of a
+ * rebuild's cost.
+ */
+#define GROUP_SLOTS	32	/* directory slots per bit of table_groups */
+
+void shadow_set_pde(struct shadow *sh, unsigned int d, u32 pde)
+{
+	sh->pgd[d] = pde;
+	sh->table_groups |= 1u << (d / GROUP_SLOTS);
+}
+
 void shadow_drop(struct shadow *sh)
 {
-	unsigned int d;
+	unsigned int g, d;
 
-	for (d = 0; d < SWITCHER_PDE; d++)
-		drop_table(sh, d);
+	for (g = 0; g < PT_ENTRIES / GROUP_SLOTS; g++) {
+		if (!(sh->table_groups & 1u << g))
+			continue;
+		for (d = g * GROUP_SLOTS; d < (g + 1) * GROUP_SLOTS && d < SWITCHER_PDE; d++)
+			drop_table(sh, d);
+	}
+	sh->table_groups = 0;
 }
 
 /* Every frame it holds back; a shadow never made holds none. */
@@ -130,7 +151,7 @@ void shadow_link_shared(struct shadow *sh)
 			continue;
 		pde = shared_table_link_if(st, dir[st->index]);
 		if (pde)
-			sh->pgd[st->index] = pde;
+			shadow_set_pde(sh, st->index, pde);
 	}
 }
 
@@ -188,7 +209,7 @@ static u32 *shadow_table(struct shadow *sh, u32 va, u32 guest_pde)
 			return NULL;
 		new_pde = table | PTE_PRESENT | PTE_WRITE | PTE_USER;
 	}
-	*pde = new_pde;
+	shadow_set_pde(sh, d, new_pde);
 	return (u32 *)(new_pde & PAGE_MASK);
 }
 

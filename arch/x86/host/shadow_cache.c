@@ -36,13 +36,14 @@ int shadow_cache_init(struct shadow_cache *c, struct guest_memory *m)
 }
 
 /* Every kept shadow's frames back to the host (a slot never made, or
- * left empty by a failed build, holds none). */
+ * left empty by a failed build, holds none), and the spares. */
 void shadow_cache_free(struct shadow_cache *c)
 {
 	struct shadow *sh;
 
 	for_each_kept_shadow(c, sh)
 		shadow_free(sh);
+	shadow_spares_free(c->mem);
 	c->active = NULL;
 	c->changes++;
 }

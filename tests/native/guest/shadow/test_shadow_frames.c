@@ -13,8 +13,8 @@
  * refused in turn (only that one, or that one and all after): nothing
  * may be freed twice or freed unallocated, nothing kept, no freed frame
  * used (fake_page_alloc.c), the frames the quota counts are always those
- * the shadows hold, and each shared table has as many links as kept
- * shadows' entries point at it.
+ * the shadows hold with the spares, and each shared table has as many
+ * links as kept shadows' entries point at it.
  */
 #include <stdio.h>
 #include "../../../../arch/x86/host/host.h"	/* the host's own: tests reach in */

@@ -1,6 +1,7 @@
 /*
  * test_shadow_share.c - the kernel half's shadow tables shared among the
- * kept shadows (shadow_share.c), natively, on the kernel's own files.
+ * kept shadows (shadow_share.c) and the spare frames (page_tables.c),
+ * natively, on the kernel's own files.
  *
  * A table is shared by the guest table it shadows, its slot and its
  * directory entry's rights, never more widely: a directory whose entry
@@ -9,7 +10,8 @@
  * points at (where the entry was walked before); a changed guest entry
  * is forgotten in the one table; a directory entry changed without a
  * word is not followed into the table it no longer points at; the last
- * link frees the table.
+ * link frees the table.  A spare frame comes back zeroed: a shadow made
+ * from it maps nothing of the one before.
  */
 #include <string.h>
 #include "../../../../arch/x86/host/host.h"	/* the host's own: tests reach in */
@@ -191,7 +193,44 @@ void test_shared_table_goes_with_its_last_link(void)
 	shadow_cache_pde_changed(&c, PD_B);
 	CHECK(shared_tables_held(&c.shares) == 0 && b->pgd[0] == 0, "the table outlived "
 	      "its last link");
-	CHECK(m.shadow_frames == frames - 1, "the freed table still counted (%lu frames, "
+	CHECK(m.shadow_frames == frames, "the freed table not kept as a spare (%lu frames, "
 	      "%lu before)", m.shadow_frames, frames);
 	stop("the last link");
+}
+
+static unsigned int present_entries(const u32 *table)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < PT_ENTRIES; i++)
+		n += (table[i] & PTE_PRESENT) != 0;
+	return n;
+}
+
+/* A released shadow's frames become spares, zeroed: the next shadow is
+ * made of them without the allocator and maps nothing of the old one -
+ * its directory only the Switcher, its table only the page it faults. */
+void test_spares_come_back_zeroed(void)
+{
+	struct shadow *a, *b;
+	unsigned long calls;
+
+	start(PTE_WRITE, PTE_WRITE, PTE_WRITE);
+	guest_page(PT_USER)[2] = FRAME | PTE_PRESENT | PTE_WRITE | PTE_USER;
+	a = switch_to(PD_A);
+	CHECK(fault(a, USER_VA, PF_USER) == SHADOW_FILLED &&
+	      fault(a, USER_VA + PAGE_SIZE, PF_USER) == SHADOW_FILLED, "A's user reads");
+	switch_to(PD_B);
+	shadow_cache_release(&c, PD_A);
+	CHECK(m.spares == 3, "%u spares after a release of three frames", m.spares);
+	calls = fake_calls();
+	b = switch_to(PD_C);
+	CHECK(fake_calls() == calls, "a new shadow asked the allocator with spares left");
+	CHECK(present_entries(b->pgd) == 1, "a new directory with %u entries",
+	      present_entries(b->pgd));
+	CHECK(fault(b, USER_VA, PF_USER) == SHADOW_FILLED && m.spares == 0,
+	      "the table did not come from the spares");
+	CHECK(present_entries((u32 *)table_of(b, USER_VA)) == 1, "a new table with %u entries",
+	      present_entries((u32 *)table_of(b, USER_VA)));
+	stop("spares");
 }
