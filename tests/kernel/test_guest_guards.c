@@ -16,7 +16,7 @@
  *                               shadow_pte (shadow_forget,    the slot's first page
  *                                 shadow_write_protect)
  *                               shadow_forget_pde             the slot's directory entry
- *     shadow_forget_pte's own clause is a second guard before
+ *     shadow_pte_changed's own clause is a second guard before
  *     shadow_pte's: without it the row still passes (checked), and
  *     without shadow_pte's it fails.
  *   port_io.c guest_port_io     the flat user CS              an LDT code selector at RPL 3
@@ -190,7 +190,7 @@ KTEST(shadow_never_maps_the_switchers_slot)
 	KT_EXPECT_EQ(shadow_fault(&sh, SWITCHER_ADDR - 1, &ec), SHADOW_FILLED);
 	KT_EXPECT(guest_user_page(&sh, SWITCHER_ADDR) == NULL);
 	KT_EXPECT(guest_user_page(&sh, SWITCHER_ADDR - 1) != NULL);
-	shadow_forget_pte(&sh, PTE_AT(GUEST_PT_TOP, SWITCHER_ADDR), SWITCHER_ADDR);
+	shadow_pte_changed(&sh, PTE_AT(GUEST_PT_TOP, SWITCHER_ADDR), SWITCHER_ADDR);
 	shadow_forget(&sh, SWITCHER_ADDR);
 	shadow_write_protect(&sh, SWITCHER_ADDR);
 	KT_EXPECT_EQ(table[0], code_pte);		/* still the Switcher's code */

@@ -233,6 +233,8 @@ HOSTILE = [
      "set_stack 0011:40000000: outside the guest kernel"),
     ("hostile_fast_switch_forged", None, "trap 14: its page tables do not map its stack, at "),
     ("hostile_fast_switch_stale", None, PASSED),
+    ("hostile_prefill_outside", None, "its page tables map 80000000 outside its memory"),
+    ("hostile_shared_table_swapped", None, PASSED),
 ]
 HOSTILE_TIMEOUT = 30    # the longest: 10 s of interrupts off
 # What the host may print about one hostile guest, its own lines (not the

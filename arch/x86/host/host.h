@@ -149,8 +149,12 @@ void shadow_link_shared(struct shadow *sh);
 void shadow_free(struct shadow *sh);
 enum shadow_result shadow_fault(struct shadow *sh, u32 va, u32 *error_code);
 /* The guest's entry at gpa changed (for a page-table entry: the va it
- * maps): what the shadow made from the old one goes. */
-void shadow_forget_pte(struct shadow *sh, u32 pte_gpa, u32 va);
+ * maps): what the shadow's own tables made from the old one goes - or,
+ * for a page-table entry, is made from the new one at once. */
+void shadow_pte_changed(struct shadow *sh, u32 pte_gpa, u32 va);
+/* The guest's page-table entry at pte_gpa, mapping va, changed: each
+ * shared table of its table at va's slot makes its entry again. */
+void shadow_shares_pte_changed(struct shadow_shares *s, u32 pte_gpa, u32 va);
 void shadow_forget_pde(struct shadow *sh, u32 pde_gpa);
 void shadow_forget(struct shadow *sh, u32 va);	/* its entry for va */
 void shadow_write_protect(struct shadow *sh, u32 va);

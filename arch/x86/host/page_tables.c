@@ -12,11 +12,12 @@
  * with the host frame behind the guest frame, and the guest runs on.
  * Every frame is translated by guest_memory_ptr(), so a shadow can only
  * ever map the guest's own memory.  The guest tells the host of every
- * entry it changes (the set_pte_at and set_pde ops), and the shadow
- * forgets the entry it made from the old one: so a shadow stays right
- * across cr3 loads, and shadow_cache.c keeps a few.  Until the guest's
- * first cr3 the shadow maps its memory 1:1 (SHADOW_IDENTITY): a guest
- * starts with paging on.
+ * present entry it changes (the set_pte_at and set_pde ops), and the
+ * shadow forgets the entry it made from the old one, or makes it again
+ * from the new one where a fill would set no bit (shadow_prefilled): so
+ * a shadow stays right across cr3 loads, and shadow_cache.c keeps a few.
+ * Until the guest's first cr3 the shadow maps its memory 1:1
+ * (SHADOW_IDENTITY): a guest starts with paging on.
  *
  * The host also does what the CPU's walk would have done to the guest's
  * entries: a fill sets their accessed bits, and a write their dirty bit
@@ -423,22 +424,77 @@ void shadow_write_protect(struct shadow *sh, u32 va)
 }
 
 /*
- * The guest changed its page-table entry at pte_gpa, which maps va: the
- * shadow's entry for va goes if it was made from there, and fills again
- * on use.  Only the va the guest names is looked at: a guest that maps
- * one table at two places, or names the wrong va, keeps a stale entry -
- * to its own memory, as every shadow entry is.
+ * What a fill would make of the guest's entries pde and pte for va, made
+ * before any access asks (prefilled), where the fill would change
+ * neither entry: both present and accessed already (the CPU's walk would
+ * set nothing more), and writable only if the page is dirty, as
+ * fill_rights() maps a clean page read-only.  Else 0: the first use
+ * fills, and sets the bits then.  KVM prefetches shadow entries on the
+ * same condition.  The frame in m, the guest's memory, as every frame.
  */
-void shadow_forget_pte(struct shadow *sh, u32 pte_gpa, u32 va)
+static u32 shadow_prefilled(const struct guest_memory *m, u32 va, u32 pde, u32 pte)
 {
-	const u32 *pde;
+	u32 both = pde & pte, rights = both & (pte & PTE_DIRTY ? PTE_WRITE | PTE_USER : PTE_USER);
+	void *frame;
+
+	if ((both & (PTE_PRESENT | PTE_ACCESSED)) != (PTE_PRESENT | PTE_ACCESSED) ||
+	    (pde & PDE_LARGE) || va >= SWITCHER_ADDR)
+		return 0;
+	frame = guest_memory_ptr(m, pte & PAGE_MASK, PAGE_SIZE);
+	return frame ? (u32)frame | PTE_PRESENT | shadow_rights(va, rights) : 0;
+}
+
+/*
+ * The guest changed its page-table entry at pte_gpa, which maps va: if
+ * the shadow's own table for va was made from there, its entry is made
+ * again from the new one at once (shadow_prefilled()), or it goes and
+ * fills again on use.  A present entry changes mostly in its rights -
+ * the kernel's text made writable for the patcher, and read-only again
+ * - and each page's next use would be an exit.  Only where the shadow
+ * has a table for va (none is made here), and not a shared one (those
+ * hear of it once, by the table they shadow: shadow_shares_pte_changed).
+ * Only the va the guest names is looked at: a guest that maps one table
+ * at two places, or names the wrong va, keeps a stale entry - to its own
+ * memory, as every shadow entry is.
+ */
+void shadow_pte_changed(struct shadow *sh, u32 pte_gpa, u32 va)
+{
+	const u32 *pde, *pte;
+	u32 *entry;
 
 	if (va >= SWITCHER_ADDR || sh->guest_cr3 == SHADOW_IDENTITY ||
-	    PTE_INDEX(va) != pte_gpa % PAGE_SIZE / 4)
+	    PTE_INDEX(va) != pte_gpa % PAGE_SIZE / 4 ||
+	    (sh->pgd[PDE_INDEX(va)] & SHADOW_PDE_SHARED))
 		return;
+	entry = shadow_pte(sh, va);
 	pde = guest_entry(sh, sh->guest_cr3, PDE_INDEX(va));
-	if (pde && (*pde & PTE_PRESENT) && (*pde & PAGE_MASK) == (pte_gpa & PAGE_MASK))
-		shadow_forget(sh, va);
+	if (!entry || !pde || !(*pde & PTE_PRESENT) ||
+	    (*pde & PAGE_MASK) != (pte_gpa & PAGE_MASK))
+		return;
+	pte = guest_entry(sh, pte_gpa, PTE_INDEX(va));
+	*entry = pte ? shadow_prefilled(sh->mem, va, *pde, *pte) : 0;
+}
+
+/*
+ * A changed entry of a guest table reaches each shared table of it at
+ * va's slot (one per directory entry rights in use: shadow_share.c),
+ * whichever directories link it: the table holds that guest table's
+ * entries, and every sharer's directory entry has the key's rights and
+ * its accessed bit (a link needs it), so the entry is made again as a
+ * fill by any of them would make it.
+ */
+void shadow_shares_pte_changed(struct shadow_shares *s, u32 pte_gpa, u32 va)
+{
+	u32 i = PTE_INDEX(va), table = pte_gpa & PAGE_MASK;
+	const u32 *pte = guest_memory_ptr(s->mem, table + 4 * i, sizeof(u32));
+	struct shared_table *st = NULL;
+
+	if (pte_gpa % PAGE_SIZE / 4 != i)
+		return;
+	while ((st = shared_table_next(s, st)))
+		if (st->index == PDE_INDEX(va) && (st->key & PAGE_MASK) == table)
+			st->table[i] = pte ? shadow_prefilled(s->mem, va, st->key | PTE_PRESENT |
+							     PTE_ACCESSED, *pte) : 0;
 }
 
 /* The guest changed its directory entry at pde_gpa: if the directory is

@@ -11,11 +11,12 @@
  * rule; lguest's set_pte hypercall did the same).  A change reaches
  * every kept shadow: the kernel's half of a pv386 address space is the
  * same tables in all of them, so their shadow tables are the same too,
- * shared (shadow_share.c, which the cache owns).  When all SHADOWS_KEPT
- * are in use, the one used longest ago is rebuilt for the new directory,
- * starting with the shared tables.
+ * shared (shadow_share.c, which the cache owns), and a change there is
+ * made once.  When all SHADOWS_KEPT are in use, the one used longest ago
+ * is rebuilt for the new directory, starting with the shared tables.
  */
 #include <kernel.h>
+#include <asm/paging.h>
 #include "host.h"
 
 #define for_each_kept_shadow(c, sh) \
@@ -129,14 +130,18 @@ struct shadow *shadow_cache_follow(struct shadow_cache *c, u32 pgd)
 	return NULL;
 }
 
-/* A shared table (shadow_share.c) hears of it through any shadow that
- * links it: each directory that does points at its table. */
+/* The shared tables (shadow_share.c) hear of a changed entry once, by
+ * the guest table they shadow; each kept shadow of its own tables, and
+ * only a shadow with one of its own at va is asked (the kernel's text,
+ * which the patcher changes page by page, is in shared ones). */
 void shadow_cache_pte_changed(struct shadow_cache *c, u32 pte_gpa, u32 va)
 {
 	struct shadow *sh;
 
+	shadow_shares_pte_changed(&c->shares, pte_gpa, va);
 	for_each_kept_shadow(c, sh)
-		shadow_forget_pte(sh, pte_gpa, va);
+		if ((sh->pgd[va / PGDIR_SPAN] & (PTE_PRESENT | SHADOW_PDE_SHARED)) == PTE_PRESENT)
+			shadow_pte_changed(sh, pte_gpa, va);
 }
 
 void shadow_cache_pde_changed(struct shadow_cache *c, u32 pde_gpa)

@@ -20,10 +20,11 @@
  * it gets exactly what its own directory's walk would give.  The
  * directory's accessed bit is set at the walk that links it, as a fill
  * sets it; an existing table is linked into a new shadow only where the
- * guest's entry has that bit already.  A changed guest entry reaches a
- * shared table through any shadow linking it (shadow_forget_pte): every
- * such shadow's directory points at its table, or the guest changed the
- * directory entry without a word, and then its own pages are stale.
+ * guest's entry has that bit already.  A changed guest entry reaches the
+ * shared tables of its table once, by their key, whichever shadows link
+ * them (page_tables.c's shadow_shares_pte_changed): four shadows asked
+ * in turn cost a set_pte four times the work, and a patcher's pass over
+ * the kernel's text is thousands of them.
  *
  * Each table counts its links, the kept shadows' directory entries that
  * point at it, marked SHADOW_PDE_SHARED, and goes back to the host with
@@ -37,7 +38,6 @@
 #include <asm/switcher.h>
 #include "host.h"
 
-#define PDE_ACCESSED	0x020
 #define PDE_LARGE	0x080
 #define KEY_MASK	(PAGE_MASK | PTE_WRITE | PTE_USER)
 #define SHARED_PDES	(KERNEL_SPACE_END / PGDIR_SPAN)	/* the kernel half's slots */
@@ -55,7 +55,7 @@ static bool shareable(u32 guest_pde, unsigned int index)
 }
 
 /* Slots are looked at up to the last one ever used: a guest has a few
- * kernel tables. */
+ * kernel tables, and each of its set_pte calls looks at them all. */
 static struct shared_table *by_key(struct shadow_shares *s, u32 key, unsigned int index)
 {
 	struct shared_table *st;

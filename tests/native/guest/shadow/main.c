@@ -20,6 +20,7 @@
 	X(kernel_table_shared_by_every_shadow)				\
 	X(shared_tables_keep_each_directory_entry_rights)		\
 	X(shared_table_follows_its_guest_table)				\
+	X(own_table_entry_made_again)					\
 	X(shared_table_goes_with_its_last_link)				\
 	X(spares_come_back_zeroed)					\
 	X(frame_across_two_pages_sets_accessed_and_dirty)		\

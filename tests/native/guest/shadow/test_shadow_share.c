@@ -8,9 +8,9 @@
  * lacks the user bit must not reach what another directory's entry
  * allows.  A new shadow starts with the shared tables its directory
  * points at (where the entry was walked before); a changed guest entry
- * is forgotten in the one table; a directory entry changed without a
- * word is not followed into the table it no longer points at; the last
- * link frees the table.  A spare frame comes back zeroed: a shadow made
+ * is made again (prefilled) or forgotten in the one table; a directory
+ * entry changed without a word is not followed into the table it no
+ * longer points at; the last link frees the table.  A spare frame comes back zeroed: a shadow made
  * from it maps nothing of the one before.
  */
 #include <string.h>
@@ -31,6 +31,7 @@
 #define KERNEL_VA	0x201000u	/* above the VM86 reach: a user page may be user */
 #define USER_VA		0x401000u	/* slot 1 */
 #define PDE_ACCESSED	0x020
+#define PTE_DIRTY	0x040
 
 static struct guest_memory m;
 static struct shadow_cache c;
@@ -147,24 +148,41 @@ void test_shared_tables_keep_each_directory_entry_rights(void)
 	stop("two rights, two tables");
 }
 
-/* A changed kernel entry is forgotten in the one table all link; a slot
+/* A changed kernel entry is made again at once in the one table all
+ * link, where the guest's walk already set its accessed bit (read-only
+ * while the page is clean), and forgotten where it did not; a slot
  * changed without a word is not filled into the table of another. */
 void test_shared_table_follows_its_guest_table(void)
 {
 	struct shadow *a, *b;
-	u32 shared;
+	u32 *kernel_pte, shared;
 
 	start(PTE_WRITE, PTE_WRITE, PTE_WRITE);
+	kernel_pte = &guest_page(PT_KERNEL)[KERNEL_VA / PAGE_SIZE % PT_ENTRIES];
 	a = switch_to(PD_A);
 	CHECK(fault(a, KERNEL_VA, 0) == SHADOW_FILLED, "A's kernel read");
 	b = switch_to(PD_B);
 	CHECK(fault(b, KERNEL_VA, 0) == SHADOW_FILLED, "B's kernel read");
+	*kernel_pte = OTHER_FRAME | PTE_PRESENT | PTE_WRITE | PTE_USER | PDE_ACCESSED;
 	shadow_cache_pte_changed(&c, PT_KERNEL + 4 * (KERNEL_VA / PAGE_SIZE % PT_ENTRIES),
 				 KERNEL_VA);
-	CHECK(entry(a, KERNEL_VA) == 0 && entry(b, KERNEL_VA) == 0, "a changed entry kept");
+	CHECK(entry(a, KERNEL_VA) == entry(b, KERNEL_VA) &&
+	      (entry(a, KERNEL_VA) & (PAGE_MASK | PTE_PRESENT | PTE_WRITE)) ==
+	      ((m.base + OTHER_FRAME) | PTE_PRESENT), "the changed entry not made again, "
+	      "read-only: %08x", entry(a, KERNEL_VA));
+	*kernel_pte = FRAME | PTE_PRESENT | PTE_WRITE | PTE_USER;
+	shadow_cache_pte_changed(&c, PT_KERNEL + 4 * (KERNEL_VA / PAGE_SIZE % PT_ENTRIES),
+				 KERNEL_VA);
+	CHECK(entry(a, KERNEL_VA) == 0 && entry(b, KERNEL_VA) == 0, "an entry never "
+	      "walked made ahead: %08x", entry(a, KERNEL_VA));
 
 	shared = table_of(a, KERNEL_VA);
 	guest_page(PD_B)[0] = PT_OTHER | PTE_PRESENT | PTE_WRITE | PDE_ACCESSED;	/* no word */
+	guest_page(PT_OTHER)[KERNEL_VA / PAGE_SIZE % PT_ENTRIES] |= PDE_ACCESSED;
+	shadow_cache_pte_changed(&c, PT_OTHER + 4 * (KERNEL_VA / PAGE_SIZE % PT_ENTRIES),
+				 KERNEL_VA);
+	CHECK(((u32 *)shared)[KERNEL_VA / PAGE_SIZE % PT_ENTRIES] == 0, "a change of B's "
+	      "other table made in the shared one");
 	CHECK(fault(b, KERNEL_VA, 0) == SHADOW_FILLED, "B's read of its other table");
 	CHECK(table_of(b, KERNEL_VA) != shared, "B filled the table it no longer points at");
 	CHECK((entry(b, KERNEL_VA) & PAGE_MASK) == m.base + OTHER_FRAME, "B's page is not "
@@ -172,6 +190,24 @@ void test_shared_table_follows_its_guest_table(void)
 	CHECK(((u32 *)shared)[KERNEL_VA / PAGE_SIZE % PT_ENTRIES] == 0, "the shared table "
 	      "holds B's other page");
 	stop("a table changed with and without a word");
+}
+
+/* A shadow's own table (a user one) makes a changed entry again too:
+ * writable, where the page is dirty. */
+void test_own_table_entry_made_again(void)
+{
+	struct shadow *a;
+
+	start(PTE_WRITE, PTE_WRITE, PTE_WRITE);
+	a = switch_to(PD_A);
+	CHECK(fault(a, USER_VA, PF_USER | PF_WRITE) == SHADOW_FILLED, "A's user write");
+	guest_page(PT_USER)[1] = OTHER_FRAME | PTE_PRESENT | PTE_WRITE | PTE_USER |
+				 PDE_ACCESSED | PTE_DIRTY;
+	shadow_cache_pte_changed(&c, PT_USER + 4, USER_VA);
+	CHECK((entry(a, USER_VA) & (PAGE_MASK | PTE_PRESENT | PTE_WRITE | PTE_USER)) ==
+	      ((m.base + OTHER_FRAME) | PTE_PRESENT | PTE_WRITE | PTE_USER),
+	      "A's changed user entry not made again: %08x", entry(a, USER_VA));
+	stop("a user entry made again");
 }
 
 /* The last link frees the table: a released directory, then the slot
