@@ -41,6 +41,7 @@ struct guest_memory {
 	unsigned long shadow_frames;	/* host frames its shadows hold now, spares too */
 	u32 spare[SHADOW_SPARES];	/* shadow frames given back, zeroed */
 	unsigned int spares;
+	bool no_spares;			/* keep none (noshadowspares: shadow_cures.c) */
 	unsigned long shadow_quota;	/* the most they may hold */
 	unsigned long shadow_peak;	/* the most they have held */
 	bool quota_refused;		/* the last frame refused: by the quota, not the host */
@@ -88,6 +89,9 @@ struct shadow_shares {
 	struct guest_memory *mem;	/* where the frames are counted */
 	unsigned int used;		/* slots ever used: the rest never were */
 	struct shared_table table[SHARED_TABLES];
+	/* The cures a host's boot option turned off (shadow_cures.c): none
+	 * shared (noshadowshare), changed entries only forgotten (noprefill). */
+	bool no_sharing, no_prefill;
 };
 
 /* A shadow directory entry's own bit (one the CPU ignores): the table
@@ -206,6 +210,9 @@ void shadow_cache_pte_changed(struct shadow_cache *c, u32 pte_gpa, u32 va);
 void shadow_cache_pde_changed(struct shadow_cache *c, u32 pde_gpa);
 void shadow_cache_release(struct shadow_cache *c, u32 pgd_gpa);	/* it is freed */
 void shadow_cache_forget(struct shadow_cache *c, u32 va);	/* in every one */
+/* shadow_cures.c: the shadows' cures as the host's boot options say, at
+ * a guest's start. */
+void shadow_cures_choose(struct shadow_cache *c);
 
 /* ---- a running guest (lifecycle.c, console.c, run.c, hypercall.c, interrupts.c) ---- */
 

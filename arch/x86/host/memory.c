@@ -88,7 +88,7 @@ void shadow_frame_to_host(struct guest_memory *m, u32 frame)
 
 void shadow_frame_free(struct guest_memory *m, u32 frame)
 {
-	if (m->spares < SHADOW_SPARES) {
+	if (!m->no_spares && m->spares < SHADOW_SPARES) {
 		clear_frame(frame);
 		m->spare[m->spares++] = frame;
 	} else {

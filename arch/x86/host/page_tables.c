@@ -472,7 +472,8 @@ void shadow_pte_changed(struct shadow *sh, u32 pte_gpa, u32 va)
 	    (*pde & PAGE_MASK) != (pte_gpa & PAGE_MASK))
 		return;
 	pte = guest_entry(sh, pte_gpa, PTE_INDEX(va));
-	*entry = pte ? shadow_prefilled(sh->mem, va, *pde, *pte) : 0;
+	*entry = pte && !(sh->shares && sh->shares->no_prefill) ?
+		 shadow_prefilled(sh->mem, va, *pde, *pte) : 0;
 }
 
 /*
@@ -493,8 +494,9 @@ void shadow_shares_pte_changed(struct shadow_shares *s, u32 pte_gpa, u32 va)
 		return;
 	while ((st = shared_table_next(s, st)))
 		if (st->index == PDE_INDEX(va) && (st->key & PAGE_MASK) == table)
-			st->table[i] = pte ? shadow_prefilled(s->mem, va, st->key | PTE_PRESENT |
-							     PTE_ACCESSED, *pte) : 0;
+			st->table[i] = pte && !s->no_prefill ?
+				       shadow_prefilled(s->mem, va, st->key | PTE_PRESENT |
+							PTE_ACCESSED, *pte) : 0;
 }
 
 /* The guest changed its directory entry at pde_gpa: if the directory is

@@ -117,7 +117,7 @@ int shared_table_link(struct shadow_shares *s, u32 guest_pde, unsigned int index
 	bool no_frame = false;
 
 	*shadow_pde = 0;
-	if (!s || !shareable(guest_pde, index))
+	if (!s || s->no_sharing || !shareable(guest_pde, index))
 		return 0;
 	st = by_key(s, guest_pde & KEY_MASK, index);
 	if (!st)
