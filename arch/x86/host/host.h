@@ -77,6 +77,8 @@ void shadow_spares_free(struct guest_memory *m);
  * the last link goes (at the latest when the guest stops).
  */
 #define SHARED_TABLES	32
+#define SHARED_SLOTS	(KERNEL_SPACE_END / PGDIR_SPAN)	/* the kernel half's: shareable */
+#define SHARED_KEY_MASK	(PAGE_MASK | PTE_WRITE | PTE_USER)	/* of a guest entry: its key */
 
 struct shared_table {
 	u32 *table;		/* the shadow table (a host frame); NULL: none */
@@ -89,6 +91,7 @@ struct shadow_shares {
 	struct guest_memory *mem;	/* where the frames are counted */
 	unsigned int used;		/* slots ever used: the rest never were */
 	struct shared_table table[SHARED_TABLES];
+	struct shared_table *last;	/* the slot a fault last asked about */
 	/* The cures a host's boot option turned off (shadow_cures.c): none
 	 * shared (noshadowshare), changed entries only forgotten (noprefill). */
 	bool no_sharing, no_prefill;
@@ -106,10 +109,9 @@ void shadow_shares_init(struct shadow_shares *s, struct guest_memory *m);
 int shared_table_link(struct shadow_shares *s, u32 guest_pde, unsigned int index,
 		      u32 *shadow_pde);
 void shared_table_unlink(struct shadow_shares *s, u32 shadow_pde);
-/* Whether the shared table shadow_pde links is the one of guest_pde at
- * index (a guest that changed its entry without a word has another). */
-bool shared_table_matches(const struct shadow_shares *s, u32 shadow_pde, u32 guest_pde,
-			  unsigned int index);
+/* The slot of the shared table shadow_pde links (it must be one); the
+ * slot asked about last is the shares' last. */
+struct shared_table *shared_table_of(struct shadow_shares *s, u32 shadow_pde);
 unsigned int shared_tables_held(const struct shadow_shares *s);	/* in use now */
 /* The shared table after `after` (NULL: the first), NULL after the last;
  * and the directory entry that links st for a guest entry of its key

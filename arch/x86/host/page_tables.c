@@ -183,24 +183,15 @@ static u32 shadow_rights(u32 va, u32 guest_rights)
 	return va < VM86_REACH_END ? rights & ~PTE_USER : rights;
 }
 
-/*
- * The shadow's page table for va, whose guest directory entry is
- * guest_pde (0 before the guest's first cr3): the shared one of the
- * kernel half's (shadow_share.c), else one of its own, made if need be;
- * NULL if it gets no frame.  A shared table linked from another guest
- * table than guest_pde's now (changed without a word) is unlinked
- * first: a shared table only ever holds entries of the one it shadows.
- */
-static u32 *shadow_table(struct shadow *sh, u32 va, u32 guest_pde)
+/* A table for directory slot d, which has none (or a stale shared
+ * one): the shared one of guest_pde's, else one of its own; NULL if it
+ * gets no frame.  Out of line: a fill mostly finds its table. */
+static __attribute__((noinline)) u32 *new_table(struct shadow *sh, unsigned int d,
+						u32 guest_pde)
 {
-	unsigned int d = PDE_INDEX(va);
-	u32 *pde = &sh->pgd[d], new_pde;
+	u32 new_pde;
 
-	if ((*pde & SHADOW_PDE_SHARED) &&
-	    !shared_table_matches(sh->shares, *pde, guest_pde, d))
-		drop_table(sh, d);
-	if (*pde & PTE_PRESENT)
-		return (u32 *)(*pde & PAGE_MASK);
+	drop_table(sh, d);
 	if (shared_table_link(sh->shares, guest_pde, d, &new_pde))
 		return NULL;
 	if (!new_pde) {
@@ -212,6 +203,41 @@ static u32 *shadow_table(struct shadow *sh, u32 va, u32 guest_pde)
 	}
 	shadow_set_pde(sh, d, new_pde);
 	return (u32 *)(new_pde & PAGE_MASK);
+}
+
+/* Whether the shared table pde links at slot d is guest_pde's (present,
+ * of 4 KiB pages): the guest may have changed its entry without a word.
+ * Asked at every fill of a shared slot, so inline, and the slot asked
+ * about last is looked at first: a fill mostly follows one in the same
+ * 4 MiB. */
+static inline bool shared_table_follows(struct shadow_shares *s, u32 pde, u32 guest_pde,
+					unsigned int d)
+{
+	const struct shared_table *st = s->last;
+
+	if (!st || (u32)st->table != (pde & PAGE_MASK))
+		st = shared_table_of(s, pde);
+	return st->key == (guest_pde & SHARED_KEY_MASK) && st->index == d;
+}
+
+/*
+ * The shadow's page table for va, whose guest directory entry is
+ * guest_pde (present, of 4 KiB pages; 0 before the guest's first cr3):
+ * the shared one of the kernel half's (shadow_share.c), else one of its
+ * own, made if need be; NULL if it gets no frame.  A shared table linked
+ * from another guest table than guest_pde's now (changed without a
+ * word) is unlinked first: a shared table only ever holds entries of the
+ * one it shadows.
+ */
+static inline u32 *shadow_table(struct shadow *sh, u32 va, u32 guest_pde)
+{
+	unsigned int d = PDE_INDEX(va);
+	u32 pde = sh->pgd[d];
+
+	if ((pde & (PTE_PRESENT | SHADOW_PDE_SHARED)) == PTE_PRESENT ||
+	    ((pde & SHADOW_PDE_SHARED) && shared_table_follows(sh->shares, pde, guest_pde, d)))
+		return (u32 *)(pde & PAGE_MASK);
+	return new_table(sh, d, guest_pde);
 }
 
 /* The guest's fault as its own tables would have raised it: "not
@@ -487,11 +513,12 @@ void shadow_pte_changed(struct shadow *sh, u32 pte_gpa, u32 va)
 void shadow_shares_pte_changed(struct shadow_shares *s, u32 pte_gpa, u32 va)
 {
 	u32 i = PTE_INDEX(va), table = pte_gpa & PAGE_MASK;
-	const u32 *pte = guest_memory_ptr(s->mem, table + 4 * i, sizeof(u32));
 	struct shared_table *st = NULL;
+	const u32 *pte;
 
-	if (pte_gpa % PAGE_SIZE / 4 != i)
-		return;
+	if (PDE_INDEX(va) >= SHARED_SLOTS || pte_gpa % PAGE_SIZE / 4 != i)
+		return;		/* a user page's: no shared table maps it */
+	pte = guest_memory_ptr(s->mem, table + 4 * i, sizeof(u32));
 	while ((st = shared_table_next(s, st)))
 		if (st->index == PDE_INDEX(va) && (st->key & PAGE_MASK) == table)
 			st->table[i] = pte && !s->no_prefill ?

@@ -39,8 +39,6 @@
 #include "host.h"
 
 #define PDE_LARGE	0x080
-#define KEY_MASK	(PAGE_MASK | PTE_WRITE | PTE_USER)
-#define SHARED_PDES	(KERNEL_SPACE_END / PGDIR_SPAN)	/* the kernel half's slots */
 
 void shadow_shares_init(struct shadow_shares *s, struct guest_memory *m)
 {
@@ -51,7 +49,7 @@ void shadow_shares_init(struct shadow_shares *s, struct guest_memory *m)
  * of 4 KiB pages. */
 static bool shareable(u32 guest_pde, unsigned int index)
 {
-	return index < SHARED_PDES && (guest_pde & (PTE_PRESENT | PDE_LARGE)) == PTE_PRESENT;
+	return index < SHARED_SLOTS && (guest_pde & (PTE_PRESENT | PDE_LARGE)) == PTE_PRESENT;
 }
 
 /* Slots are looked at up to the last one ever used: a guest has a few
@@ -119,9 +117,9 @@ int shared_table_link(struct shadow_shares *s, u32 guest_pde, unsigned int index
 	*shadow_pde = 0;
 	if (!s || s->no_sharing || !shareable(guest_pde, index))
 		return 0;
-	st = by_key(s, guest_pde & KEY_MASK, index);
+	st = by_key(s, guest_pde & SHARED_KEY_MASK, index);
 	if (!st)
-		st = make(s, guest_pde & KEY_MASK, index, &no_frame);
+		st = make(s, guest_pde & SHARED_KEY_MASK, index, &no_frame);
 	if (st)
 		*shadow_pde = link(st);
 	return no_frame ? -ENOMEM : 0;
@@ -137,14 +135,10 @@ void shared_table_unlink(struct shadow_shares *s, u32 shadow_pde)
 	*st = (struct shared_table){ .table = NULL };
 }
 
-bool shared_table_matches(const struct shadow_shares *s, u32 shadow_pde, u32 guest_pde,
-			  unsigned int index)
+struct shared_table *shared_table_of(struct shadow_shares *s, u32 shadow_pde)
 {
-	const struct shared_table *st = by_table((struct shadow_shares *)s,
-						 shadow_pde & PAGE_MASK);
-
-	return shareable(guest_pde, index) && st->key == (guest_pde & KEY_MASK) &&
-	       st->index == index;
+	s->last = by_table(s, shadow_pde & PAGE_MASK);
+	return s->last;
 }
 
 unsigned int shared_tables_held(const struct shadow_shares *s)
@@ -172,7 +166,7 @@ struct shared_table *shared_table_next(struct shadow_shares *s, struct shared_ta
  * of its key - its table, at its slot, with its rights - else 0. */
 u32 shared_table_link_if(struct shared_table *st, u32 guest_pde)
 {
-	if (!shareable(guest_pde, st->index) || (guest_pde & KEY_MASK) != st->key)
+	if (!shareable(guest_pde, st->index) || (guest_pde & SHARED_KEY_MASK) != st->key)
 		return 0;
 	return link(st);
 }
