@@ -519,12 +519,13 @@ $(GUEST_FUZZ): $(GUEST_FUZZ_SRCS) $(GUEST_HEADERS) | build-deps
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(GUEST_FUZZ_SRCS)
 
 # The frames a guest takes from its host - its memory and its shadow
-# page tables (memory.c, page_tables.c, shadow_cache.c, the same files
+# page tables (memory.c, page_tables.c, shadow_share.c, shadow_cache.c, the same files
 # as the kernel's) - natively, 32-bit as in the kernel, on a page
 # allocator that refuses the n-th call for every n
 # (tests/native/guest/shadow/): nothing freed twice or never handed out,
 # nothing kept, no freed frame used, the quota's count right.
 SHADOW_CODE      := arch/x86/host/memory.c arch/x86/host/page_tables.c \
+		    arch/x86/host/shadow_share.c \
 		    arch/x86/host/shadow_cache.c
 SHADOW_TEST      := build/native/test_shadow_frames
 SHADOW_TEST_SRCS := $(wildcard tests/native/guest/shadow/*.c) tests/native/runner/runner.c \

@@ -16,7 +16,7 @@
  *                               shadow_pte (shadow_forget,    the slot's first page
  *                                 shadow_write_protect)
  *                               shadow_forget_pde             the slot's directory entry
- *     shadow_forget_pte's own clause is a second guard before
+ *     shadow_pte_changed's own clause is a second guard before
  *     shadow_pte's: without it the row still passes (checked), and
  *     without shadow_pte's it fails.
  *   port_io.c guest_port_io     the flat user CS              an LDT code selector at RPL 3
@@ -83,7 +83,7 @@ static bool switcher_ready(struct shadow *sh, struct guest_memory *m)
 	struct switcher_state *s = switcher_setup();
 	unsigned int i;
 
-	if (!s || shadow_init(sh, m, SHADOW_IDENTITY))
+	if (!s || shadow_init(sh, m, NULL, SHADOW_IDENTITY))
 		return false;
 	for (i = 0; i < ARRAY_SIZE(segs); i++)
 		guest_check_gdt_entry(segs[i].index, flat_segment(segs[i].dpl, segs[i].type),
@@ -175,7 +175,7 @@ KTEST(shadow_never_maps_the_switchers_slot)
 
 	if (guest_memory_alloc(&m, GUESTMEM_MIN_MIB))
 		KT_SKIP("no room for guest memory");
-	if (shadow_init(&sh, &m, GUEST_PD)) {
+	if (shadow_init(&sh, &m, NULL, GUEST_PD)) {
 		guest_memory_free(&m);
 		KT_SKIP("no room for a shadow");
 	}
@@ -190,7 +190,7 @@ KTEST(shadow_never_maps_the_switchers_slot)
 	KT_EXPECT_EQ(shadow_fault(&sh, SWITCHER_ADDR - 1, &ec), SHADOW_FILLED);
 	KT_EXPECT(guest_user_page(&sh, SWITCHER_ADDR) == NULL);
 	KT_EXPECT(guest_user_page(&sh, SWITCHER_ADDR - 1) != NULL);
-	shadow_forget_pte(&sh, PTE_AT(GUEST_PT_TOP, SWITCHER_ADDR), SWITCHER_ADDR);
+	shadow_pte_changed(&sh, PTE_AT(GUEST_PT_TOP, SWITCHER_ADDR), SWITCHER_ADDR);
 	shadow_forget(&sh, SWITCHER_ADDR);
 	shadow_write_protect(&sh, SWITCHER_ADDR);
 	KT_EXPECT_EQ(table[0], code_pte);		/* still the Switcher's code */
@@ -244,7 +244,7 @@ KTEST(guest_port_io_refuses_each_clause)
 	memset(&g, 0, sizeof(g));
 	if (guest_memory_alloc(&g.mem, GUESTMEM_MIN_MIB))
 		KT_SKIP("no room for guest memory");
-	if (shadow_init(&sh, &g.mem, GUEST_PD)) {
+	if (shadow_init(&sh, &g.mem, NULL, GUEST_PD)) {
 		guest_memory_free(&g.mem);
 		KT_SKIP("no room for a shadow");
 	}

@@ -437,7 +437,7 @@ KTEST(guest_shadow_paging)
 	if (guest_memory_alloc(&m, GUESTMEM_MIN_MIB))
 		KT_SKIP("no room for guest memory");
 	s = switcher_setup();
-	if (!s || shadow_init(&sh, &m, GUEST_PD)) {
+	if (!s || shadow_init(&sh, &m, NULL, GUEST_PD)) {
 		guest_memory_free(&m);
 		KT_SKIP(s ? "no room for a shadow" :
 			"no host here: no CR0.WP that holds (a 386, or an emulator)");

@@ -633,7 +633,8 @@ KTEST_ALONE(hostile_fast_switch_forged)
 
 /*
  * A directory the host kept a shadow of, released: its shadow's frames
- * are the host's again, and the fast path must not load them.  The
+ * are the host's again, or spares for the next shadow (page_tables.c),
+ * and the fast path must not load them.  The
  * switch to it after the release builds a new shadow; the guest goes on.
  */
 KTEST_ALONE(hostile_fast_switch_stale)
@@ -655,5 +656,75 @@ KTEST_ALONE(hostile_fast_switch_stale)
 	hypercall(HCALL_release_pgd, alt, 0, 0);
 	raw_local_irq_enable();
 	page_free(alt);
+}
+
+/*
+ * An entry of a table its shadow has, changed and told, to a frame past
+ * its memory, accessed and dirty: the host makes such an entry at once
+ * (page_tables.c's prefill), and only of a frame guest_memory_ptr() gives,
+ * as a fill: nothing is made of this one, and the read after it faults and
+ * stops the guest - where the old entry kept would have let it read on.
+ */
+#define HOSTILE_BITS	(PTE_PRESENT | PTE_WRITE | PTE_ACCESSED | PTE_DIRTY)
+#define HOSTILE_PDE	(PTE_PRESENT | PTE_WRITE | PTE_ACCESSED)
+
+/* va's directory slot pointed at table, by a plain store (nothing is
+ * shadowed there yet, or the test means it unannounced), and the TLB
+ * flushed: va's next access walks it. */
+static volatile u32 *slot_pointed_at(u32 va, const u32 *table)
+{
+	u32 *pgd = (u32 *)(read_cr3() & PAGE_MASK);
+
+	pgd[va / PGDIR_SPAN] = (u32)table | HOSTILE_PDE;
+	write_cr3(read_cr3());
+	return (volatile u32 *)va;
+}
+
+KTEST_ALONE(hostile_prefill_outside)
+{
+	u32 *table = (u32 *)page_alloc();
+	volatile u32 *va;
+
+	ONLY_IN_A_GUEST();
+	if (!table)
+		KT_SKIP("no page for the table");
+	table[0] = (u32)table | HOSTILE_BITS;		/* its own page first */
+	va = slot_pointed_at(0x80000000u, table);	/* no task maps it there */
+	KT_EXPECT_EQ(*va, table[0]);			/* filled: the shadow has the table */
+	set_pte_at(&table[0], OUTSIDE | HOSTILE_BITS, (u32)va);
+	hypercall(HCALL_flush, 0, 0, 0);		/* told, now */
+	(void)*va;
+	HOST_LET_IT_THROUGH("a changed entry mapping memory not its own");
+}
+
+/*
+ * A slot of the kernel half, whose shadow tables its shadows share
+ * (shadow_share.c), pointed without a word at another table of its own,
+ * which maps a frame past its memory; then a change of that table told.
+ * The shared table shadows the first table alone, whatever the
+ * directories point at now: nothing of the second's is made in it, and
+ * the read sees the page the first maps - stale, as any entry changed
+ * without a word, but its own memory, never the host's.
+ */
+KTEST_ALONE(hostile_shared_table_swapped)
+{
+	u32 *first = (u32 *)page_alloc(), *second = (u32 *)page_alloc();
+	u32 *slot = &((u32 *)(read_cr3() & PAGE_MASK))[KERNEL_SPACE_END / PGDIR_SPAN - 1];
+	volatile u32 *va;
+
+	ONLY_IN_A_GUEST();
+	if (!first || !second || (*slot & PTE_PRESENT))
+		KT_SKIP("no pages for the tables, or the slot maps the kernel's memory");
+	first[0] = (u32)first | HOSTILE_BITS;
+	second[0] = OUTSIDE | HOSTILE_BITS;
+	va = slot_pointed_at(KERNEL_SPACE_END - PGDIR_SPAN, first);
+	KT_EXPECT_EQ(*va, first[0]);			/* filled: a shared table of first */
+	slot_pointed_at((u32)va, second);		/* no word */
+	hypercall(HCALL_set_pte, (u32)&second[0], (u32)va, 0);
+	KT_EXPECT_EQ(*va, first[0]);
+	set_pde(slot, 0);				/* told: the shadows let it go */
+	write_cr3(read_cr3());
+	page_free((u32)first);
+	page_free((u32)second);
 }
 #endif

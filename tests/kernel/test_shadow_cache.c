@@ -5,9 +5,10 @@
  * would fill the shadows are made by calling shadow_fault().
  *
  * Two guest directories share the kernel's table (as every pv386
- * address space does) and have a user table each.  A switch back finds
- * its shadow with its entries; a changed entry is forgotten by every
- * shadow made from it, and only at the va the guest names; a changed
+ * address space does: their shadows share its shadow table) and have a
+ * user table each.  A switch back finds its shadow with its entries; a
+ * changed entry is made again, or forgotten, by every shadow made from
+ * it, and only at the va the guest names; a changed
  * directory entry drops that shadow's table alone; a released
  * directory's shadow is gone; the one used longest ago is rebuilt when
  * all are in use, never the active one; and every page comes back.
@@ -28,6 +29,8 @@
 #define KERNEL_VA	0x200000u
 #define USER_VA		0x401000u
 #define FRAME		0x300000u	/* what both map */
+#define OTHER_FRAME	0x301000u
+#define PTE_ACCESSED	0x020
 
 static u32 *guest_page(struct guest_memory *m, u32 gpa)
 {
@@ -97,12 +100,14 @@ KTEST(shadow_cache_keeps_and_forgets)
 	struct guest_memory m;
 	struct shadow *a, *b;
 	const char *skip;
+	u32 *kernel_pte;
 
 	KT_NOT_IN_GUEST("a guest cannot host: the Switcher runs at ring 0");
 	skip = cache_setup(&c, &m);
 	if (skip)
 		KT_SKIP(skip);
 	write_guest_tables(&m);
+	kernel_pte = &guest_page(&m, PT_KERNEL)[KERNEL_VA / PAGE_SIZE];
 	a = shadow_cache_switch(&c, PD_A);
 	KT_EXPECT(a && fill(a));
 	b = shadow_cache_switch(&c, PD_B);
@@ -115,17 +120,26 @@ KTEST(shadow_cache_keeps_and_forgets)
 	KT_EXPECT_EQ(c.reused, 2);
 	KT_EXPECT(maps_frame(a, &m, KERNEL_VA) && maps_frame(a, &m, USER_VA));
 
-	/* The kernel's entry changed: forgotten by both, but only at its va. */
+	/* The kernel's entry changed: made again from the new one in both
+	 * (it was walked: accessed), but only at its va; cleared: forgotten. */
+	*kernel_pte = OTHER_FRAME | PTE_PRESENT | PTE_WRITE | PTE_ACCESSED;
 	shadow_cache_pte_changed(&c, PT_KERNEL + 4 * (KERNEL_VA / PAGE_SIZE), KERNEL_VA + PAGE_SIZE);
 	KT_EXPECT(maps_frame(a, &m, KERNEL_VA) && maps_frame(b, &m, KERNEL_VA));
 	shadow_cache_pte_changed(&c, PT_KERNEL + 4 * (KERNEL_VA / PAGE_SIZE), KERNEL_VA);
+	KT_EXPECT_EQ(shadow_entry(a, KERNEL_VA) & PAGE_MASK, m.base + OTHER_FRAME);
+	KT_EXPECT_EQ(shadow_entry(b, KERNEL_VA) & PAGE_MASK, m.base + OTHER_FRAME);
+	*kernel_pte = 0;
+	shadow_cache_pte_changed(&c, PT_KERNEL + 4 * (KERNEL_VA / PAGE_SIZE), KERNEL_VA);
 	KT_EXPECT_EQ(shadow_entry(a, KERNEL_VA), 0);
 	KT_EXPECT_EQ(shadow_entry(b, KERNEL_VA), 0);
+	*kernel_pte = FRAME | PTE_PRESENT | PTE_WRITE;
 
-	/* A's user entry: B's, from another table, stays. */
+	/* A's user entry cleared: B's, from another table, stays. */
+	guest_page(&m, PT_A)[1] = 0;
 	shadow_cache_pte_changed(&c, PT_A + 4, USER_VA);
 	KT_EXPECT_EQ(shadow_entry(a, USER_VA), 0);
 	KT_EXPECT(maps_frame(b, &m, USER_VA));
+	guest_page(&m, PT_A)[1] = FRAME | PTE_PRESENT | PTE_WRITE | PTE_USER;
 
 	/* B's directory entry for its user table: that table goes, B's own. */
 	KT_EXPECT(fill(a));

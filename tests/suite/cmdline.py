@@ -12,7 +12,8 @@
                    tests hold; a bad value is reported and leaves the
                    backend's choice.
   cmdline-cures-off-y  The options that turn a guest's cures off for make
-                   bench, all at once: the host's nofastswitch, the
+                   bench, all at once: the host's nofastswitch,
+                   noshadowshare, noshadowspares and noprefill, the
                    guest's nolazycpu, noinlineflags and fpu=lazy (in
                    guest=, '+' for a space); each is said to be in force,
                    and the guest's tests of tasks' own state pass.
@@ -173,12 +174,19 @@ CURES_OFF_EXPECT = [
     "fpu: present, switched lazily with fxsave/fxrstor (fpu=lazy)$",
     "ktest: PASS user_tls_is_per_task", "ktest: PASS user_fpu_state_is_per_task",
 ]
+CURES_OFF_HOST_OPTIONS = "nofastswitch noshadowshare noshadowspares noprefill"
 CURES_OFF_HOST_EXPECT = ["host: the Switcher's fast context switch is off (nofastswitch): "
-                         "every context_switch hypercall exits to the host$"]
+                         "every context_switch hypercall exits to the host$",
+                         "host: the guest's kernel tables are not shared among its shadows "
+                         "(noshadowshare): each shadow fills its own$",
+                         "host: the guest's shadows keep no spare frames (noshadowspares): "
+                         "each frame goes back to the host at once$",
+                         "host: the guest's changed page-table entries are not made again "
+                         "(noprefill): each is forgotten$"]
 
 
 def tests():
     return [option_test(check) for check in CMDLINE_CHECKS] + [
         Test("cmdline-cures-off-y", guest_matrix, (Y, "qemu32"),
              {"guest": CURES_OFF_GUEST, "expect": CURES_OFF_EXPECT,
-              "host_options": "nofastswitch", "host_expect": CURES_OFF_HOST_EXPECT})]
+              "host_options": CURES_OFF_HOST_OPTIONS, "host_expect": CURES_OFF_HOST_EXPECT})]

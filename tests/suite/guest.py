@@ -24,6 +24,11 @@
                    inline, and - the host's option - no fast context
                    switch in the Switcher.  Each says it is off, and the
                    tests of what it changes pass with the rest.
+  guest-noshadowshare-y, guest-noshadowspares-y, guest-noprefill-y  The
+                   same with one of the shadows' cures off, the host's
+                   options: no kernel tables shared among the kept
+                   shadows, no spare frames, changed page-table entries
+                   forgotten rather than made again.
   guest-hostile-y  One host starts, one after the other from its shell, a
                    guest for each way tests/kernel/test_hostile_guest.c
                    tries to escape (raw privileged instructions, ring-0
@@ -233,6 +238,8 @@ HOSTILE = [
      "set_stack 0011:40000000: outside the guest kernel"),
     ("hostile_fast_switch_forged", None, "trap 14: its page tables do not map its stack, at "),
     ("hostile_fast_switch_stale", None, PASSED),
+    ("hostile_prefill_outside", None, "its page tables map 80000000 outside its memory"),
+    ("hostile_shared_table_swapped", None, PASSED),
 ]
 HOSTILE_TIMEOUT = 30    # the longest: 10 s of interrupts off
 # What the host may print about one hostile guest, its own lines (not the
@@ -333,6 +340,11 @@ GUEST_ISO = f"{Y.dir}/pv386-guest-test.iso"    # boot/grub.cfg's guest entry
 # off, and the tests of what it changes, which must pass with the rest.
 SWITCH_TESTS = ["ktest: PASS user_tls_is_per_task", "ktest: PASS user_fpu_state_is_per_task",
                 "ktest: PASS user_watchpoints_are_per_task"]
+# What the shadows' cures change: the accessed and dirty bits, more
+# address spaces than kept shadows, programs spawned and ended.
+SHADOW_TESTS = ["ktest: PASS page_access_sets_accessed_then_dirty",
+                "ktest: PASS user_fpu_state_survives_migration",
+                "ktest: PASS tasks_end_with_their_own_status"]
 CURES_OFF = [
     ("guest-nolazycpu-y",
      {"guest": "test+nolazycpu",
@@ -349,6 +361,19 @@ CURES_OFF = [
      {"host_options": "nofastswitch", "expect": SWITCH_TESTS,
       "host_expect": ["host: the Switcher's fast context switch is off (nofastswitch): "
                       "every context_switch hypercall exits to the host$"]}),
+    ("guest-noshadowshare-y",
+     {"host_options": "noshadowshare", "expect": SHADOW_TESTS,
+      "host_expect": ["host: the guest's kernel tables are not shared among its shadows "
+                      "(noshadowshare): each shadow fills its own$"]}),
+    ("guest-noshadowspares-y",
+     {"host_options": "noshadowspares", "expect": SHADOW_TESTS,
+      "host_expect": ["host: the guest's shadows keep no spare frames (noshadowspares): "
+                      "each frame goes back to the host at once$"]}),
+    ("guest-noprefill-y",
+     {"host_options": "noprefill",
+      "expect": [*SHADOW_TESTS, "ktest: PASS pv_switch_stress_short"],
+      "host_expect": ["host: the guest's changed page-table entries are not made again "
+                      "(noprefill): each is forgotten$"]}),
 ]
 
 

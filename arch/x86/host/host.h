@@ -33,10 +33,15 @@
  * guest mapping one 4 MiB slot after another is stopped by name rather
  * than take the host's last frames.
  */
+#define SHADOW_SPARES	8	/* shadow frames kept zeroed for the next (memory.c) */
+
 struct guest_memory {
 	u32 base;		/* host-physical = host pointer (RAM is 1:1) */
 	u32 size;		/* bytes; guest-physical [0, size) */
-	unsigned long shadow_frames;	/* host frames its shadows hold now */
+	unsigned long shadow_frames;	/* host frames its shadows hold now, spares too */
+	u32 spare[SHADOW_SPARES];	/* shadow frames given back, zeroed */
+	unsigned int spares;
+	bool no_spares;			/* keep none (noshadowspares: shadow_cures.c) */
 	unsigned long shadow_quota;	/* the most they may hold */
 	unsigned long shadow_peak;	/* the most they have held */
 	bool quota_refused;		/* the last frame refused: by the quota, not the host */
@@ -54,10 +59,72 @@ int guest_load_kernel(struct guest_memory *m, const void *image, u32 size, u32 *
 /* The Multiboot block for the guest at GUEST_BOOT_INFO: its RAM and cmdline. */
 int guest_write_boot_info(struct guest_memory *m, const char *cmdline);
 
+/* A frame for a shadow, zeroed and counted in m against its quota, or
+ * 0 (memory.c); one given back (kept as a spare if there is room), or
+ * straight to the host; the spares back to the host. */
+u32 shadow_frame_alloc(struct guest_memory *m);
+void shadow_frame_free(struct guest_memory *m, u32 frame);
+void shadow_frame_to_host(struct guest_memory *m, u32 frame);
+void shadow_spares_free(struct guest_memory *m);
+
+/*
+ * The kernel half's shadow tables, shared among the kept shadows
+ * (shadow_share.c): one per guest page table below KERNEL_SPACE_END, by
+ * the table's gpa, the directory slot it is at and its directory
+ * entry's rights, linked into every kept shadow whose directory points
+ * there.  The shadow_cache owns them; their frames are counted in its
+ * guest's memory once, however many shadows link them, and go back when
+ * the last link goes (at the latest when the guest stops).
+ */
+#define SHARED_TABLES	32
+#define SHARED_SLOTS	(KERNEL_SPACE_END / PGDIR_SPAN)	/* the kernel half's: shareable */
+#define SHARED_KEY_MASK	(PAGE_MASK | PTE_WRITE | PTE_USER)	/* of a guest entry: its key */
+
+struct shared_table {
+	u32 *table;		/* the shadow table (a host frame); NULL: none */
+	u32 key;		/* the guest's table (gpa) | its entry's W and U */
+	u16 index;		/* the directory slot: the 4 MiB of va it maps */
+	u16 links;		/* kept shadows' directory entries that point at it */
+};
+
+struct shadow_shares {
+	struct guest_memory *mem;	/* where the frames are counted */
+	unsigned int used;		/* slots ever used: the rest never were */
+	struct shared_table table[SHARED_TABLES];
+	struct shared_table *last;	/* the slot a fault last asked about */
+	/* The cures a host's boot option turned off (shadow_cures.c): none
+	 * shared (noshadowshare), changed entries only forgotten (noprefill). */
+	bool no_sharing, no_prefill;
+};
+
+/* A shadow directory entry's own bit (one the CPU ignores): the table
+ * is a shared one, to unlink rather than free. */
+#define SHADOW_PDE_SHARED	0x200
+
+void shadow_shares_init(struct shadow_shares *s, struct guest_memory *m);
+/* 0 with *shadow_pde the directory entry that links guest_pde's table
+ * at index, shared (made if need be: one link more), or 0 there if it is
+ * not one to share (the shadow makes its own); -ENOMEM if a shared one
+ * got no frame. */
+int shared_table_link(struct shadow_shares *s, u32 guest_pde, unsigned int index,
+		      u32 *shadow_pde);
+void shared_table_unlink(struct shadow_shares *s, u32 shadow_pde);
+/* The slot of the shared table shadow_pde links (it must be one); the
+ * slot asked about last is the shares' last. */
+struct shared_table *shared_table_of(struct shadow_shares *s, u32 shadow_pde);
+unsigned int shared_tables_held(const struct shadow_shares *s);	/* in use now */
+/* The shared table after `after` (NULL: the first), NULL after the last;
+ * and the directory entry that links st for a guest entry of its key
+ * (one link more), else 0. */
+struct shared_table *shared_table_next(struct shadow_shares *s, struct shared_table *after);
+u32 shared_table_link_if(struct shared_table *st, u32 guest_pde);
+
 /* Shadow page tables (arch/x86/host/page_tables.c). */
 struct shadow {
 	u32 *pgd;			/* what the CPU uses: the host's frames; NULL: none */
 	struct guest_memory *mem;	/* whose frames they are, counted there */
+	struct shadow_shares *shares;	/* its kernel half's tables; NULL: none shared */
+	u32 table_groups;		/* bit g: a table may be at slots 32g..32g+31 */
 	u32 guest_cr3;			/* the guest's page directory (gpa) */
 	unsigned long fills;		/* entries filled on demand */
 	unsigned long last_used;	/* shadow_cache.c: which to rebuild */
@@ -76,14 +143,24 @@ enum shadow_result {
 #define SHADOW_IDENTITY		0xffffffffu
 
 /* 0, or -ENOMEM with nothing held (sh->pgd NULL); shadow_free frees
- * whatever a shadow holds, nothing for one that was never made. */
-int shadow_init(struct shadow *sh, struct guest_memory *m, u32 guest_cr3);
+ * whatever a shadow holds, nothing for one that was never made (and
+ * unlinks the shared tables it links).  shares may be NULL. */
+int shadow_init(struct shadow *sh, struct guest_memory *m, struct shadow_shares *shares,
+		u32 guest_cr3);
 void shadow_drop(struct shadow *sh);
+/* Directory slot d's entry made pde, a table (present). */
+void shadow_set_pde(struct shadow *sh, unsigned int d, u32 pde);
+/* The shared tables its directory points at, linked (a new shadow). */
+void shadow_link_shared(struct shadow *sh);
 void shadow_free(struct shadow *sh);
 enum shadow_result shadow_fault(struct shadow *sh, u32 va, u32 *error_code);
 /* The guest's entry at gpa changed (for a page-table entry: the va it
- * maps): what the shadow made from the old one goes. */
-void shadow_forget_pte(struct shadow *sh, u32 pte_gpa, u32 va);
+ * maps): what the shadow's own tables made from the old one goes - or,
+ * for a page-table entry, is made from the new one at once. */
+void shadow_pte_changed(struct shadow *sh, u32 pte_gpa, u32 va);
+/* The guest's page-table entry at pte_gpa, mapping va, changed: each
+ * shared table of its table at va's slot makes its entry again. */
+void shadow_shares_pte_changed(struct shadow_shares *s, u32 pte_gpa, u32 va);
 void shadow_forget_pde(struct shadow *sh, u32 pde_gpa);
 void shadow_forget(struct shadow *sh, u32 va);	/* its entry for va */
 void shadow_write_protect(struct shadow *sh, u32 va);
@@ -115,6 +192,7 @@ struct shadow_cache {
 	struct shadow shadow[SHADOWS_KEPT];	/* pgd NULL: not made yet */
 	struct shadow *active;			/* what the CPU runs the guest on */
 	struct guest_memory *mem;
+	struct shadow_shares shares;		/* their kernel half's tables */
 	unsigned long uses;			/* a clock for last_used */
 	unsigned long built, reused;		/* by shadow_cache_switch() */
 	unsigned long followed;			/* switches the host learnt of after */
@@ -134,6 +212,9 @@ void shadow_cache_pte_changed(struct shadow_cache *c, u32 pte_gpa, u32 va);
 void shadow_cache_pde_changed(struct shadow_cache *c, u32 pde_gpa);
 void shadow_cache_release(struct shadow_cache *c, u32 pgd_gpa);	/* it is freed */
 void shadow_cache_forget(struct shadow_cache *c, u32 va);	/* in every one */
+/* shadow_cures.c: the shadows' cures as the host's boot options say, at
+ * a guest's start. */
+void shadow_cures_choose(struct shadow_cache *c);
 
 /* ---- a running guest (lifecycle.c, console.c, run.c, hypercall.c, interrupts.c) ---- */
 

@@ -107,6 +107,7 @@ static int load_guest(struct guest *g, const void *image, u32 size, const char *
 		guest_memory_free(&g->mem);
 		return err;
 	}
+	shadow_cures_choose(&g->shadows);
 	g->cpu->guest_cr3 = (u32)g->shadows.active->pgd;
 	set_boot_tables(g);
 	set_boot_registers(entry);

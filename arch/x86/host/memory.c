@@ -1,6 +1,7 @@
 /*
  * memory.c - a guest's physical memory: one contiguous run of host
- * frames, which the guest sees as RAM from address 0.
+ * frames, which the guest sees as RAM from address 0; and the frames its
+ * shadow page tables take from the host, counted against a quota.
  *
  * Contiguous, so that translating a guest-physical address is one
  * addition and one bounds check, the check every access the host makes
@@ -33,6 +34,75 @@ static unsigned long shadow_quota(u32 size)
 }
 
 /*
+ * Every frame a shadow holds comes from here and goes back here, counted
+ * in its guest's memory against the quota (shadow_quota() above): 0 when
+ * the quota is met or the host has none left.  Which of the two is noted
+ * here, at the refusal, for guest_stop_no_frame: the counts it would
+ * compare later may have moved (page_tables.c's shadow_init hands back
+ * the directory it got when the Switcher's table is refused).  A zeroed
+ * frame: nothing in it is present yet.  The shared tables' frames too
+ * (shadow_share.c).
+ *
+ * A few frames given back stay the guest's, zeroed, as spares for the
+ * next (KVM tops up caches of shadow pages the same way): a guest that
+ * runs more address spaces than there are kept shadows rebuilds one at
+ * every switch, and page_alloc's zeroing, a byte at a time, cost four
+ * times clear_frame()'s words.  Spares count as held: the quota is
+ * asked only when there is none.
+ */
+static void clear_frame(u32 frame)
+{
+	u32 *word = (u32 *)frame;
+	unsigned int i;
+
+	for (i = 0; i < PT_ENTRIES; i += 8) {	/* 8 at a time: a third of the loop's cost */
+		word[i] = word[i + 1] = word[i + 2] = word[i + 3] = 0;
+		word[i + 4] = word[i + 5] = word[i + 6] = word[i + 7] = 0;
+	}
+}
+
+u32 shadow_frame_alloc(struct guest_memory *m)
+{
+	u32 frame;
+
+	if (m->spares) {
+		m->quota_refused = false;
+		return m->spare[--m->spares];
+	}
+	m->quota_refused = m->shadow_frames >= m->shadow_quota;
+	if (m->quota_refused)
+		return 0;
+	frame = page_alloc();
+	if (!frame)
+		return 0;
+	if (++m->shadow_frames > m->shadow_peak)
+		m->shadow_peak = m->shadow_frames;
+	return frame;
+}
+
+void shadow_frame_to_host(struct guest_memory *m, u32 frame)
+{
+	page_free(frame);
+	m->shadow_frames--;
+}
+
+void shadow_frame_free(struct guest_memory *m, u32 frame)
+{
+	if (!m->no_spares && m->spares < SHADOW_SPARES) {
+		clear_frame(frame);
+		m->spare[m->spares++] = frame;
+	} else {
+		shadow_frame_to_host(m, frame);
+	}
+}
+
+void shadow_spares_free(struct guest_memory *m)
+{
+	while (m->spares)
+		shadow_frame_to_host(m, m->spare[--m->spares]);
+}
+
+/*
  * mib MiB of zeroed frames for m: 0, -EINVAL (a size no guest can have)
  * or -ENOMEM.  On a refusal m is empty, never left as it was: a caller
  * that frees it on its way out then frees nothing (guest_memory_free),
@@ -55,10 +125,12 @@ int guest_memory_alloc(struct guest_memory *m, unsigned int mib)
 }
 
 /* m's frames back to the host (none if it is empty), and m empty; its
- * shadows' frames went first (shadow_cache_free).  The most they held
- * stays, for `guest stats`. */
+ * shadows' frames went first (shadow_cache_free, shadow_free), but for
+ * the spares, which go here.  The most they held stays, for `guest
+ * stats`. */
 void guest_memory_free(struct guest_memory *m)
 {
+	shadow_spares_free(m);
 	if (m->size)
 		pages_free(m->base, m->size / PAGE_SIZE);
 	m->base = 0;

@@ -5,17 +5,19 @@
  *
  * The guest writes its page tables with plain stores, in its own memory;
  * the CPU never walks them.  A shadow starts with nothing but the
- * Switcher mapped.  On each page fault the host walks the guest's tables
- * for the address: if they do not allow the access, the fault is the
- * guest's own; if they do, the host fills the shadow entry with the host
- * frame behind the guest frame, and the guest runs on.  Every frame is
- * translated by guest_memory_ptr(), so a shadow can only ever map the
- * guest's own memory.  The guest tells the host of every entry it
- * changes (the set_pte_at and set_pde ops), and the shadow forgets the
- * entry it made from the old one: so a shadow stays right across cr3
- * loads, and shadow_cache.c keeps a few.  Until the guest's first cr3
- * the shadow maps its memory 1:1 (SHADOW_IDENTITY): a guest starts with
- * paging on.
+ * Switcher mapped, and the kernel half's shared tables its directory
+ * points at (shadow_share.c).  On each page fault the host walks the
+ * guest's tables for the address: if they do not allow the access, the
+ * fault is the guest's own; if they do, the host fills the shadow entry
+ * with the host frame behind the guest frame, and the guest runs on.
+ * Every frame is translated by guest_memory_ptr(), so a shadow can only
+ * ever map the guest's own memory.  The guest tells the host of every
+ * present entry it changes (the set_pte_at and set_pde ops), and the
+ * shadow forgets the entry it made from the old one, or makes it again
+ * from the new one where a fill would set no bit (shadow_prefilled): so
+ * a shadow stays right across cr3 loads, and shadow_cache.c keeps a few.
+ * Until the guest's first cr3 the shadow maps its memory 1:1
+ * (SHADOW_IDENTITY): a guest starts with paging on.
  *
  * The host also does what the CPU's walk would have done to the guest's
  * entries: a fill sets their accessed bits, and a write their dirty bit
@@ -50,53 +52,25 @@
 #define VM86_REACH_END	(0xffff * 16 + 0xffff + 1)
 
 /*
- * Every frame a shadow holds comes from here and goes back here, counted
- * in its guest's memory against the quota (asm/host.h): 0 when the
- * quota is met or the host has none left.  Which of the two is noted
- * here, at the refusal, for guest_stop_no_frame: the counts it would
- * compare later may have moved (shadow_init hands back the directory it
- * got when the Switcher's table is refused).  A zeroed frame: nothing
- * in it is present yet.
- */
-static u32 shadow_frame_alloc(struct shadow *sh)
-{
-	struct guest_memory *m = sh->mem;
-	u32 frame;
-
-	m->quota_refused = m->shadow_frames >= m->shadow_quota;
-	if (m->quota_refused)
-		return 0;
-	frame = page_alloc();
-	if (!frame)
-		return 0;
-	if (++m->shadow_frames > m->shadow_peak)
-		m->shadow_peak = m->shadow_frames;
-	return frame;
-}
-
-static void shadow_frame_free(struct shadow *sh, u32 frame)
-{
-	page_free(frame);
-	sh->mem->shadow_frames--;
-}
-
-/*
  * A shadow for the guest's page directory at guest-physical guest_cr3:
  * its directory and the Switcher's table in it, both or neither - on
  * -ENOMEM sh holds nothing (pgd NULL), so that whoever frees it on the
- * way out frees nothing twice.
+ * way out frees nothing twice.  A directory got before the refusal goes
+ * back to the host, not to the spares: the count is then what it was
+ * before the attempt.
  */
-int shadow_init(struct shadow *sh, struct guest_memory *m, u32 guest_cr3)
+int shadow_init(struct shadow *sh, struct guest_memory *m, struct shadow_shares *shares,
+		u32 guest_cr3)
 {
 	u32 pgd, switcher_table;
 
-	*sh = (struct shadow){ .mem = m, .guest_cr3 = guest_cr3 };
-	pgd = shadow_frame_alloc(sh);
+	*sh = (struct shadow){ .mem = m, .shares = shares, .guest_cr3 = guest_cr3 };
+	pgd = shadow_frame_alloc(m);
 	if (!pgd)
 		return -ENOMEM;
-	switcher_table = shadow_frame_alloc(sh);
+	switcher_table = shadow_frame_alloc(m);
 	if (!switcher_table) {
-		shadow_frame_free(sh, pgd);
+		shadow_frame_to_host(m, pgd);
 		return -ENOMEM;
 	}
 	sh->pgd = (u32 *)pgd;
@@ -104,16 +78,47 @@ int shadow_init(struct shadow *sh, struct guest_memory *m, u32 guest_cr3)
 	return 0;
 }
 
-/* Forget every mapping but the Switcher's: the guest's tables changed. */
+/* The shadow's table at directory slot d goes: a shared one unlinked,
+ * its own freed. */
+static void drop_table(struct shadow *sh, unsigned int d)
+{
+	u32 pde = sh->pgd[d];
+
+	if (!(pde & PTE_PRESENT))
+		return;
+	sh->pgd[d] = 0;
+	if (pde & SHADOW_PDE_SHARED)
+		shared_table_unlink(sh->shares, pde);
+	else
+		shadow_frame_free(sh->mem, pde & PAGE_MASK);
+}
+
+/*
+ * Forget every mapping but the Switcher's: the guest's tables changed,
+ * or the shadow is rebuilt for another directory.  Only the groups of
+ * slots a table was put in are looked at: a pv386 address space uses
+ * three or four slots of the 1023, and a look at each was most of a
+ * rebuild's cost.
+ */
+#define GROUP_SLOTS	32	/* directory slots per bit of table_groups */
+
+void shadow_set_pde(struct shadow *sh, unsigned int d, u32 pde)
+{
+	sh->pgd[d] = pde;
+	sh->table_groups |= 1u << (d / GROUP_SLOTS);
+}
+
 void shadow_drop(struct shadow *sh)
 {
-	unsigned int d;
+	unsigned int g, d;
 
-	for (d = 0; d < SWITCHER_PDE; d++) {
-		if (sh->pgd[d] & PTE_PRESENT)
-			shadow_frame_free(sh, sh->pgd[d] & PAGE_MASK);
-		sh->pgd[d] = 0;
+	for (g = 0; g < PT_ENTRIES / GROUP_SLOTS; g++) {
+		if (!(sh->table_groups & 1u << g))
+			continue;
+		for (d = g * GROUP_SLOTS; d < (g + 1) * GROUP_SLOTS && d < SWITCHER_PDE; d++)
+			drop_table(sh, d);
 	}
+	sh->table_groups = 0;
 }
 
 /* Every frame it holds back; a shadow never made holds none. */
@@ -122,9 +127,33 @@ void shadow_free(struct shadow *sh)
 	if (!sh->pgd)
 		return;
 	shadow_drop(sh);
-	shadow_frame_free(sh, sh->pgd[SWITCHER_PDE] & PAGE_MASK);
-	shadow_frame_free(sh, (u32)sh->pgd);
+	shadow_frame_free(sh->mem, sh->pgd[SWITCHER_PDE] & PAGE_MASK);
+	shadow_frame_free(sh->mem, (u32)sh->pgd);
 	sh->pgd = NULL;
+}
+
+/*
+ * A new shadow of sh->guest_cr3 links each shared table its directory
+ * points at (shadow_share.c), where the entry has its accessed bit (set
+ * by an earlier walk: a CPU would find nothing more to set in it).  Its
+ * kernel then runs without a fault; an entry without the bit links at
+ * its first fault, which sets it.
+ */
+void shadow_link_shared(struct shadow *sh)
+{
+	const u32 *dir = guest_memory_ptr(sh->mem, sh->guest_cr3, PAGE_SIZE);
+	struct shared_table *st = NULL;
+	u32 pde;
+
+	if (!sh->shares || !dir || sh->guest_cr3 % PAGE_SIZE)
+		return;
+	while ((st = shared_table_next(sh->shares, st))) {
+		if ((sh->pgd[st->index] & PTE_PRESENT) || !(dir[st->index] & PTE_ACCESSED))
+			continue;
+		pde = shared_table_link_if(st, dir[st->index]);
+		if (pde)
+			shadow_set_pde(sh, st->index, pde);
+	}
 }
 
 /* The guest's entry for va at one level, or NULL if its table is not in
@@ -154,20 +183,61 @@ static u32 shadow_rights(u32 va, u32 guest_rights)
 	return va < VM86_REACH_END ? rights & ~PTE_USER : rights;
 }
 
-/* The shadow's page table for va, made if need be; NULL if it gets no
- * frame. */
-static u32 *shadow_table(struct shadow *sh, u32 va)
+/* A table for directory slot d, which has none (or a stale shared
+ * one): the shared one of guest_pde's, else one of its own; NULL if it
+ * gets no frame.  Out of line: a fill mostly finds its table. */
+static __attribute__((noinline)) u32 *new_table(struct shadow *sh, unsigned int d,
+						u32 guest_pde)
 {
-	u32 *pde = &sh->pgd[PDE_INDEX(va)];
+	u32 new_pde;
 
-	if (!(*pde & PTE_PRESENT)) {
-		u32 table = shadow_frame_alloc(sh);
+	drop_table(sh, d);
+	if (shared_table_link(sh->shares, guest_pde, d, &new_pde))
+		return NULL;
+	if (!new_pde) {
+		u32 table = shadow_frame_alloc(sh->mem);
 
 		if (!table)
 			return NULL;
-		*pde = table | PTE_PRESENT | PTE_WRITE | PTE_USER;
+		new_pde = table | PTE_PRESENT | PTE_WRITE | PTE_USER;
 	}
-	return (u32 *)(*pde & PAGE_MASK);
+	shadow_set_pde(sh, d, new_pde);
+	return (u32 *)(new_pde & PAGE_MASK);
+}
+
+/* Whether the shared table pde links at slot d is guest_pde's (present,
+ * of 4 KiB pages): the guest may have changed its entry without a word.
+ * Asked at every fill of a shared slot, so inline, and the slot asked
+ * about last is looked at first: a fill mostly follows one in the same
+ * 4 MiB. */
+static inline bool shared_table_follows(struct shadow_shares *s, u32 pde, u32 guest_pde,
+					unsigned int d)
+{
+	const struct shared_table *st = s->last;
+
+	if (!st || (u32)st->table != (pde & PAGE_MASK))
+		st = shared_table_of(s, pde);
+	return st->key == (guest_pde & SHARED_KEY_MASK) && st->index == d;
+}
+
+/*
+ * The shadow's page table for va, whose guest directory entry is
+ * guest_pde (present, of 4 KiB pages; 0 before the guest's first cr3):
+ * the shared one of the kernel half's (shadow_share.c), else one of its
+ * own, made if need be; NULL if it gets no frame.  A shared table linked
+ * from another guest table than guest_pde's now (changed without a
+ * word) is unlinked first: a shared table only ever holds entries of the
+ * one it shadows.
+ */
+static inline u32 *shadow_table(struct shadow *sh, u32 va, u32 guest_pde)
+{
+	unsigned int d = PDE_INDEX(va);
+	u32 pde = sh->pgd[d];
+
+	if ((pde & (PTE_PRESENT | SHADOW_PDE_SHARED)) == PTE_PRESENT ||
+	    ((pde & SHADOW_PDE_SHARED) && shared_table_follows(sh->shares, pde, guest_pde, d)))
+		return (u32 *)(pde & PAGE_MASK);
+	return new_table(sh, d, guest_pde);
 }
 
 /* The guest's fault as its own tables would have raised it: "not
@@ -188,7 +258,7 @@ static enum shadow_result identity_fault(struct shadow *sh, u32 va, u32 *error_c
 
 	if (!frame || (*error_code & PF_USER))
 		return guest_fault(error_code, frame != NULL);
-	table = shadow_table(sh, va);
+	table = shadow_table(sh, va, 0);
 	if (!table)
 		return SHADOW_NO_MEMORY;
 	table[PTE_INDEX(va)] = (u32)frame | PTE_PRESENT | PTE_WRITE;
@@ -252,7 +322,7 @@ enum shadow_result shadow_fault(struct shadow *sh, u32 va, u32 *error_code)
 	frame = guest_memory_ptr(sh->mem, *pte & PAGE_MASK, PAGE_SIZE);
 	if (!frame)
 		return SHADOW_BAD_TABLE;
-	table = shadow_table(sh, va);
+	table = shadow_table(sh, va, *pde);
 	if (!table)
 		return SHADOW_NO_MEMORY;
 	table[PTE_INDEX(va)] = (u32)frame | PTE_PRESENT |
@@ -380,22 +450,80 @@ void shadow_write_protect(struct shadow *sh, u32 va)
 }
 
 /*
- * The guest changed its page-table entry at pte_gpa, which maps va: the
- * shadow's entry for va goes if it was made from there, and fills again
- * on use.  Only the va the guest names is looked at: a guest that maps
- * one table at two places, or names the wrong va, keeps a stale entry -
- * to its own memory, as every shadow entry is.
+ * What a fill would make of the guest's entries pde and pte for va, made
+ * before any access asks (prefilled), where the fill would change
+ * neither entry: both present and accessed already (the CPU's walk would
+ * set nothing more), and writable only if the page is dirty, as
+ * fill_rights() maps a clean page read-only.  Else 0: the first use
+ * fills, and sets the bits then.  KVM prefetches shadow entries on the
+ * same condition.  The frame in m, the guest's memory, as every frame.
  */
-void shadow_forget_pte(struct shadow *sh, u32 pte_gpa, u32 va)
+static u32 shadow_prefilled(const struct guest_memory *m, u32 va, u32 pde, u32 pte)
 {
-	const u32 *pde;
+	u32 both = pde & pte, rights = both & (pte & PTE_DIRTY ? PTE_WRITE | PTE_USER : PTE_USER);
+	void *frame;
+
+	if ((both & (PTE_PRESENT | PTE_ACCESSED)) != (PTE_PRESENT | PTE_ACCESSED) ||
+	    (pde & PDE_LARGE) || va >= SWITCHER_ADDR)
+		return 0;
+	frame = guest_memory_ptr(m, pte & PAGE_MASK, PAGE_SIZE);
+	return frame ? (u32)frame | PTE_PRESENT | shadow_rights(va, rights) : 0;
+}
+
+/*
+ * The guest changed its page-table entry at pte_gpa, which maps va: if
+ * the shadow's own table for va was made from there, its entry is made
+ * again from the new one at once (shadow_prefilled()), or it goes and
+ * fills again on use.  A present entry changes mostly in its rights -
+ * the kernel's text made writable for the patcher, and read-only again
+ * - and each page's next use would be an exit.  Only where the shadow
+ * has a table for va (none is made here), and not a shared one (those
+ * hear of it once, by the table they shadow: shadow_shares_pte_changed).
+ * Only the va the guest names is looked at: a guest that maps one table
+ * at two places, or names the wrong va, keeps a stale entry - to its own
+ * memory, as every shadow entry is.
+ */
+void shadow_pte_changed(struct shadow *sh, u32 pte_gpa, u32 va)
+{
+	const u32 *pde, *pte;
+	u32 *entry;
 
 	if (va >= SWITCHER_ADDR || sh->guest_cr3 == SHADOW_IDENTITY ||
-	    PTE_INDEX(va) != pte_gpa % PAGE_SIZE / 4)
+	    PTE_INDEX(va) != pte_gpa % PAGE_SIZE / 4 ||
+	    (sh->pgd[PDE_INDEX(va)] & SHADOW_PDE_SHARED))
 		return;
+	entry = shadow_pte(sh, va);
 	pde = guest_entry(sh, sh->guest_cr3, PDE_INDEX(va));
-	if (pde && (*pde & PTE_PRESENT) && (*pde & PAGE_MASK) == (pte_gpa & PAGE_MASK))
-		shadow_forget(sh, va);
+	if (!entry || !pde || !(*pde & PTE_PRESENT) ||
+	    (*pde & PAGE_MASK) != (pte_gpa & PAGE_MASK))
+		return;
+	pte = guest_entry(sh, pte_gpa, PTE_INDEX(va));
+	*entry = pte && !(sh->shares && sh->shares->no_prefill) ?
+		 shadow_prefilled(sh->mem, va, *pde, *pte) : 0;
+}
+
+/*
+ * A changed entry of a guest table reaches each shared table of it at
+ * va's slot (one per directory entry rights in use: shadow_share.c),
+ * whichever directories link it: the table holds that guest table's
+ * entries, and every sharer's directory entry has the key's rights and
+ * its accessed bit (a link needs it), so the entry is made again as a
+ * fill by any of them would make it.
+ */
+void shadow_shares_pte_changed(struct shadow_shares *s, u32 pte_gpa, u32 va)
+{
+	u32 i = PTE_INDEX(va), table = pte_gpa & PAGE_MASK;
+	struct shared_table *st = NULL;
+	const u32 *pte;
+
+	if (PDE_INDEX(va) >= SHARED_SLOTS || pte_gpa % PAGE_SIZE / 4 != i)
+		return;		/* a user page's: no shared table maps it */
+	pte = guest_memory_ptr(s->mem, table + 4 * i, sizeof(u32));
+	while ((st = shared_table_next(s, st)))
+		if (st->index == PDE_INDEX(va) && (st->key & PAGE_MASK) == table)
+			st->table[i] = pte && !s->no_prefill ?
+				       shadow_prefilled(s->mem, va, st->key | PTE_PRESENT |
+							PTE_ACCESSED, *pte) : 0;
 }
 
 /* The guest changed its directory entry at pde_gpa: if the directory is
@@ -404,9 +532,7 @@ void shadow_forget_pde(struct shadow *sh, u32 pde_gpa)
 {
 	unsigned int d = pde_gpa % PAGE_SIZE / 4;
 
-	if ((pde_gpa & PAGE_MASK) != sh->guest_cr3 || d >= SWITCHER_PDE ||
-	    !(sh->pgd[d] & PTE_PRESENT))
+	if ((pde_gpa & PAGE_MASK) != sh->guest_cr3 || d >= SWITCHER_PDE)
 		return;
-	shadow_frame_free(sh, sh->pgd[d] & PAGE_MASK);
-	sh->pgd[d] = 0;
+	drop_table(sh, d);
 }

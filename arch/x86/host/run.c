@@ -272,11 +272,13 @@ static void handle_exit(struct guest *g, unsigned int vector, u32 cr2)
  *
  * What it may do on this entry: load a kept shadow of one of the
  * guest's page directories, listed here again whenever the cache made,
- * rebuilt or freed one (a freed shadow's frames are the host's again:
- * the list must never outlive them, so it is remade before every entry
- * that follows such a change), and set a ring-1 stack the host would
+ * rebuilt or freed one (a freed shadow's frames are the host's again, or
+ * spares another shadow's tables are made of: the list must never
+ * outlive them, so it is remade before every entry that follows such a
+ * change), and set a ring-1 stack the host would
  * take.  Not while the host watches the interrupt window: the flag page
- * is read-only in the active shadow only, and a switch would leave it.
+ * is read-only in the active shadow (and in those that share its table)
+ * only, and a switch could leave it.
  */
 _Static_assert(SHADOWS_KEPT <= SWITCHER_FAST_SHADOWS, "every kept shadow can be listed");
 
@@ -427,8 +429,9 @@ void guest_print_stats(void)
 	printk("  shadows: %lu built, %lu reused at a cr3 load; interrupt windows %lu\n",
 	       g->shadows.built, g->shadows.reused, st->irq_windows);
 	printk("  context switches done in the Switcher alone %u\n", g->cpu->fast_switches);
-	printk("  shadow frames: %lu now, %lu at most, quota %lu\n",
-	       g->mem.shadow_frames, g->mem.shadow_peak, g->mem.shadow_quota);
+	printk("  shadow frames: %lu now, %lu at most, quota %lu; of them %u kernel tables "
+	       "shared, %u spares\n", g->mem.shadow_frames, g->mem.shadow_peak,
+	       g->mem.shadow_quota, shared_tables_held(&g->shadows.shares), g->mem.spares);
 	/* Every NMI is the host's (switcher.c): how many there were in all,
 	 * how many came while a guest ran or the Switcher switched, and how
 	 * many of those inside the Switcher itself. */

@@ -10,10 +10,13 @@
  * set_pte_at, set_pde and release_pgd ops tell it (asm/paging.h has the
  * rule; lguest's set_pte hypercall did the same).  A change reaches
  * every kept shadow: the kernel's half of a pv386 address space is the
- * same tables in all of them.  When all SHADOWS_KEPT are in use, the
- * one used longest ago is rebuilt for the new directory.
+ * same tables in all of them, so their shadow tables are the same too,
+ * shared (shadow_share.c, which the cache owns), and a change there is
+ * made once.  When all SHADOWS_KEPT are in use, the one used longest ago
+ * is rebuilt for the new directory, starting with the shared tables.
  */
 #include <kernel.h>
+#include <asm/paging.h>
 #include "host.h"
 
 #define for_each_kept_shadow(c, sh) \
@@ -26,20 +29,22 @@ int shadow_cache_init(struct shadow_cache *c, struct guest_memory *m)
 	int err;
 
 	*c = (struct shadow_cache){ .mem = m, .changes = 1 };
-	err = shadow_init(&c->shadow[0], m, SHADOW_IDENTITY);
+	shadow_shares_init(&c->shares, m);
+	err = shadow_init(&c->shadow[0], m, &c->shares, SHADOW_IDENTITY);
 	if (!err)
 		c->active = &c->shadow[0];
 	return err;
 }
 
 /* Every kept shadow's frames back to the host (a slot never made, or
- * left empty by a failed build, holds none). */
+ * left empty by a failed build, holds none), and the spares. */
 void shadow_cache_free(struct shadow_cache *c)
 {
 	struct shadow *sh;
 
 	for_each_kept_shadow(c, sh)
 		shadow_free(sh);
+	shadow_spares_free(c->mem);
 	c->active = NULL;
 	c->changes++;
 }
@@ -69,19 +74,21 @@ static struct shadow *shadow_to_rebuild(struct shadow_cache *c)
 	return oldest;
 }
 
-/* A shadow for guest_cr3, or NULL if a slot never made gets no frames
- * (it stays empty: shadow_init holds nothing on failure). */
+/* A shadow for guest_cr3, the kernel's tables linked in already, or
+ * NULL if a slot never made gets no frames (it stays empty: shadow_init
+ * holds nothing on failure). */
 static struct shadow *build_shadow(struct shadow_cache *c, u32 guest_cr3)
 {
 	struct shadow *sh = shadow_to_rebuild(c);
 
 	if (!sh->pgd) {
-		if (shadow_init(sh, c->mem, guest_cr3))
+		if (shadow_init(sh, c->mem, &c->shares, guest_cr3))
 			return NULL;
 	} else {
 		shadow_drop(sh);
 		sh->guest_cr3 = guest_cr3;
 	}
+	shadow_link_shared(sh);
 	c->built++;
 	c->changes++;
 	return sh;
@@ -123,12 +130,18 @@ struct shadow *shadow_cache_follow(struct shadow_cache *c, u32 pgd)
 	return NULL;
 }
 
+/* The shared tables (shadow_share.c) hear of a changed entry once, by
+ * the guest table they shadow; each kept shadow of its own tables, and
+ * only a shadow with one of its own at va is asked (the kernel's text,
+ * which the patcher changes page by page, is in shared ones). */
 void shadow_cache_pte_changed(struct shadow_cache *c, u32 pte_gpa, u32 va)
 {
 	struct shadow *sh;
 
+	shadow_shares_pte_changed(&c->shares, pte_gpa, va);
 	for_each_kept_shadow(c, sh)
-		shadow_forget_pte(sh, pte_gpa, va);
+		if ((sh->pgd[va / PGDIR_SPAN] & (PTE_PRESENT | SHADOW_PDE_SHARED)) == PTE_PRESENT)
+			shadow_pte_changed(sh, pte_gpa, va);
 }
 
 void shadow_cache_pde_changed(struct shadow_cache *c, u32 pde_gpa)

@@ -1,8 +1,10 @@
 /*
  * main.c - runs the native tests of the frames a guest takes from its host
  * (guest memory and shadow page tables: test_shadow_frames.c), on a page
- * allocator that refuses when told to (fake_page_alloc.c), and the trap
- * frames it writes through the guest's tables (test_guest_write.c).
+ * allocator that refuses when told to (fake_page_alloc.c), the kernel
+ * half's shared shadow tables and the spare frames (test_shadow_share.c),
+ * and the trap frames it writes through the guest's tables
+ * (test_guest_write.c).
  */
 #include "../../runner/runner.h"
 #include "fake_page_alloc.h"
@@ -15,6 +17,12 @@
 	X(quota_follows_guest_memory)					\
 	X(quota_stops_a_guest_mapping_every_slot)			\
 	X(new_directory_at_the_quota_names_it)				\
+	X(kernel_table_shared_by_every_shadow)				\
+	X(shared_tables_keep_each_directory_entry_rights)		\
+	X(shared_table_follows_its_guest_table)				\
+	X(own_table_entry_made_again)					\
+	X(shared_table_goes_with_its_last_link)				\
+	X(spares_come_back_zeroed)					\
 	X(frame_across_two_pages_sets_accessed_and_dirty)		\
 	X(frame_refused_on_either_page_writes_nothing)			\
 	X(frame_needs_both_entries_writable)				\

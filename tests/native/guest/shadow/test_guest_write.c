@@ -35,7 +35,7 @@ static void start(u32 lower_pte_bits, u32 upper_pte_bits)
 {
 	fake_reset(0, false);
 	CHECK(guest_memory_alloc(&m, GUEST_MIB) == 0, "no guest memory");
-	CHECK(shadow_init(&sh, &m, PD) == 0, "no shadow");
+	CHECK(shadow_init(&sh, &m, NULL, PD) == 0, "no shadow");
 	*guest_word(PD + 4) = PT | PTE_PRESENT | PTE_WRITE;
 	*guest_word(PT) = LOWER | lower_pte_bits;
 	*guest_word(PT + 4) = UPPER | upper_pte_bits;
@@ -158,7 +158,7 @@ void test_frame_before_the_first_cr3_is_physical(void)
 
 	fake_reset(0, false);
 	CHECK(guest_memory_alloc(&m, GUEST_MIB) == 0, "no guest memory");
-	CHECK(shadow_init(&sh, &m, SHADOW_IDENTITY) == 0, "no shadow");
+	CHECK(shadow_init(&sh, &m, NULL, SHADOW_IDENTITY) == 0, "no shadow");
 	CHECK(shadow_guest_write(&sh, LOWER + 8, frame, sizeof(frame), &where) == GUEST_WRITTEN &&
 	      *guest_word(LOWER + 16) == frame[2], "not written at its physical address");
 	CHECK(shadow_guest_write(&sh, GUEST_MIB * 0x100000u - 8, frame, sizeof(frame), &where) ==

@@ -1,18 +1,20 @@
 /*
  * test_shadow_frames.c - the host frames a guest's memory and shadow
- * page tables take (memory.c, page_tables.c, shadow_cache.c, the
- * kernel's own files), when the allocator refuses.
+ * page tables take (memory.c, page_tables.c, shadow_share.c,
+ * shadow_cache.c, the kernel's own files), when the allocator refuses.
  *
  * A guest's life is played as the host plays it (guest.c's load_guest,
  * run.c's faults, hypercall.c's cr3 loads and table notices, then the
  * release): its memory, the identity shadow, faults that fill it, more
- * directories than there are kept shadows, changed entries, released
- * directories.  The first refused allocation ends the life as the host
- * would stop the guest, and everything is given back.  That life is
- * played once with each of its allocations refused in turn (only that
- * one, or that one and all after): nothing may be freed twice or freed
- * unallocated, nothing kept, no freed frame used (fake_page_alloc.c),
- * and the frames the quota counts are always those the shadows hold.
+ * directories than there are kept shadows, kernel tables they share,
+ * changed entries, released directories.  The first refused allocation
+ * ends the life as the host would stop the guest, and everything is
+ * given back.  That life is played once with each of its allocations
+ * refused in turn (only that one, or that one and all after): nothing
+ * may be freed twice or freed unallocated, nothing kept, no freed frame
+ * used (fake_page_alloc.c), the frames the quota counts are always those
+ * the shadows hold with the spares, and each shared table has as many
+ * links as kept shadows' entries point at it.
  */
 #include <stdio.h>
 #include "../../../../arch/x86/host/host.h"	/* the host's own: tests reach in */
@@ -24,11 +26,14 @@
 #define FRAME		0x300000u	/* what every guest table maps */
 #define PT_KERNEL	0x10000u	/* 0-4 MiB: FRAME at KERNEL_VA */
 #define PT_USER		0x11000u	/* FRAME at the second page of a slot */
+#define PT_KERNEL2	0x12000u	/* 8-12 MiB, with two rights: FRAME at KERNEL2_VA */
 #define PD(i)		(0x20000u + (i) * PAGE_SIZE)	/* directories */
 #define DIRECTORIES	6		/* more than SHADOWS_KEPT */
 #define KERNEL_VA	0x200000u
+#define KERNEL2_VA	0x801000u	/* slot 2 */
 #define USER_VA		0x401000u	/* slot 1 */
-#define SPARSE_SLOT(i)	(300 + (i))	/* one more slot, each its own */
+#define SPARSE_SLOT(i)	(300 + (i))	/* two more slots, each its own */
+#define SPARSE_SLOT2(i)	(400 + (i))
 
 static struct guest_memory m;
 static struct shadow_cache c;
@@ -38,21 +43,59 @@ static u32 *guest_page(u32 gpa)
 	return guest_memory_ptr(&m, gpa, PAGE_SIZE);
 }
 
-/* Directory i: the kernel's table, the user table at slot 1 and at a
- * slot of its own. */
+/* Directory i: the kernel's tables (the second with the user bit in
+ * odd directories: shared as two), the user table at slot 1 and at two
+ * slots of its own. */
 static void write_guest_tables(void)
 {
 	unsigned int i;
 
 	guest_page(PT_KERNEL)[KERNEL_VA / PAGE_SIZE] = FRAME | PTE_PRESENT | PTE_WRITE;
+	guest_page(PT_KERNEL2)[1] = FRAME | PTE_PRESENT | PTE_WRITE | PTE_USER;
 	guest_page(PT_USER)[1] = FRAME | PTE_PRESENT | PTE_WRITE | PTE_USER;
 	for (i = 0; i < DIRECTORIES; i++) {
 		u32 *pd = guest_page(PD(i));
 
 		pd[0] = PT_KERNEL | PTE_PRESENT | PTE_WRITE;
 		pd[1] = PT_USER | PTE_PRESENT | PTE_WRITE | PTE_USER;
+		pd[2] = PT_KERNEL2 | PTE_PRESENT | PTE_WRITE | (i % 2 ? PTE_USER : 0);
 		pd[SPARSE_SLOT(i)] = PT_USER | PTE_PRESENT | PTE_WRITE | PTE_USER;
+		pd[SPARSE_SLOT2(i)] = PT_USER | PTE_PRESENT | PTE_WRITE | PTE_USER;
 	}
+}
+
+/* How many kept shadows' directory entries point at table. */
+static unsigned int links_to(const u32 *table)
+{
+	unsigned int i, d, n = 0;
+
+	for (i = 0; i < SHADOWS_KEPT; i++)
+		for (d = 0; c.shadow[i].pgd && d < PT_ENTRIES; d++)
+			n += (c.shadow[i].pgd[d] & PTE_PRESENT) &&
+			     (c.shadow[i].pgd[d] & PAGE_MASK) == (u32)table;
+	return n;
+}
+
+/* Each shared table has as many links as entries point at it (so none
+ * is freed while linked), and every entry marked shared is one. */
+static void check_links(const char *step)
+{
+	unsigned int i, d, marked = 0, links = 0;
+
+	for (i = 0; i < SHARED_TABLES; i++) {
+		const struct shared_table *st = &c.shares.table[i];
+
+		if (!st->table)
+			continue;
+		CHECK(st->links > 0 && st->links == links_to(st->table), "after %s: a shared "
+		      "table with %u links, %u entries at it", step, st->links, links_to(st->table));
+		links += st->links;
+	}
+	for (i = 0; i < SHADOWS_KEPT; i++)
+		for (d = 0; c.shadow[i].pgd && d < PT_ENTRIES; d++)
+			marked += (c.shadow[i].pgd[d] & SHADOW_PDE_SHARED) != 0;
+	CHECK(marked == links, "after %s: %u entries marked shared, %u links", step, marked,
+	      links);
 }
 
 /* What must hold between any two steps: the frames the quota counts
@@ -66,6 +109,8 @@ static void check_accounts(const char *step)
 	      step, m.shadow_frames, m.shadow_quota);
 	CHECK(fake_live_runs() == (m.size ? 1u : 0u), "after %s: %lu runs held", step,
 	      fake_live_runs());
+	if (c.mem == &m)
+		check_links(step);
 }
 
 /* A fault the guest's tables allow: filled, or the host has no frame
@@ -92,8 +137,10 @@ static bool switch_to(u32 pd)
 static bool run_task(unsigned int i)
 {
 	return switch_to(PD(i)) && fault(KERNEL_VA, 0, "a kernel read") &&
+	       fault(KERNEL2_VA, PF_WRITE, "a kernel write") &&
 	       fault(USER_VA, PF_USER | PF_WRITE, "a user write") &&
-	       fault(SPARSE_SLOT(i) * PGDIR_SPAN + PAGE_SIZE, PF_USER, "a sparse read");
+	       fault(SPARSE_SLOT(i) * PGDIR_SPAN + PAGE_SIZE, PF_USER, "a sparse read") &&
+	       fault(SPARSE_SLOT2(i) * PGDIR_SPAN + PAGE_SIZE, PF_USER, "a sparse read");
 }
 
 /* After the start: the guest runs until the host would stop it (false)
@@ -116,6 +163,13 @@ static bool guest_runs(void)
 		return false;
 	shadow_cache_pte_changed(&c, PT_USER + 4, USER_VA);
 	check_accounts("a pte notice");
+	/* A kernel table's slot changed in one directory: its link goes,
+	 * the table stays for the others, and the next fault links again. */
+	shadow_cache_pte_changed(&c, PT_KERNEL + 4 * (KERNEL_VA / PAGE_SIZE), KERNEL_VA);
+	shadow_cache_pde_changed(&c, PD(DIRECTORIES - 1));
+	check_accounts("a kernel pde notice");
+	if (!fault(KERNEL_VA, 0, "a kernel refill"))
+		return false;
 	/* A directory kept but not active freed: its slot is built anew. */
 	shadow_cache_release(&c, PD(DIRECTORIES - 2));
 	check_accounts("a release");
@@ -198,7 +252,7 @@ void test_shadow_init_refused_holds_nothing(void)
 		fake_reset(0, false);
 		CHECK(guest_memory_alloc(&m, GUEST_MIB) == 0, "no guest memory");
 		fake_fail_in(n, false);
-		CHECK(shadow_init(&sh, &m, PD(0)) == -ENOMEM, "refusal %lu not said", n);
+		CHECK(shadow_init(&sh, &m, NULL, PD(0)) == -ENOMEM, "refusal %lu not said", n);
 		CHECK(sh.pgd == NULL, "refusal %lu: the shadow keeps %p", n, (void *)sh.pgd);
 		CHECK(m.shadow_frames == 0, "refusal %lu: %lu frames counted", n, m.shadow_frames);
 		shadow_free(&sh);
